@@ -1,0 +1,25 @@
+import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import { nodeProperties } from './descriptions';
+
+export class SubscriptionBilling implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Subscription Billing',
+		name: 'subscriptionBilling',
+		icon: { light: 'file:../../icons/subscriptionBilling.svg', dark: 'file:../../icons/subscriptionBilling.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		description: 'Manage customers, subscriptions, invoices, payment methods and usage of the Subscription Billing Service',
+		defaults: { name: 'Subscription Billing' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'subscriptionBillingApi', required: true }],
+		requestDefaults: {
+			baseURL:
+				'={{ $credentials.environment === "staging" ? $credentials.stagingBaseUrl : $credentials.productionBaseUrl }}',
+			headers: { Accept: 'application/json' },
+		},
+		properties: nodeProperties(),
+	};
+}

@@ -1,0 +1,39 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { validateFields } from '../shared/bodyRules';
+import { showFor, type ResourceDefinition } from '../shared/resource';
+import { subscriptionIdField } from './idFields';
+
+const show = (...operation: string[]) => showFor('paymentMethod', operation);
+
+const fields: INodeProperties[] = [
+	{ ...subscriptionIdField, displayOptions: show('setDefault') },
+	{
+		displayName: 'Payment Method ID',
+		name: 'paymentMethodId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'pm_1234',
+		description: "ID of the payment method at the card payment processor; it must be attached to the subscription's customer",
+		displayOptions: show('setDefault'),
+		routing: { send: { type: 'body', property: 'payment_method_id' } },
+	},
+];
+
+export const paymentMethodResource: ResourceDefinition = {
+	name: 'Payment Method',
+	value: 'paymentMethod',
+	fields,
+	operations: [
+		{
+			name: 'Set Default',
+			value: 'setDefault',
+			action: 'Set the default payment method',
+			description: "Make a payment method the default of the subscription's customer",
+			method: 'PUT',
+			path: '/subscriptions/{subscriptionId}/payment-methods/default',
+			kind: 'write',
+			preSend: [validateFields([{ field: 'payment_method_id', label: 'Payment Method ID', type: 'string', required: true }])],
+		},
+	],
+};

@@ -1,0 +1,39 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { validateFields } from '../shared/bodyRules';
+import { showFor, type ResourceDefinition } from '../shared/resource';
+import { redirectUrlField, redirectUrlRule } from './redirectUrl';
+import { subscriptionIdField } from './idFields';
+
+const show = (...operation: string[]) => showFor('subscription', operation);
+
+const fields: INodeProperties[] = [
+	{ ...subscriptionIdField, displayOptions: show('get', 'getSignUrl') },
+	{ ...redirectUrlField, displayOptions: show('getSignUrl') },
+];
+
+export const subscriptionResource: ResourceDefinition = {
+	name: 'Subscription',
+	value: 'subscription',
+	fields,
+	operations: [
+		{
+			name: 'Get',
+			value: 'get',
+			action: 'Get a subscription',
+			description: 'Get the full detail of a subscription: dates, billing, line items, schedule, phases, pauses, contacts',
+			method: 'GET',
+			path: '/subscriptions/{subscriptionId}',
+			kind: 'read',
+		},
+		{
+			name: 'Get Sign URL',
+			value: 'getSignUrl',
+			action: 'Get the sign URL of a subscription',
+			description: "Get a URL at which the subscription's open order is signed",
+			method: 'POST',
+			path: '/subscriptions/{subscriptionId}/sign',
+			kind: 'read',
+			preSend: [validateFields([redirectUrlRule])],
+		},
+	],
+};

@@ -1,0 +1,50 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { faultHandlingFields, listFields } from '../shared/commonFields';
+import { operationOption } from '../shared/operation';
+import type { ResourceDefinition } from '../shared/resource';
+import { customerResource } from './CustomerDescription';
+import { invoiceResource } from './InvoiceDescription';
+import { paymentMethodResource } from './PaymentMethodDescription';
+import { subscriptionResource } from './SubscriptionDescription';
+import { subscriptionRecastResource } from './SubscriptionRecastDescription';
+import { usageResource } from './UsageDescription';
+
+export const resources: ResourceDefinition[] = [
+	customerResource,
+	invoiceResource,
+	paymentMethodResource,
+	subscriptionResource,
+	subscriptionRecastResource,
+	usageResource,
+];
+
+function operationPicker(resource: ResourceDefinition): INodeProperties {
+	const options = resource.operations.map(operationOption).sort((a, b) => a.name.localeCompare(b.name));
+	const firstOperation = options[0].value as string;
+	return {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: [resource.value] } },
+		options,
+		default: firstOperation,
+	};
+}
+
+/** Resource picker, then for each resource its operation picker, its fields, list and fault-handling fields. */
+export function nodeProperties(): INodeProperties[] {
+	const firstResource = resources[0].value;
+	return [
+		{
+			displayName: 'Resource',
+			name: 'resource',
+			type: 'options',
+			noDataExpression: true,
+			options: resources.map(({ name, value }) => ({ name, value })),
+			default: firstResource,
+		},
+		...resources.map(operationPicker),
+		...resources.flatMap((resource) => [...resource.fields, ...listFields(resource), ...faultHandlingFields(resource)]),
+	];
+}

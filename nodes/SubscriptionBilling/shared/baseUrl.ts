@@ -1,0 +1,31 @@
+import { NodeOperationError, type INode } from 'n8n-workflow';
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+function isLoopback(hostname: string): boolean {
+	return LOOPBACK_HOSTS.has(hostname) || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+/**
+ * Normalizes the credential's base URL (no trailing slash) and refuses anything that would send
+ * the key in clear text to another machine.
+ */
+export function checkedBaseUrl(node: INode, rawBaseUrl: unknown, itemIndex: number): URL {
+	const text = typeof rawBaseUrl === 'string' ? rawBaseUrl.trim().replace(/\/+$/, '') : '';
+	let url: URL;
+	try {
+		url = new URL(text);
+	} catch {
+		throw new NodeOperationError(node, 'The credential has no valid base URL for the chosen environment', {
+			itemIndex,
+			description: `Set the base URL (ending in /api/v2) in the Subscription Billing API credential. Got: "${text}"`,
+		});
+	}
+	if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname))) {
+		throw new NodeOperationError(node, 'The credential\'s base URL must use https', {
+			itemIndex,
+			description: `"${url.origin}" is not https; only addresses on this machine (localhost, 127.0.0.1) may use http. The API key is never sent over plain http to another host.`,
+		});
+	}
+	return url;
+}

@@ -1,0 +1,59 @@
+import { NodeOperationError, type IDataObject, type IHttpRequestOptions } from 'n8n-workflow';
+import { MAX_PAGE_SIZE } from './constants';
+import { sendWithRetries, type Session } from './transport';
+
+interface Envelope {
+	count?: number;
+	next?: string | null;
+	results?: IDataObject[];
+}
+
+/** The request for the page behind `next`: the API's own link, with the key sent only to the same origin. */
+function nextPageRequest(session: Session, first: IHttpRequestOptions, next: string, remaining: number): IHttpRequestOptions {
+	const expectedOrigin = new URL(first.baseURL as string).origin;
+	let url: URL;
+	try {
+		url = new URL(next);
+	} catch {
+		throw new NodeOperationError(session.node, 'The API returned an invalid next-page link', {
+			itemIndex: session.itemIndex,
+			description: `"next" was ${JSON.stringify(next).slice(0, 200)}`,
+		});
+	}
+	if (url.origin !== expectedOrigin) {
+		throw new NodeOperationError(session.node, 'Stopped paging: the next-page link points to another host', {
+			itemIndex: session.itemIndex,
+			description: `The API's "next" link goes to ${url.origin}, not to the credential's ${expectedOrigin}. It was not followed, so the API key was not sent there.`,
+		});
+	}
+	if (Number.isFinite(remaining)) url.searchParams.set('limit', String(Math.min(remaining, MAX_PAGE_SIZE)));
+	return { ...first, baseURL: undefined, url: url.href, qs: {} };
+}
+
+/**
+ * Follows the envelope's `next` links. Stops exactly at `limit` (Infinity for Return All); each page
+ * is retried on its own, so a fault never restarts the listing.
+ */
+export async function collectPages(session: Session, first: IHttpRequestOptions, limit: number): Promise<IDataObject[]> {
+	const results: IDataObject[] = [];
+	let request: IHttpRequestOptions = {
+		...first,
+		qs: { ...first.qs, limit: Math.min(limit, MAX_PAGE_SIZE) },
+	};
+	for (;;) {
+		const page = (await sendWithRetries(session, request)) as Envelope;
+		if (!page || !Array.isArray(page.results)) {
+			throw new NodeOperationError(session.node, 'The API answered a list request without a "results" list', {
+				itemIndex: session.itemIndex,
+			});
+		}
+		const room = limit - results.length;
+		if (page.results.length <= room) {
+			for (const result of page.results) results.push(result);
+		} else {
+			for (let i = 0; i < room; i++) results.push(page.results[i]);
+		}
+		if (results.length >= limit || !page.next || page.results.length === 0) return results;
+		request = nextPageRequest(session, first, page.next, limit - results.length);
+	}
+}

@@ -1,0 +1,41 @@
+import type { IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import { invalidInput, quoted } from './invalidInput';
+
+interface PathParameterRule {
+	label: string;
+	pattern: RegExp;
+	hint: string;
+}
+
+const ID_PATTERN = /^[a-zA-Z\d-]+$/;
+const ID_HINT = 'may contain only letters, digits and hyphens';
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The contract's patterns for every id that goes into a path. */
+export const PATH_PARAMETERS: Record<string, PathParameterRule> = {
+	customerId: { label: 'Customer ID', pattern: ID_PATTERN, hint: ID_HINT },
+	subscriptionId: { label: 'Subscription ID', pattern: ID_PATTERN, hint: ID_HINT },
+	orderId: { label: 'Order ID', pattern: UUID_PATTERN, hint: 'must be a lowercase UUID such as 0b6c1b7e-2f1a-4c55-9d2e-0a1b2c3d4e5f' },
+	planId: { label: 'Plan ID', pattern: ID_PATTERN, hint: ID_HINT },
+	milestoneId: { label: 'Milestone ID', pattern: ID_PATTERN, hint: ID_HINT },
+};
+
+export function checkedPathParameter(ctx: IExecuteSingleFunctions, name: string, raw: unknown): string {
+	const rule = PATH_PARAMETERS[name];
+	const value = typeof raw === 'number' ? String(raw) : raw;
+	if (typeof value !== 'string' || value.trim() === '') throw invalidInput(ctx, rule.label, 'is empty');
+	if (!rule.pattern.test(value)) throw invalidInput(ctx, rule.label, `${quoted(value)} ${rule.hint}`);
+	return value;
+}
+
+/** Fills the `{name}` placeholders of the operation's path with validated ids. */
+export async function fillPathParameters(
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
+	requestOptions.url = requestOptions.url.replace(/\{(\w+)\}/g, (_, name: string) => {
+		const raw = this.getNodeParameter(name, undefined, { extractValue: true });
+		return encodeURIComponent(checkedPathParameter(this, name, raw));
+	});
+	return requestOptions;
+}

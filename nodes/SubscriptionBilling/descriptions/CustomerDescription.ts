@@ -81,6 +81,15 @@ export const customerResource: ResourceDefinition = {
 			preSend: [validateFields([{ ...customerBodyRules[0], required: true }, ...customerBodyRules.slice(1)])],
 		},
 		{
+			name: 'Get Many',
+			value: 'getMany',
+			action: 'Get many customers',
+			description: 'List all customers',
+			method: 'GET',
+			path: '/customers',
+			kind: 'list',
+		},
+		{
 			name: 'Search',
 			value: 'search',
 			action: 'Search customers',

@@ -1,11 +1,43 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { validateFields } from '../shared/bodyRules';
 import { showFor, type ResourceDefinition } from '../shared/resource';
-import { customerIdField } from './idFields';
+import { structuredInputFields, structuredInputStep } from '../shared/structuredInput';
+import { customerIdField, subscriptionIdField } from './idFields';
+import { stringListInput } from './inputs/stringList';
 
 const show = (...operation: string[]) => showFor('invoice', operation);
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+const invoiceNumbers = stringListInput('invoiceNumbers', 'Invoice Numbers', 'invoice_numbers', 'Invoice Number', 'Only invoices with these numbers');
+const invoiceIds = stringListInput('invoiceIds', 'Invoice IDs', 'invoice_ids', 'Invoice ID', 'Only invoices with these UUIDs', {
+	pattern: UUID,
+	hint: 'is not a UUID',
+});
+
+function sortOption(values: Array<[string, string]>, defaultValue: string, description: string): INodeProperties {
+	return {
+		displayName: 'Sort',
+		name: 'ordering',
+		type: 'options',
+		options: values.map(([name, value]) => ({ name, value })),
+		default: defaultValue,
+		description,
+		routing: { send: { type: 'query', property: 'ordering' } },
+	};
+}
+
 const fields: INodeProperties[] = [
 	{ ...customerIdField, displayOptions: show('getManyForCustomer') },
+	{
+		...customerIdField,
+		description: 'ID of the customer whose invoices are searched',
+		displayOptions: show('search'),
+		routing: { send: { type: 'body', property: 'customer_id' } },
+	},
+	...structuredInputFields(invoiceNumbers, show('search')),
+	...structuredInputFields(invoiceIds, show('search')),
+	{ ...subscriptionIdField, displayOptions: show('getManyForSubscription') },
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -14,20 +46,50 @@ const fields: INodeProperties[] = [
 		default: {},
 		displayOptions: show('getManyForCustomer'),
 		options: [
+			sortOption(
+				[
+					['Due Date, Newest First', '-due_at'],
+					['Due Date, Oldest First', 'due_at'],
+					['Issue Date, Newest First', '-issued_at'],
+					['Issue Date, Oldest First', 'issued_at'],
+				],
+				'-issued_at',
+				'Order of the invoices; without it the API lists the newest first',
+			),
+		],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		displayOptions: show('getManyForSubscription'),
+		options: [
 			{
-				displayName: 'Sort',
-				name: 'ordering',
+				displayName: 'Scope',
+				name: 'scope',
 				type: 'options',
 				options: [
-					{ name: 'Due Date, Newest First', value: '-due_at' },
-					{ name: 'Due Date, Oldest First', value: 'due_at' },
-					{ name: 'Issue Date, Newest First', value: '-issued_at' },
-					{ name: 'Issue Date, Oldest First', value: 'issued_at' },
+					{ name: 'All', value: 'all' },
+					{ name: 'Current', value: 'current', description: 'Invoices of the current agreement' },
+					{ name: 'Past', value: 'past', description: 'Invoices of earlier agreements' },
 				],
-				default: '-issued_at',
-				description: 'Order of the invoices; without it the API lists the newest first',
-				routing: { send: { type: 'query', property: 'ordering' } },
+				default: 'all',
+				routing: { send: { type: 'query', property: 'scope' } },
 			},
+			sortOption(
+				[
+					['Amount, Largest First', '-amount'],
+					['Amount, Smallest First', 'amount'],
+					['Created, Newest First', '-created_at'],
+					['Created, Oldest First', 'created_at'],
+					['Due Date, Newest First', '-due_at'],
+					['Due Date, Oldest First', 'due_at'],
+				],
+				'-created_at',
+				'Order of the invoices',
+			),
 		],
 	},
 ];
@@ -45,6 +107,29 @@ export const invoiceResource: ResourceDefinition = {
 			method: 'GET',
 			path: '/customers/{customerId}/invoices',
 			kind: 'list',
+		},
+		{
+			name: 'Get Many for Subscription',
+			value: 'getManyForSubscription',
+			action: 'Get many invoices of a subscription',
+			description: "List a subscription's invoices, of the current agreement, past ones, or all",
+			method: 'GET',
+			path: '/subscriptions/{subscriptionId}/invoices',
+			kind: 'list',
+		},
+		{
+			name: 'Search',
+			value: 'search',
+			action: 'Search invoices',
+			description: "Find a customer's invoices by invoice number or invoice ID",
+			method: 'POST',
+			path: '/invoices/search',
+			kind: 'list',
+			preSend: [
+				structuredInputStep(invoiceNumbers),
+				structuredInputStep(invoiceIds),
+				validateFields([{ field: 'customer_id', label: 'Customer ID', type: 'string', required: true }]),
+			],
 		},
 	],
 };

@@ -6,7 +6,7 @@ import { subscriptionIdField } from './idFields';
 const show = (...operation: string[]) => showFor('paymentMethod', operation);
 
 const fields: INodeProperties[] = [
-	{ ...subscriptionIdField, displayOptions: show('setDefault') },
+	{ ...subscriptionIdField, displayOptions: show('getDefault', 'getMany', 'setDefault', 'setUp') },
 	{
 		displayName: 'Payment Method ID',
 		name: 'paymentMethodId',
@@ -26,6 +26,24 @@ export const paymentMethodResource: ResourceDefinition = {
 	fields,
 	operations: [
 		{
+			name: 'Get Default',
+			value: 'getDefault',
+			action: 'Get the default payment method',
+			description: "Get the default payment method of the subscription's customer",
+			method: 'GET',
+			path: '/subscriptions/{subscriptionId}/payment-methods/default',
+			kind: 'read',
+		},
+		{
+			name: 'Get Many',
+			value: 'getMany',
+			action: 'Get many payment methods',
+			description: "List the cards and bank accounts of the subscription's customer",
+			method: 'GET',
+			path: '/subscriptions/{subscriptionId}/payment-methods',
+			kind: 'list',
+		},
+		{
 			name: 'Set Default',
 			value: 'setDefault',
 			action: 'Set the default payment method',
@@ -34,6 +52,15 @@ export const paymentMethodResource: ResourceDefinition = {
 			path: '/subscriptions/{subscriptionId}/payment-methods/default',
 			kind: 'write',
 			preSend: [validateFields([{ field: 'payment_method_id', label: 'Payment Method ID', type: 'string', required: true }])],
+		},
+		{
+			name: 'Set Up',
+			value: 'setUp',
+			action: 'Set up a payment method',
+			description: "Start adding a payment method: returns the processor's client secret and publishable key for a checkout form",
+			method: 'POST',
+			path: '/subscriptions/{subscriptionId}/payment-methods',
+			kind: 'write',
 		},
 	],
 };

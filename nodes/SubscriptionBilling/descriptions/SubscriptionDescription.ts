@@ -7,7 +7,7 @@ import { subscriptionIdField } from './idFields';
 const show = (...operation: string[]) => showFor('subscription', operation);
 
 const fields: INodeProperties[] = [
-	{ ...subscriptionIdField, displayOptions: show('get', 'getSignUrl') },
+	{ ...subscriptionIdField, displayOptions: show('get', 'getManagementUrl', 'getSignUrl') },
 	{ ...redirectUrlField, displayOptions: show('getSignUrl') },
 ];
 
@@ -23,6 +23,15 @@ export const subscriptionResource: ResourceDefinition = {
 			description: 'Get the full detail of a subscription: dates, billing, line items, schedule, phases, pauses, contacts',
 			method: 'GET',
 			path: '/subscriptions/{subscriptionId}',
+			kind: 'read',
+		},
+		{
+			name: 'Get Management URL',
+			value: 'getManagementUrl',
+			action: 'Get the management URL of a subscription',
+			description: 'Get a short-lived billing portal URL where the customer manages the subscription',
+			method: 'GET',
+			path: '/subscriptions/{subscriptionId}/billing-portal',
 			kind: 'read',
 		},
 		{

@@ -1,30 +1,103 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { showFor, type ResourceDefinition } from '../shared/resource';
-import { orderIdField, subscriptionIdField } from './idFields';
+import { orderCreateSteps, orderFields, signSteps } from './orderFields';
 
-const show = (...operation: string[]) => showFor('subscriptionRecast', operation);
+const BILLING_FREQUENCIES = ['MONTHLY', 'QUARTERLY', 'SEMI_ANNUALLY', 'ANNUALLY', 'ALL_UPFRONT'];
 
-const fields: INodeProperties[] = [
-	{ ...subscriptionIdField, displayOptions: show('delete') },
+const createFields: INodeProperties[] = [
 	{
-		...orderIdField,
-		description: 'UUID of the recast order to delete',
-		displayOptions: show('delete'),
+		displayName: 'Contract Length (Months)',
+		name: 'contractLength',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		required: true,
+		default: 12,
+		description: 'Length of the new agreement in months, a whole number of at least 1',
+		routing: { send: { type: 'body', property: 'contract_length' } },
 	},
 	{
-		displayName: 'Deleting a recast is a soft delete: the order stays, with its stage set to CLOSED_DELETE',
-		name: 'softDeleteNotice',
-		type: 'notice',
-		default: '',
-		displayOptions: show('delete'),
+		displayName: 'Billing Frequency',
+		name: 'billingFrequency',
+		type: 'options',
+		required: true,
+		options: BILLING_FREQUENCIES.map((value) => ({
+			name: value.charAt(0) + value.slice(1).toLowerCase().replace(/_(\w)/g, (_, letter: string) => ` ${letter.toUpperCase()}`),
+			value,
+		})),
+		default: 'MONTHLY',
+		routing: { send: { type: 'body', property: 'billing_frequency' } },
 	},
 ];
+
+const additionalFields: INodeProperties[] = [
+	{
+		displayName: 'Adjustment Credit',
+		name: 'adjustmentCredit',
+		type: 'number',
+		default: 0,
+		description: 'Credit granted for the unused part of the current agreement',
+		routing: { send: { type: 'body', property: 'adjustment_credit' } },
+	},
+	{
+		displayName: 'Adjustment Credit Label',
+		name: 'adjustmentCreditLabel',
+		type: 'string',
+		default: '',
+		routing: { send: { type: 'body', property: 'adjustment_credit_label' } },
+	},
+	{
+		displayName: 'Payment Terms',
+		name: 'paymentTerms',
+		type: 'number',
+		typeOptions: { minValue: 0 },
+		default: 30,
+		description: 'Payment terms of the new agreement, in days',
+		routing: { send: { type: 'body', property: 'payment_terms' } },
+	},
+	{
+		displayName: 'Transaction Method',
+		name: 'transactionMethod',
+		type: 'options',
+		options: [
+			{ name: 'Order Form', value: 'ORDER_FORM' },
+			{ name: 'Payment Processor', value: 'PROCESSOR' },
+		],
+		default: 'ORDER_FORM',
+		routing: { send: { type: 'body', property: 'transaction_method' } },
+	},
+];
+
+const show = (...operation: string[]) => showFor('subscriptionRecast', operation);
 
 export const subscriptionRecastResource: ResourceDefinition = {
 	name: 'Subscription Recast',
 	value: 'subscriptionRecast',
-	fields,
+	fields: [
+		...orderFields('subscriptionRecast', 'recast', createFields, additionalFields, ['delete']),
+		{
+			displayName: 'Deleting a recast is a soft delete: the order stays, with its stage set to CLOSED_DELETE',
+			name: 'softDeleteNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: show('delete'),
+		},
+	],
 	operations: [
+		{
+			name: 'Create',
+			value: 'create',
+			action: 'Create a subscription recast',
+			description: 'Prepare a recast order that replaces the current agreement; it starts open (stage BUILDING)',
+			method: 'POST',
+			path: '/subscriptions/{subscriptionId}/recast',
+			kind: 'write',
+			preSend: orderCreateSteps([
+				{ field: 'contract_length', label: 'Contract Length (Months)', type: 'integer', required: true, min: 1 },
+				{ field: 'billing_frequency', label: 'Billing Frequency', type: 'string', required: true, oneOf: BILLING_FREQUENCIES },
+				{ field: 'adjustment_credit', label: 'Adjustment Credit', type: 'number' },
+				{ field: 'payment_terms', label: 'Payment Terms', type: 'integer', min: 0 },
+			]),
+		},
 		{
 			name: 'Delete',
 			value: 'delete',
@@ -36,6 +109,34 @@ export const subscriptionRecastResource: ResourceDefinition = {
 			shape(result) {
 				return { deleted: true, order_id: this.getNodeParameter('orderId') as string, ...(result as IDataObject) };
 			},
+		},
+		{
+			name: 'Get Many',
+			value: 'getMany',
+			action: 'Get many subscription recasts',
+			description: 'List the recast orders of a subscription',
+			method: 'GET',
+			path: '/subscriptions/{subscriptionId}/recast',
+			kind: 'list',
+		},
+		{
+			name: 'Get Sign URL',
+			value: 'getSignUrl',
+			action: 'Get the sign URL of a subscription recast',
+			description: 'Get a URL at which the recast order is signed',
+			method: 'POST',
+			path: '/subscriptions/{subscriptionId}/recast/{orderId}/sign',
+			kind: 'read',
+			preSend: signSteps,
+		},
+		{
+			name: 'Start',
+			value: 'start',
+			action: 'Start a subscription recast',
+			description: 'Put a prepared recast into effect, replacing the current agreement',
+			method: 'POST',
+			path: '/subscriptions/{subscriptionId}/recast/{orderId}/start',
+			kind: 'write',
 		},
 	],
 };

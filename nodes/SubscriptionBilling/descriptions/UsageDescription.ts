@@ -1,8 +1,11 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { validateFields, type FieldRule } from '../shared/bodyRules';
-import { parseJsonParameter } from '../shared/jsonParameter';
+import { ID_HINT, ID_PATTERN } from '../shared/pathParameters';
 import { showFor, type ResourceDefinition } from '../shared/resource';
-import { invalidInput } from '../shared/invalidInput';
+import { structuredInputFields, structuredInputStep } from '../shared/structuredInput';
+import { keyValueObjectInput } from './inputs/keyValueObject';
+
+const usageProperties = keyValueObjectInput('properties', 'Properties', 'properties', 'Free-form key/value properties attached to the entry');
 
 const show = (...operation: string[]) => showFor('usage', operation);
 
@@ -14,8 +17,28 @@ const fields: INodeProperties[] = [
 		required: true,
 		default: '',
 		description: 'Unique identifier of the usage entry',
-		displayOptions: show('update', 'delete'),
+		displayOptions: show('create', 'update', 'delete'),
 		routing: { send: { type: 'body', property: 'transaction_id' } },
+	},
+	{
+		displayName: 'Subscription ID',
+		name: 'subscriptionId',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'ID of the subscription the usage is billed on',
+		displayOptions: show('create'),
+		routing: { send: { type: 'body', property: 'subscription_id' } },
+	},
+	{
+		displayName: 'Brick ID',
+		name: 'brickId',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'UUID of the usage-based brick (line item) of the subscription',
+		displayOptions: show('create'),
+		routing: { send: { type: 'body', property: 'brick_id' } },
 	},
 	{
 		displayName: 'Value',
@@ -23,69 +46,22 @@ const fields: INodeProperties[] = [
 		type: 'number',
 		required: true,
 		default: 0,
-		description: 'The usage amount',
-		displayOptions: show('update'),
+		description: 'The usage amount; a whole number when creating an entry',
+		displayOptions: show('create', 'update'),
 		routing: { send: { type: 'body', property: 'value' } },
 	},
 	{
-		displayName: 'Properties',
-		name: 'specifyProperties',
-		type: 'options',
-		options: [
-			{ name: 'None', value: 'none' },
-			{ name: 'Using Fields Below', value: 'keypair' },
-			{ name: 'Using JSON', value: 'json' },
-		],
-		default: 'none',
-		description: 'Free-form key/value properties attached to the entry',
-		displayOptions: show('update'),
+		displayName: 'Time',
+		name: 'time',
+		type: 'string',
+		required: true,
+		default: '={{ $now.toUTC().toISO() }}',
+		description: 'When the usage happened, as an ISO 8601 date-time with a time zone',
+		displayOptions: show('create'),
+		routing: { send: { type: 'body', property: 'time' } },
 	},
-	{
-		displayName: 'Properties',
-		name: 'propertiesUi',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		placeholder: 'Add property',
-		default: {},
-		displayOptions: { show: { resource: ['usage'], operation: ['update'], specifyProperties: ['keypair'] } },
-		options: [
-			{
-				displayName: 'Property',
-				name: 'property',
-				values: [
-					{ displayName: 'Key', name: 'key', type: 'string', default: '' },
-					{ displayName: 'Value', name: 'value', type: 'string', default: '' },
-				],
-			},
-		],
-	},
-	{
-		displayName: 'Properties (JSON)',
-		name: 'propertiesJson',
-		type: 'json',
-		default: '{}',
-		description: 'A JSON object, e.g. {"region": "eu", "seats": 3}',
-		displayOptions: { show: { resource: ['usage'], operation: ['update'], specifyProperties: ['json'] } },
-	},
+	...structuredInputFields(usageProperties, show('create', 'update')),
 ];
-
-async function addProperties(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
-	const mode = this.getNodeParameter('specifyProperties', 'none') as string;
-	if (mode === 'none') return requestOptions;
-	let properties: IDataObject;
-	if (mode === 'json') {
-		properties = parseJsonParameter(this, this.getNodeParameter('propertiesJson', '{}'), 'Properties (JSON)', 'object') as IDataObject;
-	} else {
-		const pairs = this.getNodeParameter('propertiesUi.property', []) as Array<{ key: string; value: string }>;
-		properties = {};
-		for (const [index, pair] of pairs.entries()) {
-			if (!pair.key) throw invalidInput(this, `Properties, row ${index + 1}`, 'has no key');
-			properties[pair.key] = pair.value;
-		}
-	}
-	(requestOptions.body as IDataObject).properties = properties;
-	return requestOptions;
-}
 
 const transactionRule: FieldRule = { field: 'transaction_id', label: 'Transaction ID', type: 'string', required: true };
 
@@ -94,6 +70,25 @@ export const usageResource: ResourceDefinition = {
 	value: 'usage',
 	fields,
 	operations: [
+		{
+			name: 'Create',
+			value: 'create',
+			action: 'Create a usage entry',
+			description: 'Record usage of a usage-based brick; the transaction ID must be new',
+			method: 'POST',
+			path: '/usage',
+			kind: 'write',
+			preSend: [
+				structuredInputStep(usageProperties),
+				validateFields([
+					transactionRule,
+					{ field: 'subscription_id', label: 'Subscription ID', type: 'string', required: true, pattern: ID_PATTERN, patternHint: ID_HINT },
+					{ field: 'brick_id', label: 'Brick ID', type: 'string', required: true },
+					{ field: 'value', label: 'Value', type: 'integer', required: true },
+					{ field: 'time', label: 'Time', type: 'dateTime', required: true },
+				]),
+			],
+		},
 		{
 			name: 'Delete',
 			value: 'delete',
@@ -116,7 +111,7 @@ export const usageResource: ResourceDefinition = {
 			path: '/usage',
 			kind: 'write',
 			preSend: [
-				addProperties,
+				structuredInputStep(usageProperties),
 				validateFields([transactionRule, { field: 'value', label: 'Value', type: 'number', required: true }]),
 			],
 		},

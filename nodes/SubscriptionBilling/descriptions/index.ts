@@ -5,16 +5,22 @@ import type { ResourceDefinition } from '../shared/resource';
 import { customerResource } from './CustomerDescription';
 import { invoiceResource } from './InvoiceDescription';
 import { paymentMethodResource } from './PaymentMethodDescription';
+import { planResource } from './PlanDescription';
 import { subscriptionResource } from './SubscriptionDescription';
+import { subscriptionMilestoneResource } from './SubscriptionMilestoneDescription';
 import { subscriptionRecastResource } from './SubscriptionRecastDescription';
+import { subscriptionUpgradeResource } from './SubscriptionUpgradeDescription';
 import { usageResource } from './UsageDescription';
 
 export const resources: ResourceDefinition[] = [
 	customerResource,
 	invoiceResource,
 	paymentMethodResource,
+	planResource,
 	subscriptionResource,
+	subscriptionMilestoneResource,
 	subscriptionRecastResource,
+	subscriptionUpgradeResource,
 	usageResource,
 ];
 

@@ -12,6 +12,8 @@ export interface FieldRule {
 	maxLength?: number;
 	min?: number;
 	oneOf?: string[];
+	pattern?: RegExp;
+	patternHint?: string;
 	in?: 'body' | 'qs';
 }
 
@@ -26,6 +28,7 @@ function problemWith(value: unknown, rule: FieldRule): string | undefined {
 			if (rule.maxLength !== undefined && value.length > rule.maxLength)
 				return `is ${value.length} characters long, at most ${rule.maxLength} are allowed`;
 			if (rule.oneOf && !rule.oneOf.includes(value)) return `${quoted(value)} is not one of ${rule.oneOf.join(', ')}`;
+			if (rule.pattern && !rule.pattern.test(value)) return `${quoted(value)} ${rule.patternHint ?? 'has the wrong format'}`;
 			return undefined;
 		case 'number':
 			return typeof value === 'number' && Number.isFinite(value) ? undefined : `${quoted(value)} is not a number`;

@@ -41,7 +41,8 @@ export async function collectPages(session: Session, first: IHttpRequestOptions,
 		qs: { ...first.qs, limit: Math.min(limit, MAX_PAGE_SIZE) },
 	};
 	for (;;) {
-		const page = (await sendWithRetries(session, request)) as Envelope;
+		const body = await sendWithRetries(session, request);
+		const page: Envelope = Array.isArray(body) ? { results: body as IDataObject[], next: null } : (body as Envelope);
 		if (!page || !Array.isArray(page.results)) {
 			throw new NodeOperationError(session.node, 'The API answered a list request without a "results" list', {
 				itemIndex: session.itemIndex,

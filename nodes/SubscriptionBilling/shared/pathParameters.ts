@@ -7,8 +7,8 @@ interface PathParameterRule {
 	hint: string;
 }
 
-const ID_PATTERN = /^[a-zA-Z\d-]+$/;
-const ID_HINT = 'may contain only letters, digits and hyphens';
+export const ID_PATTERN = /^[a-zA-Z\d-]+$/;
+export const ID_HINT = 'may contain only letters, digits and hyphens';
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The contract's patterns for every id that goes into a path. */

@@ -50,6 +50,11 @@ async function listLimit(ctx: IExecutePaginationFunctions): Promise<number> {
 	return limit;
 }
 
+function asList(body: unknown): IDataObject[] {
+	if (Array.isArray(body)) return body as IDataObject[];
+	return [body && typeof body === 'object' ? (body as IDataObject) : { response: body ?? null }];
+}
+
 /**
  * The request step of every operation (declared as the routing's pagination function): retries,
  * paging, idempotency, error mapping and item pairing, shared by every resource.
@@ -78,10 +83,10 @@ export function perform(kind: OperationKind, shape?: Shaper) {
 		const results =
 			kind === 'list'
 				? await collectPages(session, options, await listLimit(this))
-				: [(await sendWithRetries(session, options)) as IDataObject];
+				: asList(await sendWithRetries(session, options));
 		const pairedItem = { item: itemIndex };
 		return results.map((result) => ({
-			json: shape ? shape.call(this, result ?? {}) : (result ?? {}),
+			json: shape ? shape.call(this, result) : result,
 			pairedItem,
 		}));
 	};

@@ -1,0 +1,63 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { showFor, type ResourceDefinition } from '../shared/resource';
+
+const show = (...operation: string[]) => showFor('plan', operation);
+
+const fields: INodeProperties[] = [
+	{
+		displayName: 'Plan ID',
+		name: 'planId',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'ID of the plan',
+		displayOptions: show('get'),
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		displayOptions: show('getMany'),
+		options: [
+			{
+				displayName: 'Sort',
+				name: 'ordering',
+				type: 'options',
+				options: [
+					{ name: 'Created, Newest First', value: '-created_at' },
+					{ name: 'Created, Oldest First', value: 'created_at' },
+				],
+				default: '-created_at',
+				routing: { send: { type: 'query', property: 'ordering' } },
+			},
+		],
+	},
+];
+
+export const planResource: ResourceDefinition = {
+	name: 'Plan',
+	value: 'plan',
+	fields,
+	operations: [
+		{
+			name: 'Get',
+			value: 'get',
+			action: 'Get a plan',
+			description: 'Get a plan with its bricks (line items that can be sold)',
+			method: 'GET',
+			path: '/plans/{planId}',
+			kind: 'read',
+		},
+		{
+			name: 'Get Many',
+			value: 'getMany',
+			action: 'Get many plans',
+			description: 'List the plans with their bricks',
+			method: 'GET',
+			path: '/plans',
+			kind: 'list',
+		},
+	],
+};

@@ -1,0 +1,113 @@
+import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+import { validateFields } from '../shared/bodyRules';
+import { invalidInput } from '../shared/invalidInput';
+import { showFor, type ResourceDefinition } from '../shared/resource';
+import { subscriptionIdField } from './idFields';
+
+const show = (...operation: string[]) => showFor('subscriptionMilestone', operation);
+
+const IMMEDIATE_ONLY_DATES: Array<[string, string, string, string]> = [
+	['Due At', 'dueAt', 'due_at', 'Due date of the standalone invoice'],
+	['Issued At', 'issuedAt', 'issued_at', 'Issue date of the standalone invoice'],
+	['Service Date', 'serviceDate', 'service_date', 'Date the milestone work was delivered'],
+];
+
+const fields: INodeProperties[] = [
+	{ ...subscriptionIdField, displayOptions: show('getMany', 'complete') },
+	{
+		displayName: 'Milestone ID',
+		name: 'milestoneId',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'ID of the milestone, from Get Many',
+		displayOptions: show('complete'),
+	},
+	{
+		displayName: 'Quantity',
+		name: 'quantity',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		required: true,
+		default: 1,
+		description: "Quantity completed now, a whole number of at least 1; the completed total may not pass the milestone's total",
+		displayOptions: show('complete'),
+		routing: { send: { type: 'body', property: 'quantity' } },
+	},
+	{
+		displayName: 'Bill On',
+		name: 'billOn',
+		type: 'options',
+		required: true,
+		options: [
+			{ name: 'Immediately', value: 'IMMEDIATELY', description: 'Raise a standalone invoice now' },
+			{ name: 'Next Invoice', value: 'NEXT_INVOICE', description: "Bill on the subscription's next scheduled invoice" },
+		],
+		default: 'IMMEDIATELY',
+		displayOptions: show('complete'),
+		routing: { send: { type: 'body', property: 'bill_on' } },
+	},
+	{
+		displayName: 'Invoice Dates',
+		name: 'invoiceDates',
+		type: 'collection',
+		placeholder: 'Add date',
+		default: {},
+		description: 'Dates of the standalone invoice (YYYY-MM-DD); only for Bill On: Immediately',
+		displayOptions: { show: { resource: ['subscriptionMilestone'], operation: ['complete'], billOn: ['IMMEDIATELY'] } },
+		options: IMMEDIATE_ONLY_DATES.map(([displayName, name, apiName, description]) => ({
+			displayName,
+			name,
+			type: 'string' as const,
+			default: '',
+			placeholder: 'YYYY-MM-DD',
+			description,
+			routing: { send: { type: 'body' as const, property: apiName } },
+		})),
+	},
+];
+
+async function datesOnlyWhenImmediate(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
+	const body = requestOptions.body as IDataObject;
+	if (body.bill_on !== 'IMMEDIATELY') {
+		for (const [label, , apiName] of IMMEDIATE_ONLY_DATES) {
+			if (body[apiName] !== undefined && body[apiName] !== '')
+				throw invalidInput(this, label, 'applies only when Bill On is Immediately');
+		}
+	}
+	return requestOptions;
+}
+
+export const subscriptionMilestoneResource: ResourceDefinition = {
+	name: 'Subscription Milestone',
+	value: 'subscriptionMilestone',
+	fields,
+	operations: [
+		{
+			name: 'Complete',
+			value: 'complete',
+			action: 'Complete a subscription milestone',
+			description: 'Record delivered work on a milestone brick and bill it now or on the next invoice',
+			method: 'POST',
+			path: '/subscriptions/{subscriptionId}/milestones/{milestoneId}/complete',
+			kind: 'write',
+			preSend: [
+				datesOnlyWhenImmediate,
+				validateFields([
+					{ field: 'quantity', label: 'Quantity', type: 'integer', required: true, min: 1 },
+					{ field: 'bill_on', label: 'Bill On', type: 'string', required: true, oneOf: ['IMMEDIATELY', 'NEXT_INVOICE'] },
+					...IMMEDIATE_ONLY_DATES.map(([label, , field]) => ({ field, label, type: 'date' as const })),
+				]),
+			],
+		},
+		{
+			name: 'Get Many',
+			value: 'getMany',
+			action: 'Get many subscription milestones',
+			description: 'List the milestones of the current agreement with quantity contracted and completed',
+			method: 'GET',
+			path: '/subscriptions/{subscriptionId}/milestones',
+			kind: 'list',
+		},
+	],
+};

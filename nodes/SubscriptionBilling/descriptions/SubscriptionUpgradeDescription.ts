@@ -1,0 +1,48 @@
+import type { ResourceDefinition } from '../shared/resource';
+import { orderCreateSteps, orderFields, signSteps } from './orderFields';
+
+export const subscriptionUpgradeResource: ResourceDefinition = {
+	name: 'Subscription Upgrade',
+	value: 'subscriptionUpgrade',
+	fields: orderFields('subscriptionUpgrade', 'upgrade', [], []),
+	operations: [
+		{
+			name: 'Create',
+			value: 'create',
+			action: 'Create a subscription upgrade',
+			description: 'Prepare an upgrade order that adds, removes or changes add-ons; it starts open (stage BUILDING)',
+			method: 'POST',
+			path: '/subscriptions/{subscriptionId}/upgrade',
+			kind: 'write',
+			preSend: orderCreateSteps([]),
+		},
+		{
+			name: 'Get Many',
+			value: 'getMany',
+			action: 'Get many subscription upgrades',
+			description: 'List the upgrade orders of a subscription',
+			method: 'GET',
+			path: '/subscriptions/{subscriptionId}/upgrade',
+			kind: 'list',
+		},
+		{
+			name: 'Get Sign URL',
+			value: 'getSignUrl',
+			action: 'Get the sign URL of a subscription upgrade',
+			description: 'Get a URL at which the upgrade order is signed',
+			method: 'POST',
+			path: '/subscriptions/{subscriptionId}/upgrade/{orderId}/sign',
+			kind: 'read',
+			preSend: signSteps,
+		},
+		{
+			name: 'Start',
+			value: 'start',
+			action: 'Start a subscription upgrade',
+			description: 'Put a prepared upgrade into effect, charging now or on the next invoice',
+			method: 'POST',
+			path: '/subscriptions/{subscriptionId}/upgrade/{orderId}/start',
+			kind: 'write',
+		},
+	],
+};

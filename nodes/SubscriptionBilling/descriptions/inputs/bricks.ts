@@ -1,0 +1,52 @@
+import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
+import { checkFields } from '../../shared/bodyRules';
+import { invalidInput } from '../../shared/invalidInput';
+import type { StructuredInput } from '../../shared/structuredInput';
+import { stringListInput } from './stringList';
+
+/** The bricks (line items) of an upgrade or recast order. */
+export const bricksInput: StructuredInput = {
+	name: 'bricks',
+	displayName: 'Bricks',
+	apiField: 'bricks',
+	shape: 'array',
+	required: true,
+	rowName: 'brick',
+	rowDisplayName: 'Brick',
+	rowFields: [
+		{ displayName: 'Brick ID', name: 'brickId', type: 'string', default: '', description: 'UUID of the brick (line item) from the plan' },
+		{ displayName: 'Quantity', name: 'quantity', type: 'number', typeOptions: { minValue: 1 }, default: 1, description: 'Whole number, at least 1' },
+		{ displayName: 'Discount Rate', name: 'discountRate', type: 'string', default: '', description: 'Optional discount, e.g. 10 for 10%; leave empty for none' },
+		{ displayName: 'Discount Renews', name: 'discountRenews', type: 'boolean', default: false, description: 'Whether the discount also applies after renewal' },
+	],
+	jsonExample: '[{"brick_id": "…", "quantity": 2, "discount": {"rate": "10", "renews": false}}]',
+	description: 'The line items of the order, each with brick ID, quantity and an optional discount',
+	fromRows(_ctx: IExecuteSingleFunctions, rows: IDataObject[]) {
+		return rows.map((row) => ({
+			brick_id: row.brickId,
+			quantity: row.quantity,
+			...(row.discountRate !== undefined && row.discountRate !== ''
+				? { discount: { rate: String(row.discountRate), renews: row.discountRenews === true } }
+				: {}),
+		}));
+	},
+	check(ctx: IExecuteSingleFunctions, value: unknown) {
+		const bricks = value as IDataObject[];
+		if (bricks.length === 0) throw invalidInput(ctx, 'Bricks', 'give at least one brick');
+		bricks.forEach((brick, index) => {
+			const prefix = `Bricks, entry ${index + 1}: `;
+			if (brick === null || typeof brick !== 'object' || Array.isArray(brick))
+				throw invalidInput(ctx, `${prefix}Brick`, 'is not a JSON object');
+			checkFields(ctx, brick, [
+				{ field: 'brick_id', label: 'Brick ID', type: 'string', required: true },
+				{ field: 'quantity', label: 'Quantity', type: 'integer', required: true, min: 1 },
+				{ field: 'discount', label: 'Discount', type: 'object' },
+			], prefix);
+			if (brick.discount)
+				checkFields(ctx, brick.discount as IDataObject, [{ field: 'renews', label: 'Discount Renews', type: 'boolean' }], prefix);
+		});
+	},
+};
+
+/** Discount coupon codes of an order. */
+export const discountCouponsInput = stringListInput('discountCoupons', 'Discount Coupons', 'discount_coupons', 'Coupon', 'Coupon codes applied to the order');

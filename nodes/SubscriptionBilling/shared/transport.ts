@@ -28,7 +28,7 @@ function networkFailure(error: unknown): Failure {
 }
 
 function describeRequest(options: IHttpRequestOptions): string {
-	const path = options.baseURL ? new URL(options.url, `${options.baseURL}/`).pathname : new URL(options.url).pathname;
+	const path = new URL(options.baseURL ? `${options.baseURL}${options.url}` : options.url).pathname;
 	return `${options.method ?? 'GET'} ${path}`;
 }
 

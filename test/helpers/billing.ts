@@ -1,0 +1,63 @@
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { SubscriptionBillingApi } from '../../credentials/SubscriptionBillingApi.credentials';
+import { SubscriptionBilling } from '../../nodes/SubscriptionBilling/SubscriptionBilling.node';
+import { runNode, type RunResult } from '../harness';
+
+// The sandbox is plain CommonJS so that demos and benchmarks run it without compiling.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const sandboxModule = require('../sandbox') as { startSandbox: (options?: IDataObject) => Promise<Sandbox> };
+
+export interface ReceivedRequest {
+	n: number;
+	method: string;
+	path: string;
+	rawQuery: string;
+	query: Record<string, string | string[]>;
+	headers: Record<string, string>;
+	contentType?: string;
+	rawBody: string;
+	body?: IDataObject;
+	status: number;
+	fault?: string;
+}
+
+export interface Sandbox {
+	baseUrl: string;
+	apiKey: string;
+	requests: ReceivedRequest[];
+	fixtures: Record<string, string>;
+	state: IDataObject & Record<string, unknown>;
+	clearRequests(): void;
+	reset(): void;
+	setFaults(config: IDataObject | null): void;
+	close(): Promise<void>;
+}
+
+export function startSandbox(options?: IDataObject): Promise<Sandbox> {
+	return sandboxModule.startSandbox(options);
+}
+
+export interface BillingRun extends RunResult {
+	json: IDataObject[];
+}
+
+/** Runs the Subscription Billing node once through n8n's engine against the sandbox. */
+export async function runBilling(
+	sandbox: Sandbox,
+	parameters: INodeParameters,
+	options: { items?: IDataObject[]; continueOnFail?: boolean; apiKey?: string; baseUrl?: string } = {},
+): Promise<BillingRun> {
+	const result = await runNode({
+		nodeType: new SubscriptionBilling(),
+		credentialType: new SubscriptionBillingApi(),
+		credentials: {
+			apiKey: options.apiKey ?? sandbox.apiKey,
+			environment: 'production',
+			productionBaseUrl: options.baseUrl ?? sandbox.baseUrl,
+		},
+		parameters: { faultHandling: { retryDelay: 5 }, ...parameters },
+		items: options.items,
+		continueOnFail: options.continueOnFail,
+	});
+	return { ...result, json: result.items.map((item) => item.json) };
+}

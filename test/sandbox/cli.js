@@ -1,0 +1,40 @@
+#!/usr/bin/env node
+'use strict';
+// node test/sandbox/cli.js
+// env: SANDBOX_PORT (default 0 = a free port), SANDBOX_HOST (default 127.0.0.1),
+//      SANDBOX_API_KEY, SANDBOX_INVOICES (invoices of the big customer), SANDBOX_SEED.
+// Prints the base URL, the API key and the fixture ids; Ctrl-C / SIGTERM closes it.
+
+const { startSandbox } = require('./index');
+
+async function main() {
+  const env = process.env;
+  const seed = {};
+  if (env.SANDBOX_INVOICES) seed.bigCustomerInvoices = Number(env.SANDBOX_INVOICES);
+  if (env.SANDBOX_SEED) seed.seed = Number(env.SANDBOX_SEED);
+  const sandbox = await startSandbox({
+    host: env.SANDBOX_HOST || '127.0.0.1',
+    port: env.SANDBOX_PORT ? Number(env.SANDBOX_PORT) : 0,
+    apiKey: env.SANDBOX_API_KEY || undefined,
+    seed,
+  });
+  console.log(`Subscription Billing API v2 sandbox listening`);
+  console.log(`base URL : ${sandbox.baseUrl}`);
+  console.log(`API key  : ${sandbox.apiKey}  (header X-SERVICE-KEY)`);
+  console.log('fixtures :');
+  for (const [k, v] of Object.entries(sandbox.fixtures)) console.log(`  ${k.padEnd(34)} ${v}`);
+  let closing = false;
+  const stop = (signal) => {
+    if (closing) return;
+    closing = true;
+    console.log(`\n${signal}: closing sandbox`);
+    sandbox.close().then(() => process.exit(0));
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,132 @@
+// Types of the Subscription Billing API v2 sandbox (implemented in index.js, CommonJS).
+
+export type FaultKind = '429' | '500' | '502' | '503' | 'drop' | 'slow' | 'truncate';
+
+export interface FaultConfig {
+	/** Probability 0..1 that an eligible request gets a fault (seeded PRNG). */
+	rate?: number;
+	/** Request numbers n (1-based, as in `requests[i].n`) that get a fault. */
+	on?: number[];
+	/** Kinds to pick from (default: all seven). Same length as `on`: the i-th request gets the i-th kind. */
+	kinds?: Array<FaultKind | 429 | 500 | 502 | 503>;
+	seed?: number;
+	/** Value of the Retry-After header of 429/503 (default 1). */
+	retryAfterSeconds?: number;
+	/** Delay of 'slow' (default 5000). */
+	slowMs?: number;
+	/** Only requests whose pathname matches are eligible. */
+	onlyPaths?: RegExp;
+}
+
+export interface SeedOptions {
+	/** Number of customers (default 12, minimum 4). */
+	customers?: number;
+	/** Invoices of the big customer (default 250). */
+	bigCustomerInvoices?: number;
+	/** PRNG seed (default 1). */
+	seed?: number;
+}
+
+export interface SandboxOptions {
+	host?: string;
+	port?: number;
+	apiKey?: string;
+	seed?: SeedOptions;
+	faults?: FaultConfig | null;
+}
+
+export interface RecordedRequest {
+	n: number;
+	method: string;
+	/** Raw pathname as received (still percent-encoded). */
+	path: string;
+	rawQuery: string;
+	/** A key given several times maps to an array of its values. */
+	query: Record<string, string | string[]>;
+	headers: Record<string, string | string[] | undefined>;
+	/** Media type without parameters, lower-cased (undefined without Content-Type). */
+	contentType: string | undefined;
+	rawBody: string;
+	body: any;
+	/** Status sent; null when nothing was sent (drop, or still pending). */
+	status: number | null;
+	fault: FaultKind | undefined;
+	/** true when the reply was an idempotent replay. */
+	replayed?: boolean;
+}
+
+export interface Fixtures {
+	today: string;
+	customerId: string;
+	customerName: string;
+	customerExternalId: string;
+	processorCustomerId: string;
+	customerInvoiceCount: number;
+	invoiceId: string;
+	invoiceNumber: string;
+	bigCustomerId: string;
+	bigCustomerName: string;
+	bigCustomerInvoices: number;
+	customerCount: number;
+	searchName: string;
+	searchNameMatches: number;
+	subscriptionId: string;
+	noPhasesSubscriptionId: string;
+	pausedSubscriptionId: string;
+	openOrderSubscriptionId: string;
+	noPaymentMethodSubscriptionId: string;
+	recastOrderId: string;
+	deletedRecastOrderId: string;
+	upgradeOrderId: string;
+	usageTransactionId: string;
+	usageBrickId: string;
+	seatsBrickId: string;
+	addOnBrickId: string;
+	otherPlanBrickId: string;
+	paymentMethodId: string;
+	bankPaymentMethodId: string;
+	defaultPaymentMethodId: string;
+	foreignPaymentMethodId: string;
+	planId: string;
+	otherPlanId: string;
+	milestoneId: string;
+	milestoneBrickId: string;
+	finishedMilestoneSubscriptionId: string;
+	finishedMilestoneId: string;
+}
+
+export interface SandboxState {
+	today: string;
+	customers: Map<string, any>;
+	subscriptions: Map<string, any>;
+	plans: Map<string, any>;
+	bricks: Map<string, any>;
+	paymentMethods: Map<string, any>;
+	orders: Map<string, any>;
+	milestones: Map<string, any>;
+	usage: Map<string, any>;
+	invoicesByCustomer: Map<string, any[]>;
+	invoicesById: Map<string, any>;
+	[key: string]: any;
+}
+
+export interface Sandbox {
+	/** http://127.0.0.1:<port>/api/v2 (no trailing slash) */
+	readonly baseUrl: string;
+	readonly origin: string;
+	readonly port: number;
+	readonly apiKey: string;
+	readonly requests: RecordedRequest[];
+	readonly requestCount: number;
+	readonly state: SandboxState;
+	readonly fixtures: Fixtures;
+	clearRequests(): void;
+	reset(): void;
+	setFaults(config: FaultConfig | null): void;
+	close(): Promise<void>;
+}
+
+export const DEFAULT_API_KEY: string;
+export const SEED_TODAY: string;
+export const FAULT_KINDS: FaultKind[];
+export function startSandbox(options?: SandboxOptions): Promise<Sandbox>;

@@ -1,0 +1,159 @@
+'use strict';
+// One request, start to finish: log entry, body, fault decision, auth, routing, idempotency,
+// body parsing per route, handler, reply (possibly slowed down or truncated).
+
+const crypto = require('crypto');
+const { ApiError, badRequest, notFound } = require('./errors');
+const { readBody, parseBody, parseContentType, bodyKind, queryObject } = require('./http');
+const { compile, splitPath, match } = require('./router');
+const { NOT_APPLIED } = require('./faults');
+const { page } = require('./routes/pages');
+const routes = compile(require('./routes'));
+
+const PREFIX = '/api/v2';
+
+function safeEqual(a, b) {
+  const x = Buffer.from(String(a));
+  const y = Buffer.from(String(b));
+  return x.length === y.length && crypto.timingSafeEqual(x, y);
+}
+
+function routeBody(route, req, info) {
+  if (!route.body) return undefined; // this operation takes no body: ignore whatever came
+  if (info.tooLarge) throw badRequest('Request body too large.');
+  const { parsed, parseError, contentType } = info;
+  const allowed = route.body === 'form' ? 'application/json, application/x-www-form-urlencoded or multipart/form-data' : 'application/json';
+  const kind = bodyKind(parseContentType(contentType).type);
+  if (kind === 'none') {
+    if (info.buffer.length === 0) return undefined;
+    throw badRequest(`Missing Content-Type header; this operation accepts ${allowed}.`);
+  }
+  if (kind === 'other' || (kind === 'form' && route.body !== 'form')) {
+    throw badRequest(`Unsupported content type '${parseContentType(contentType).type}'; this operation accepts ${allowed}.`);
+  }
+  if (parseError) throw parseError;
+  return parsed.value;
+}
+
+function processRequest(sb, req, info) {
+  const { rawPath, rawQuery } = info;
+  const searchParams = new URLSearchParams(rawQuery);
+  if (rawPath !== PREFIX && !rawPath.startsWith(`${PREFIX}/`)) {
+    const p = page(req.method, rawPath, searchParams);
+    if (p) return p;
+    throw notFound(`Not found: ${rawPath}`);
+  }
+  const key = req.headers['x-service-key'];
+  if (typeof key !== 'string' || !safeEqual(key, sb.apiKey)) {
+    throw new ApiError(401, 'ERR_UNAUTHORIZED', 'Invalid or missing API key.');
+  }
+  const m = match(routes, req.method, splitPath(rawPath.slice(PREFIX.length)));
+  if (!m) throw notFound(`No API resource at ${rawPath}.`);
+  if (m.allowed) {
+    throw new ApiError(405, 'ERR_METHOD_NOT_ALLOWED', `Method ${req.method} is not allowed on ${rawPath}. Allowed: ${m.allowed.join(', ')}.`, null, {
+      Allow: m.allowed.join(', '),
+    });
+  }
+  const idemKey = sb.idempotency.keyOf(req);
+  if (idemKey !== null) {
+    const replay = sb.idempotency.replay(idemKey, req.method, rawPath);
+    if (replay) return replay;
+  }
+  const ctx = {
+    state: sb.state,
+    params: m.params,
+    searchParams,
+    rawQuery,
+    rawPath,
+    origin: `http://${req.headers.host || sb.hostPort}`,
+    method: req.method,
+    body: routeBody(m.route, req, info),
+    freshUuid: () => crypto.randomUUID(),
+  };
+  const result = m.route.handler(ctx);
+  if (idemKey !== null) sb.idempotency.store(idemKey, req.method, rawPath, result);
+  return result;
+}
+
+function errorResult(err) {
+  if (err instanceof ApiError) return { status: err.status, body: err.toBody(), headers: err.headers };
+  return { status: 500, body: { error: { code: 'ERR_INTERNAL', message: `Internal sandbox error: ${err && err.message}` } }, headers: {} };
+}
+
+function send(sb, res, entry, result, fault) {
+  const raw = result.raw !== undefined ? result.raw : JSON.stringify(result.body);
+  const buf = Buffer.from(raw, 'utf8');
+  const headers = { 'Content-Type': result.contentType || 'application/json', 'Content-Length': buf.length, ...(result.headers || {}) };
+  entry.status = result.status;
+  if (result.replayed) entry.replayed = true;
+  const write = () => {
+    if (res.destroyed || res.writableEnded) return;
+    res.writeHead(result.status, headers);
+    res.end(buf);
+  };
+  if (fault === 'slow') {
+    const timer = setTimeout(() => {
+      sb.timers.delete(timer);
+      write();
+    }, sb.faults.config.slowMs);
+    sb.timers.add(timer);
+    return;
+  }
+  if (fault === 'truncate') {
+    res.writeHead(result.status, headers);
+    res.write(buf.subarray(0, Math.floor(buf.length / 2)), () => res.destroy());
+    return;
+  }
+  write();
+}
+
+async function handleRequest(sb, req, res) {
+  const n = ++sb.counter;
+  const rawUrl = (req.url || '/').split('#')[0];
+  const qi = rawUrl.indexOf('?');
+  const rawPath = qi < 0 ? rawUrl : rawUrl.slice(0, qi);
+  const rawQuery = qi < 0 ? '' : rawUrl.slice(qi + 1);
+  const contentType = req.headers['content-type'];
+  const entry = {
+    n,
+    method: req.method,
+    path: rawPath,
+    rawQuery,
+    query: queryObject(rawQuery),
+    headers: { ...req.headers },
+    contentType: parseContentType(contentType).type || undefined,
+    rawBody: '',
+    body: undefined,
+    status: null,
+    fault: undefined,
+  };
+  sb.requests.push(entry);
+  const { buffer, tooLarge } = await readBody(req);
+  entry.rawBody = buffer.toString('utf8');
+  const info = { rawPath, rawQuery, contentType, buffer, tooLarge, parsed: null, parseError: null };
+  try {
+    info.parsed = parseBody(contentType, buffer);
+    entry.body = info.parsed.value;
+  } catch (e) {
+    info.parseError = e;
+  }
+  const fault = sb.faults.decide(n, rawPath);
+  entry.fault = fault;
+  if (fault && NOT_APPLIED.has(fault)) {
+    if (fault === 'drop') {
+      req.socket.destroy();
+      return;
+    }
+    send(sb, res, entry, sb.faults.reply(fault));
+    return;
+  }
+  let result;
+  try {
+    result = processRequest(sb, req, info);
+  } catch (err) {
+    result = errorResult(err);
+  }
+  send(sb, res, entry, result, fault);
+}
+
+module.exports = { handleRequest, PREFIX };

@@ -123,6 +123,7 @@ describe('Subscription', () => {
 			resource: 'subscription',
 			operation: 'get',
 			subscriptionId: sandbox.fixtures.subscriptionId,
+			output: 'raw',
 		});
 		expect(run.error).toBeUndefined();
 		const request = onlyRequest();

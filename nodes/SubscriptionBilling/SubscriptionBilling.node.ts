@@ -1,5 +1,6 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { nodeProperties } from './descriptions';
+import { searchCustomers, searchPlans, searchSubscriptions } from './shared/listSearch';
 
 export class SubscriptionBilling implements INodeType {
 	description: INodeTypeDescription = {
@@ -21,5 +22,9 @@ export class SubscriptionBilling implements INodeType {
 			headers: { Accept: 'application/json' },
 		},
 		properties: nodeProperties(),
+	};
+
+	methods = {
+		listSearch: { searchCustomers, searchSubscriptions, searchPlans },
 	};
 }

@@ -1,12 +1,15 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { requireAnyField, validateFields } from '../shared/bodyRules';
+import { outputFields, outputShaper } from '../shared/output';
 import { showFor, type ResourceDefinition } from '../shared/resource';
+import { simplifyCustomer } from './simplifiers';
 import { customerIdField } from './idFields';
 import { CUSTOMER_BODY_FIELDS, customerBodyRules, customerNameField, customerOptionalFields } from './customerFields';
 
 const show = (...operation: string[]) => showFor('customer', operation);
 
 const fields: INodeProperties[] = [
+	...outputFields(show('getMany', 'search'), 'ID, names, external and processor IDs, tax ID, country and the active subscriptions'),
 	{ ...customerNameField(true), displayOptions: show('create') },
 	{
 		displayName: 'Additional Fields',
@@ -88,6 +91,7 @@ export const customerResource: ResourceDefinition = {
 			method: 'GET',
 			path: '/customers',
 			kind: 'list',
+			shape: outputShaper(simplifyCustomer),
 		},
 		{
 			name: 'Search',
@@ -97,6 +101,7 @@ export const customerResource: ResourceDefinition = {
 			method: 'POST',
 			path: '/customers/search',
 			kind: 'list',
+			shape: outputShaper(simplifyCustomer),
 			preSend: [
 				requireAnyField(['name', 'external_id', 'processor_customer_id'], 'Search Fields'),
 				validateFields(customerBodyRules),

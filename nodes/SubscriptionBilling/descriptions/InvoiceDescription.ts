@@ -1,6 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { validateFields } from '../shared/bodyRules';
+import { outputFields, outputShaper } from '../shared/output';
 import { showFor, type ResourceDefinition } from '../shared/resource';
+import { simplifyInvoice } from './simplifiers';
 import { structuredInputFields, structuredInputStep } from '../shared/structuredInput';
 import { customerIdField, subscriptionIdField } from './idFields';
 import { stringListInput } from './inputs/stringList';
@@ -28,6 +30,10 @@ function sortOption(values: Array<[string, string]>, defaultValue: string, descr
 }
 
 const fields: INodeProperties[] = [
+	...outputFields(
+		show('getManyForCustomer', 'getManyForSubscription', 'search'),
+		'ID, number, status, customer, subscription, dates, grand total, remaining amount and currency (amounts as the API returns them)',
+	),
 	{ ...customerIdField, displayOptions: show('getManyForCustomer') },
 	{
 		...customerIdField,
@@ -107,6 +113,7 @@ export const invoiceResource: ResourceDefinition = {
 			method: 'GET',
 			path: '/customers/{customerId}/invoices',
 			kind: 'list',
+			shape: outputShaper(simplifyInvoice),
 		},
 		{
 			name: 'Get Many for Subscription',
@@ -116,6 +123,7 @@ export const invoiceResource: ResourceDefinition = {
 			method: 'GET',
 			path: '/subscriptions/{subscriptionId}/invoices',
 			kind: 'list',
+			shape: outputShaper(simplifyInvoice),
 		},
 		{
 			name: 'Search',
@@ -125,6 +133,7 @@ export const invoiceResource: ResourceDefinition = {
 			method: 'POST',
 			path: '/invoices/search',
 			kind: 'list',
+			shape: outputShaper(simplifyInvoice),
 			preSend: [
 				structuredInputStep(invoiceNumbers),
 				structuredInputStep(invoiceIds),

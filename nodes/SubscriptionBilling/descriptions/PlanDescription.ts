@@ -1,18 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { showFor, type ResourceDefinition } from '../shared/resource';
+import { planIdField } from './idFields';
 
 const show = (...operation: string[]) => showFor('plan', operation);
 
 const fields: INodeProperties[] = [
-	{
-		displayName: 'Plan ID',
-		name: 'planId',
-		type: 'string',
-		required: true,
-		default: '',
-		description: 'ID of the plan',
-		displayOptions: show('get'),
-	},
+	{ ...planIdField, displayOptions: show('get') },
 	{
 		displayName: 'Options',
 		name: 'options',

@@ -1,6 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { validateFields } from '../shared/bodyRules';
+import { outputFields, outputShaper } from '../shared/output';
 import { showFor, type ResourceDefinition } from '../shared/resource';
+import { simplifySubscription } from './simplifiers';
 import { redirectUrlField, redirectUrlRule } from './redirectUrl';
 import { subscriptionIdField } from './idFields';
 
@@ -9,6 +11,10 @@ const show = (...operation: string[]) => showFor('subscription', operation);
 const fields: INodeProperties[] = [
 	{ ...subscriptionIdField, displayOptions: show('get', 'getManagementUrl', 'getSignUrl') },
 	{ ...redirectUrlField, displayOptions: show('getSignUrl') },
+	...outputFields(
+		show('get'),
+		'ID, status, stage, dates, renewal (renewal_total in cents of the currency), totals, currency, customer and the current pause',
+	),
 ];
 
 export const subscriptionResource: ResourceDefinition = {
@@ -24,6 +30,7 @@ export const subscriptionResource: ResourceDefinition = {
 			method: 'GET',
 			path: '/subscriptions/{subscriptionId}',
 			kind: 'read',
+			shape: outputShaper(simplifySubscription),
 		},
 		{
 			name: 'Get Management URL',

@@ -3,6 +3,7 @@ import { validateFields, type FieldRule } from '../shared/bodyRules';
 import { ID_HINT, ID_PATTERN } from '../shared/pathParameters';
 import { showFor, type ResourceDefinition } from '../shared/resource';
 import { structuredInputFields, structuredInputStep } from '../shared/structuredInput';
+import { subscriptionIdField } from './idFields';
 import { keyValueObjectInput } from './inputs/keyValueObject';
 
 const usageProperties = keyValueObjectInput('properties', 'Properties', 'properties', 'Free-form key/value properties attached to the entry');
@@ -21,12 +22,8 @@ const fields: INodeProperties[] = [
 		routing: { send: { type: 'body', property: 'transaction_id' } },
 	},
 	{
-		displayName: 'Subscription ID',
-		name: 'subscriptionId',
-		type: 'string',
-		required: true,
-		default: '',
-		description: 'ID of the subscription the usage is billed on',
+		...subscriptionIdField,
+		description: 'The subscription the usage is billed on',
 		displayOptions: show('create'),
 		routing: { send: { type: 'body', property: 'subscription_id' } },
 	},

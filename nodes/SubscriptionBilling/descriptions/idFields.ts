@@ -1,22 +1,61 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-export const customerIdField: INodeProperties = {
-	displayName: 'Customer ID',
-	name: 'customerId',
-	type: 'string',
-	required: true,
-	default: '',
-	description: 'ID of the customer (letters, digits and hyphens)',
-};
+function resourceLocator(
+	displayName: string,
+	name: string,
+	description: string,
+	searchListMethod: string,
+	byId: { placeholder: string; regex: string; errorMessage: string },
+): INodeProperties {
+	return {
+		displayName,
+		name,
+		type: 'resourceLocator',
+		required: true,
+		default: { mode: 'list', value: '' },
+		description,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod, searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: byId.placeholder,
+				validation: [{ type: 'regex', properties: { regex: byId.regex, errorMessage: byId.errorMessage } }],
+			},
+		],
+	};
+}
 
-export const subscriptionIdField: INodeProperties = {
-	displayName: 'Subscription ID',
-	name: 'subscriptionId',
-	type: 'string',
-	required: true,
-	default: '',
-	description: 'ID of the subscription (letters, digits and hyphens)',
-};
+const ID_REGEX = '^[a-zA-Z\\d-]+$';
+const ID_ERROR = 'Only letters, digits and hyphens';
+
+export const customerIdField = resourceLocator(
+	'Customer',
+	'customerId',
+	'The customer: pick it by name or give its ID',
+	'searchCustomers',
+	{ placeholder: 'e.g. 938624d0-4bbd-4928-85b9-5506372accfa', regex: ID_REGEX, errorMessage: ID_ERROR },
+);
+
+export const subscriptionIdField = resourceLocator(
+	'Subscription',
+	'subscriptionId',
+	"The subscription: type the customer's name to list its subscriptions, or give the subscription ID",
+	'searchSubscriptions',
+	{ placeholder: 'e.g. 5c0d3acd-6adc-48b5-bb47-a920115142f1', regex: ID_REGEX, errorMessage: ID_ERROR },
+);
+
+export const planIdField = resourceLocator('Plan', 'planId', 'The plan: pick it by name or give its ID', 'searchPlans', {
+	placeholder: 'e.g. 4b8abbe6-1f4e-4232-b74f-a393af35b05e',
+	regex: ID_REGEX,
+	errorMessage: ID_ERROR,
+});
 
 export const orderIdField: INodeProperties = {
 	displayName: 'Order ID',
@@ -24,5 +63,6 @@ export const orderIdField: INodeProperties = {
 	type: 'string',
 	required: true,
 	default: '',
+	placeholder: 'e.g. e1e02167-f737-41fe-8eff-1f8971f96832',
 	description: 'UUID of the order',
 };

@@ -2,7 +2,7 @@ import type { INodeProperties, PreSendAction } from 'n8n-workflow';
 import { validateFields, type FieldRule } from '../shared/bodyRules';
 import { showFor } from '../shared/resource';
 import { structuredInputFields, structuredInputStep } from '../shared/structuredInput';
-import { orderIdField, subscriptionIdField } from './idFields';
+import { orderIdField, planIdField, subscriptionIdField } from './idFields';
 import { bricksInput, discountCouponsInput } from './inputs/bricks';
 import { keyValueObjectInput } from './inputs/keyValueObject';
 import { redirectUrlField, redirectUrlRule } from './redirectUrl';
@@ -19,10 +19,8 @@ const commonAdditionalFields: INodeProperties[] = [
 		routing: { send: { type: 'body', property: 'custom_order_form_html' } },
 	},
 	{
-		displayName: 'Plan ID',
-		name: 'planId',
-		type: 'string',
-		default: '',
+		...planIdField,
+		required: false,
 		description: 'Plan the bricks come from',
 		routing: { send: { type: 'body', property: 'plan_id' } },
 	},

@@ -1,6 +1,5 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { validateFields } from '../shared/bodyRules';
-import { invalidInput } from '../shared/invalidInput';
 import { showFor, type ResourceDefinition } from '../shared/resource';
 import { subscriptionIdField } from './idFields';
 
@@ -53,7 +52,7 @@ const fields: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add date',
 		default: {},
-		description: 'Dates of the standalone invoice (YYYY-MM-DD); only for Bill On: Immediately',
+		description: 'Dates of the standalone invoice (YYYY-MM-DD); they apply only when billing immediately, so they are not sent for Next Invoice',
 		displayOptions: { show: { resource: ['subscriptionMilestone'], operation: ['complete'], billOn: ['IMMEDIATELY'] } },
 		options: IMMEDIATE_ONLY_DATES.map(([displayName, name, apiName, description]) => ({
 			displayName,
@@ -66,17 +65,6 @@ const fields: INodeProperties[] = [
 		})),
 	},
 ];
-
-async function datesOnlyWhenImmediate(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
-	const body = requestOptions.body as IDataObject;
-	if (body.bill_on !== 'IMMEDIATELY') {
-		for (const [label, , apiName] of IMMEDIATE_ONLY_DATES) {
-			if (body[apiName] !== undefined && body[apiName] !== '')
-				throw invalidInput(this, label, 'applies only when Bill On is Immediately');
-		}
-	}
-	return requestOptions;
-}
 
 export const subscriptionMilestoneResource: ResourceDefinition = {
 	name: 'Subscription Milestone',
@@ -92,7 +80,6 @@ export const subscriptionMilestoneResource: ResourceDefinition = {
 			path: '/subscriptions/{subscriptionId}/milestones/{milestoneId}/complete',
 			kind: 'write',
 			preSend: [
-				datesOnlyWhenImmediate,
 				validateFields([
 					{ field: 'quantity', label: 'Quantity', type: 'integer', required: true, min: 1 },
 					{ field: 'bill_on', label: 'Bill On', type: 'string', required: true, oneOf: ['IMMEDIATELY', 'NEXT_INVOICE'] },

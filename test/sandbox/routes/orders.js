@@ -5,6 +5,17 @@ const V = require('../validate');
 const { badRequest, notFound } = require('../errors');
 const { queryParam } = require('../http');
 
+/**
+ * The API writes discount rates as decimal strings ("10.00"), so a rate is accepted as a number
+ * or as a string holding a decimal number (as a decimal field does); anything else stays as it
+ * is and the number validator names it.
+ */
+function decimalRate(discount) {
+  const raw = discount.rate;
+  if (typeof raw === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(raw)) return { ...discount, rate: Number(raw) };
+  return discount;
+}
+
 /** Validates plan_id / bricks; plan_id without bricks is a 400. Returns { planId, bricks }. */
 function validatePlanAndBricks(ctx, body, { minQuantity }) {
   const planId = V.string(body, 'plan_id', { nullable: true, blank: false });
@@ -22,7 +33,7 @@ function validatePlanAndBricks(ctx, body, { minQuantity }) {
     let discount = null;
     const d = V.dict(item, 'discount', { nullable: true, label: `${label}.discount` });
     if (d) {
-      const rate = V.number(d, 'rate', { required: true, min: 0, label: `${label}.discount.rate` });
+      const rate = V.number(decimalRate(d), 'rate', { required: true, min: 0, label: `${label}.discount.rate` });
       if (rate > 100) V.fail(`${label}.discount.rate`, 'Ensure this value is less than or equal to 100.');
       const renews = V.boolean(d, 'renews', { label: `${label}.discount.renews` });
       discount = { rate, renews: renews === true };

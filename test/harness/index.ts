@@ -7,3 +7,5 @@ export type { HarnessError, RunNodeOptions, RunResult, RunWorkflowOptions, Workf
 export { shutdownN8nCore } from './environment';
 export { START_NODE_TYPE, HarnessNodeTypes } from './node-types';
 export { HarnessCredentialsHelper } from './credentials-helper';
+export { runListSearch } from './loadOptions';
+export type { ListSearchRun, RunListSearchOptions } from './loadOptions';

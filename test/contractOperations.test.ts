@@ -1,16 +1,6 @@
-import { runBilling, startSandbox, type Sandbox } from './helpers/billing';
-import { shutdownN8nCore } from './harness';
+import { runBilling, useSandbox } from './helpers/billing';
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-beforeEach(() => sandbox.reset());
-afterAll(async () => {
-	await sandbox.close();
-	shutdownN8nCore();
-});
+const sandbox = useSandbox();
 
 function onlyRequest() {
 	expect(sandbox.requests).toHaveLength(1);

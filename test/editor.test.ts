@@ -9,20 +9,11 @@ import type { IDataObject, INode, INodeParameters, INodeProperties, INodePropert
 import { SubscriptionBillingApi } from '../credentials/SubscriptionBillingApi.credentials';
 import { resources } from '../nodes/SubscriptionBilling/descriptions';
 import { SubscriptionBilling } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
-import { runBilling, startSandbox, type Sandbox } from './helpers/billing';
-import { runListSearch, shutdownN8nCore } from './harness';
+import { runBilling, useSandbox } from './helpers/billing';
+import { runListSearch } from './harness';
 
 const CUSTOMERS = 120; // more than two pages of 50
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ seed: { customers: CUSTOMERS } });
-});
-beforeEach(() => sandbox.reset());
-afterAll(async () => {
-	await sandbox.close();
-	shutdownN8nCore();
-});
+const sandbox = useSandbox({ seed: { customers: CUSTOMERS } });
 
 function search(method: string, filter?: string, paginationToken?: string, apiKey = sandbox.apiKey) {
 	return runListSearch({

@@ -1,22 +1,13 @@
 import { NodeConnectionTypes, type IDataObject, type INode, type INodeParameters } from 'n8n-workflow';
 import { SubscriptionBillingApi } from '../credentials/SubscriptionBillingApi.credentials';
 import { SubscriptionBilling } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
-import { startSandbox, type Sandbox } from './helpers/billing';
-import { START_NODE_TYPE, runWorkflow, shutdownN8nCore } from './harness';
+import { useSandbox } from './helpers/billing';
+import { START_NODE_TYPE, runWorkflow } from './harness';
 
 // A recast from creation to effect as one n8n workflow: four Subscription Billing nodes, each
 // taking its IDs from the output of the nodes before it.
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-beforeEach(() => sandbox.reset());
-afterAll(async () => {
-	await sandbox.close();
-	shutdownN8nCore();
-});
+const sandbox = useSandbox();
 
 const CREDENTIAL_ID = 'billing-credential';
 

@@ -1,17 +1,8 @@
-import { runBilling, startSandbox, type Sandbox } from './helpers/billing';
-import { shutdownN8nCore } from './harness';
+import { runBilling, useSandbox } from './helpers/billing';
 
 const INVOICES = 2500;
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ seed: { bigCustomerInvoices: INVOICES } });
-});
+const sandbox = useSandbox({ seed: { bigCustomerInvoices: INVOICES } }, { resetEachTest: false });
 beforeEach(() => sandbox.clearRequests());
-afterAll(async () => {
-	await sandbox.close();
-	shutdownN8nCore();
-});
 
 function listInvoices(extra: Record<string, unknown>) {
 	return runBilling(sandbox, {

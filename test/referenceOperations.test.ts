@@ -1,20 +1,10 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { runBilling, startSandbox, type BillingRun, type ReceivedRequest, type Sandbox } from './helpers/billing';
-import { shutdownN8nCore } from './harness';
+import { runBilling, useSandbox, type BillingRun, type ReceivedRequest } from './helpers/billing';
 
 // Operations of the node beyond the contract's ten (issue #4), run through n8n's engine against
 // the sandbox: what the node sends, what it outputs, and how each API rule surfaces.
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-beforeEach(() => sandbox.reset());
-afterAll(async () => {
-	await sandbox.close();
-	shutdownN8nCore();
-});
+const sandbox = useSandbox();
 
 const IDEMPOTENCY_HEADER = 'x-service-idempotent-operation-key';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { SubscriptionBillingApi } from '../../credentials/SubscriptionBillingApi.credentials';
 import { SubscriptionBilling } from '../../nodes/SubscriptionBilling/SubscriptionBilling.node';
-import { runNode, type RunResult } from '../harness';
+import { runNode, shutdownN8nCore, type RunResult } from '../harness';
 
 // The sandbox is plain CommonJS so that demos and benchmarks run it without compiling.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -60,4 +60,28 @@ export async function runBilling(
 		continueOnFail: options.continueOnFail,
 	});
 	return { ...result, json: result.items.map((item) => item.json) };
+}
+
+/**
+ * Starts a sandbox for the test file (reset before each test unless `resetEachTest` is false),
+ * closes it and n8n-core's background timers after the file. The returned object forwards to the
+ * running sandbox.
+ */
+export function useSandbox(options?: IDataObject, { resetEachTest = true } = {}): Sandbox {
+	let current: Sandbox | undefined;
+	beforeAll(async () => {
+		current = await startSandbox(options);
+	});
+	if (resetEachTest) beforeEach(() => current?.reset());
+	afterAll(async () => {
+		await current?.close();
+		shutdownN8nCore();
+	});
+	return new Proxy({} as Sandbox, {
+		get(_, property) {
+			if (!current) throw new Error('The sandbox is used before beforeAll started it');
+			const value = Reflect.get(current, property, current) as unknown;
+			return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(current) : value;
+		},
+	});
 }

@@ -71,10 +71,16 @@ export class SubscriptionBillingApi implements ICredentialType {
 		},
 	};
 
+	/**
+	 * The base URL of the chosen environment, as the node uses it. The node refuses an http address
+	 * that is not on this machine; so does the test: such an address is replaced by a host in the
+	 * reserved `.invalid` domain, which never resolves, so the test fails with that name in its
+	 * message ("base-url-must-use-https.invalid") and the key is sent nowhere.
+	 */
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL:
-				'={{ String($credentials.environment === "staging" ? $credentials.stagingBaseUrl : $credentials.productionBaseUrl).trim().replace(/\\/+$/, "") }}',
+				'={{ (String($credentials.environment === "staging" ? $credentials.stagingBaseUrl : $credentials.productionBaseUrl).trim().match(/^(?:https:\\/\\/.+|http:\\/\\/(?:localhost|127(?:\\.\\d{1,3}){3}|\\[::1\\])(?::\\d+)?(?:\\/.*)?)$/i) || ["https://base-url-must-use-https.invalid"])[0].replace(/\\/+$/, "") }}',
 			url: '/customers',
 			method: 'GET',
 			qs: { limit: 1 },

@@ -170,7 +170,7 @@ function pageLink(ctx, limit, offset) {
 
 /** Reads and checks limit/offset; returns { limit, offset }. */
 function pageParams(ctx) {
-  const limit = Math.min(nonNegativeInt(ctx, 'limit', LIMIT_DEFAULT, { positive: true }), LIMIT_MAX);
+  const limit = Math.min(nonNegativeInt(ctx, 'limit', LIMIT_DEFAULT, { positive: true }), ctx.maxPageSize || LIMIT_MAX);
   const offset = nonNegativeInt(ctx, 'offset', 0, { positive: false });
   return { limit, offset };
 }

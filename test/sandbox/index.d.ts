@@ -1,13 +1,15 @@
 // Types of the Subscription Billing API v2 sandbox (implemented in index.js, CommonJS).
 
-export type FaultKind = '429' | '500' | '502' | '503' | 'drop' | 'slow' | 'truncate';
+export type FaultKind = '429' | '500' | '502' | '503' | 'drop' | 'slow' | 'truncate' | ExtraFaultKind;
+/** Only injected when listed in `kinds`: 403/409/422/504 JSON errors, 200 with HTML, 500 with an empty body. */
+export type ExtraFaultKind = '403' | '409' | '422' | '504' | 'html' | 'empty';
 
 export interface FaultConfig {
 	/** Probability 0..1 that an eligible request gets a fault (seeded PRNG). */
 	rate?: number;
 	/** Request numbers n (1-based, as in `requests[i].n`) that get a fault. */
 	on?: number[];
-	/** Kinds to pick from (default: all seven). Same length as `on`: the i-th request gets the i-th kind. */
+	/** Kinds to pick from (default: the seven transient ones). Same length as `on`: the i-th request gets the i-th kind. */
 	kinds?: Array<FaultKind | 429 | 500 | 502 | 503>;
 	seed?: number;
 	/** Value of the Retry-After header of 429/503 (default 1). */
@@ -33,6 +35,8 @@ export interface SandboxOptions {
 	apiKey?: string;
 	seed?: SeedOptions;
 	faults?: FaultConfig | null;
+	/** Largest page a list answers with, whatever `limit` asks (default 1000, the API's maximum). */
+	maxPageSize?: number;
 }
 
 export interface RecordedRequest {

@@ -23,6 +23,7 @@ class Sandbox {
     this.apiKey = options.apiKey || DEFAULT_API_KEY;
     this.seedOptions = normaliseSeedOptions(options.seed);
     this.faults = new Faults(options.faults || null);
+    this.maxPageSize = options.maxPageSize === undefined ? undefined : Number(options.maxPageSize);
     this.idempotency = new IdempotencyStore();
     /** One entry per received request, in order; requests[i].n === i + 1. */
     this.requests = [];

@@ -69,6 +69,7 @@ function processRequest(sb, req, info) {
     method: req.method,
     body: routeBody(m.route, req, info),
     freshUuid: () => crypto.randomUUID(),
+    maxPageSize: sb.maxPageSize,
   };
   const result = m.route.handler(ctx);
   if (idemKey !== null) sb.idempotency.store(idemKey, req.method, rawPath, result);

@@ -1,6 +1,6 @@
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
-import type { Failure } from './retry';
-import { redact } from './redact';
+import { provablyNotReceived, type Failure } from './retry';
+import { redact, redactDeep } from './redact';
 
 interface ApiErrorBody {
 	code?: string;
@@ -8,9 +8,25 @@ interface ApiErrorBody {
 	error_id?: string;
 }
 
+export interface ErrorContext {
+	itemIndex: number;
+	/** The API key: removed from everything the error carries. */
+	secret?: string;
+	attempts: number;
+	/** Method and path, e.g. `GET /api/v2/subscriptions/…`. */
+	request: string;
+	/** A write without idempotency key: say that it may have been applied when that is possible. */
+	plainWrite?: boolean;
+	/** Why the retries stopped early, when it was not the retry budget. */
+	stoppedBecause?: string;
+}
+
 function apiErrorOf(body: unknown): ApiErrorBody | undefined {
 	const error = (body as { error?: unknown } | undefined)?.error;
-	return error && typeof error === 'object' ? (error as ApiErrorBody) : undefined;
+	if (!error || typeof error !== 'object') return undefined;
+	const { code, message, error_id: errorId } = error as Record<string, unknown>;
+	const text = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : undefined);
+	return { code: text(code), message: text(message), error_id: text(errorId) };
 }
 
 function snippet(body: unknown): string {
@@ -19,40 +35,77 @@ function snippet(body: unknown): string {
 	return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
 }
 
+/** Where a redirect pointed, without its query (which could carry tokens). */
+function redirectTarget(headers: Record<string, unknown>, request: string): string {
+	const location = headers.location;
+	if (typeof location !== 'string' || location === '') return 'an address it did not give';
+	try {
+		const url = new URL(location, 'http://relative.invalid');
+		return url.origin === 'http://relative.invalid' ? url.pathname : `${url.origin}${url.pathname}`;
+	} catch {
+		return `"${snippet(location).slice(0, 100)}" (from ${request})`;
+	}
+}
+
+const NOT_CONNECTED = 'The Subscription Billing API could not be reached';
+const TIMED_OUT = 'The Subscription Billing API did not answer in time';
+const CUT_OFF = 'The connection to the Subscription Billing API broke before the answer was complete';
+
+function networkMessage(code: string): string {
+	if (['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL'].includes(code)) return NOT_CONNECTED;
+	if (['ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT'].includes(code)) return TIMED_OUT;
+	return CUT_OFF;
+}
+
+/** For a write without key that failed after it may have reached the API. */
+function mayHaveBeenApplied(failure: Failure, context: ErrorContext): string {
+	if (!context.plainWrite || provablyNotReceived(failure)) return '';
+	if (failure.type === 'http' && failure.status < 500 && failure.status !== 408) return '';
+	return '. The write may have been applied by the API; it was not repeated because it carries no idempotency key (Fault Handling > Idempotency)';
+}
+
 /**
  * One error for every way a request can fail: the API's code and message in the message, the
- * HTTP status and the API's error id in the description. The key is redacted from both.
+ * HTTP status and the API's error id in the description. The key is redacted from everything.
  */
-export function toNodeError(
-	node: INode,
-	failure: Failure,
-	context: { itemIndex: number; secret?: string; attempts: number; request: string },
-): NodeApiError {
+export function toNodeError(node: INode, failure: Failure, context: ErrorContext): NodeApiError {
 	const tries = context.attempts > 1 ? ` after ${context.attempts} attempts` : '';
 	let message: string;
 	let description: string;
 	let httpCode: string;
-	const details: JsonObject = { request: context.request };
+	const details: JsonObject = { request: context.request, attempts: context.attempts };
 	if (failure.type === 'http') {
 		const apiError = apiErrorOf(failure.body);
 		httpCode = String(failure.status);
-		if (apiError?.code || apiError?.message) {
+		details.status = failure.status;
+		if (failure.status < 400) {
+			const target = redirectTarget(failure.headers, context.request);
+			message = `HTTP ${failure.status}: the API answered with a redirect, which is not followed`;
+			description = `HTTP ${failure.status} from ${context.request} to ${target}. Redirects are not followed, so the API key is never sent to another address; check the base URL of the credential.`;
+		} else if (apiError?.code || apiError?.message) {
 			message = `${apiError.code ?? 'ERR_UNKNOWN'}: ${apiError.message ?? 'no message'}`;
 			description = `HTTP ${failure.status} from ${context.request}${tries}`;
 			if (apiError.error_id) description += `; error id ${apiError.error_id}`;
 			Object.assign(details, { code: apiError.code ?? null, apiMessage: apiError.message ?? null, errorId: apiError.error_id ?? null });
 		} else {
-			message = `HTTP ${failure.status}: the API answered without an error body`;
-			description = `HTTP ${failure.status} from ${context.request}${tries}; body: ${snippet(failure.body) || '(empty)'}`;
+			const body = snippet(failure.body);
+			message = `HTTP ${failure.status}: the API answered without a JSON error body`;
+			description = `HTTP ${failure.status} from ${context.request}${tries}; body: ${body || '(empty)'}`;
 		}
+	} else if (failure.type === 'notJson') {
+		httpCode = String(failure.status);
 		details.status = failure.status;
+		message = `The API answered HTTP ${failure.status} with a body that is not JSON`;
+		description = `${failure.contentType || 'no content type'} from ${context.request}${tries}; body: ${snippet(failure.body)}`;
 	} else {
 		httpCode = 'none';
-		message = 'The Subscription Billing API could not be reached or its answer was cut off';
-		description = `${failure.detail} (${failure.code}) on ${context.request}${tries}`;
 		details.networkCode = failure.code;
+		message = networkMessage(failure.code);
+		description = `${failure.detail} (${failure.code}) on ${context.request}${tries}`;
 	}
-	const error = new NodeApiError(node, details, {
+	if (context.stoppedBecause) description += `; ${context.stoppedBecause}`;
+	description += mayHaveBeenApplied(failure, context);
+	const error = new NodeApiError(node, redactDeep(details, context.secret), {
 		message: redact(message, context.secret),
 		description: redact(description, context.secret),
 		httpCode,

@@ -48,7 +48,7 @@ const retryOptions: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 0 },
 		default: 500,
-		description: "First wait before a retry, doubled on each further attempt. A Retry-After header from the API takes precedence.",
+		description: 'First wait before a retry, doubled on each further attempt. A Retry-After header from the API takes precedence; one of more than 60 s stops the retries with an error.',
 	},
 ];
 
@@ -61,7 +61,7 @@ const idempotencyOptions: INodeProperties[] = [
 			{
 				name: 'Derived From Request',
 				value: 'derived',
-				description: 'A key computed from the method, path and body: re-running the same item sends the same key, so the API applies the write once',
+				description: 'A key computed from the method, path, query and body: re-running the same item sends the same key, so the API applies the write once',
 			},
 			{ name: 'Custom Key', value: 'custom', description: 'A key you give, e.g. from an ID in the input item' },
 			{ name: 'Off', value: 'off', description: 'No key: the write is repeated only when it provably did not reach the API' },

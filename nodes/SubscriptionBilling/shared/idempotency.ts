@@ -1,9 +1,11 @@
 /**
- * A stable key derived from what a write sends: the same request from the same input item gives
- * the same key on every run, so a re-run is recognised by the API instead of being applied twice.
+ * A stable key derived from what a write sends (method, path, query and body, keys sorted): the
+ * same request from the same input item gives the same key on every run, so a re-run is
+ * recognised by the API instead of being applied twice.
  */
-export function deriveIdempotencyKey(method: string, path: string, body: unknown): string {
-	const text = `${method.toUpperCase()} ${path} ${stableJson(body)}`;
+export function deriveIdempotencyKey(method: string, path: string, body: unknown, query?: unknown): string {
+	const hasQuery = query !== undefined && query !== null && typeof query === 'object' && Object.keys(query).length > 0;
+	const text = `${method.toUpperCase()} ${path}${hasQuery ? `?${stableJson(query)}` : ''} ${stableJson(body)}`;
 	const lanes = [0x811c9dc5, 0x01000193, 0x9e3779b9, 0x85ebca6b];
 	for (let i = 0; i < text.length; i++) {
 		const code = text.charCodeAt(i);

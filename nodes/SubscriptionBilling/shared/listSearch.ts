@@ -1,6 +1,5 @@
 import type {
 	IDataObject,
-	IExecutePaginationFunctions,
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 	INodeListSearchItems,
@@ -9,7 +8,7 @@ import type {
 import { checkedBaseUrl } from './baseUrl';
 import { CREDENTIAL_TYPE } from './constants';
 import { DEFAULT_RETRY } from './retry';
-import { sendWithRetries } from './transport';
+import { sendWithRetries, type Session } from './transport';
 
 const PAGE_SIZE = 50;
 
@@ -27,9 +26,8 @@ async function fetchPage(
 	const credentials = await ctx.getCredentials<{ apiKey?: string; environment?: string; productionBaseUrl?: string; stagingBaseUrl?: string }>(CREDENTIAL_TYPE);
 	const rawBaseUrl = credentials.environment === 'staging' ? credentials.stagingBaseUrl : credentials.productionBaseUrl;
 	const baseURL = checkedBaseUrl(ctx.getNode(), rawBaseUrl, 0).href.replace(/\/+$/, '');
-	// Pickers run outside an execution: there is no cancel signal to honour.
-	const session = {
-		ctx: Object.create(ctx, { getExecutionCancelSignal: { value: () => undefined } }) as IExecutePaginationFunctions,
+	const session: Session = {
+		ctx,
 		node: ctx.getNode(),
 		itemIndex: 0,
 		secret: credentials.apiKey,

@@ -40,6 +40,7 @@ export async function collectPages(session: Session, first: IHttpRequestOptions,
 		...first,
 		qs: { ...first.qs, limit: Math.min(limit, MAX_PAGE_SIZE) },
 	};
+	const followed = new Set<string>();
 	for (;;) {
 		const body = await sendWithRetries(session, request);
 		const page: Envelope = Array.isArray(body) ? { results: body as IDataObject[], next: null } : (body as Envelope);
@@ -56,5 +57,12 @@ export async function collectPages(session: Session, first: IHttpRequestOptions,
 		}
 		if (results.length >= limit || !page.next || page.results.length === 0) return results;
 		request = nextPageRequest(session, first, page.next, limit - results.length);
+		if (followed.has(request.url)) {
+			throw new NodeOperationError(session.node, 'Stopped paging: the API sent the same next-page link twice', {
+				itemIndex: session.itemIndex,
+				description: `The page behind ${new URL(request.url).pathname}${new URL(request.url).search} was already read; following it again would loop forever.`,
+			});
+		}
+		followed.add(request.url);
 	}
 }

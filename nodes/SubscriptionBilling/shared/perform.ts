@@ -8,7 +8,7 @@ import type {
 import { checkedBaseUrl } from './baseUrl';
 import { CREDENTIAL_TYPE, IDEMPOTENCY_HEADER } from './constants';
 import { deriveIdempotencyKey } from './idempotency';
-import { invalidInput } from './invalidInput';
+import { invalidInput, quoted } from './invalidInput';
 import { collectPages } from './pagination';
 import { DEFAULT_RETRY, type RetrySettings } from './retry';
 import { sendWithRetries, type Session } from './transport';
@@ -29,15 +29,16 @@ function retrySettings(ctx: IExecutePaginationFunctions, faultHandling: FaultHan
 	const maxRetries = faultHandling.maxRetries ?? DEFAULT_RETRY.maxRetries;
 	const initialDelayMs = faultHandling.retryDelay ?? DEFAULT_RETRY.initialDelayMs;
 	if (!Number.isInteger(maxRetries) || maxRetries < 0 || maxRetries > 10)
-		throw invalidInput(ctx, 'Max Retries', `${maxRetries} is not a whole number from 0 to 10`);
-	if (!(initialDelayMs >= 0)) throw invalidInput(ctx, 'Retry Delay', `${initialDelayMs} is not a positive number of milliseconds`);
+		throw invalidInput(ctx, 'Max Retries', `${quoted(maxRetries)} is not a whole number from 0 to 10`);
+	if (typeof initialDelayMs !== 'number' || !(initialDelayMs >= 0) || !Number.isFinite(initialDelayMs))
+		throw invalidInput(ctx, 'Retry Delay (Ms)', `${quoted(initialDelayMs)} is not a number of milliseconds of at least 0`);
 	return { ...DEFAULT_RETRY, maxRetries, initialDelayMs };
 }
 
 function idempotencyKeyFor(ctx: IExecutePaginationFunctions, faultHandling: FaultHandling, options: IHttpRequestOptions): string | undefined {
 	const mode = faultHandling.idempotency ?? 'derived';
 	if (mode === 'off') return undefined;
-	if (mode === 'derived') return deriveIdempotencyKey(options.method ?? 'GET', options.url, options.body);
+	if (mode === 'derived') return deriveIdempotencyKey(options.method ?? 'GET', options.url, options.body, options.qs);
 	const key = String(faultHandling.idempotencyKey ?? '').trim();
 	if (key === '' || key.length > 255) throw invalidInput(ctx, 'Idempotency Key', key === '' ? 'is empty' : `is ${key.length} characters long, at most 255 are allowed`);
 	return key;
@@ -46,7 +47,7 @@ function idempotencyKeyFor(ctx: IExecutePaginationFunctions, faultHandling: Faul
 async function listLimit(ctx: IExecutePaginationFunctions): Promise<number> {
 	if (ctx.getNodeParameter('returnAll', false) as boolean) return Infinity;
 	const limit = ctx.getNodeParameter('limit', 50) as number;
-	if (!Number.isInteger(limit) || limit < 1) throw invalidInput(ctx, 'Limit', `${limit} is not a whole number of at least 1`);
+	if (!Number.isInteger(limit) || limit < 1) throw invalidInput(ctx, 'Limit', `${quoted(limit)} is not a whole number of at least 1`);
 	return limit;
 }
 

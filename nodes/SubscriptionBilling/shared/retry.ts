@@ -1,22 +1,33 @@
 import type { IDataObject } from 'n8n-workflow';
 
-/** What went wrong with one attempt: an HTTP answer of 400 or more, or no usable answer at all. */
+/**
+ * What went wrong with one attempt: an HTTP answer of 300 or more, a 2xx answer whose body is not
+ * JSON, or no usable answer at all (connection refused, reset, timed out, body cut off).
+ */
 export type Failure =
 	| { type: 'http'; status: number; body: unknown; headers: IDataObject }
+	| { type: 'notJson'; status: number; body: string; contentType: string }
 	| { type: 'network'; code: string; detail: string };
 
 export interface RetrySettings {
 	maxRetries: number;
 	initialDelayMs: number;
+	/** Longest wait before one retry; a Retry-After asking for more stops the retries instead. */
 	maxDelayMs: number;
 }
 
-export const DEFAULT_RETRY: RetrySettings = { maxRetries: 4, initialDelayMs: 500, maxDelayMs: 30_000 };
+export const DEFAULT_RETRY: RetrySettings = { maxRetries: 4, initialDelayMs: 500, maxDelayMs: 60_000 };
 
 const RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 
 /** Connection errors raised before the request could reach the server: repeating them never repeats a write. */
 const NOT_CONNECTED_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+
+/** Whether the request provably never reached the API (so the API cannot have acted on it). */
+export function provablyNotReceived(failure: Failure): boolean {
+	if (failure.type === 'network') return NOT_CONNECTED_CODES.has(failure.code);
+	return failure.type === 'http' && failure.status === 429;
+}
 
 /**
  * Reads (and writes carrying an idempotency key) are safe to repeat on any transient fault.
@@ -24,26 +35,33 @@ const NOT_CONNECTED_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', '
  * never made, or the server declined it with 429 before processing.
  */
 export function isRetryable(failure: Failure, safeToRepeat: boolean): boolean {
-	if (failure.type === 'http') {
-		if (!RETRYABLE_STATUSES.has(failure.status)) return false;
-		return safeToRepeat || failure.status === 429;
-	}
-	return safeToRepeat || NOT_CONNECTED_CODES.has(failure.code);
+	if (failure.type === 'http' && !RETRYABLE_STATUSES.has(failure.status)) return false;
+	return safeToRepeat || provablyNotReceived(failure);
 }
 
-function retryAfterMs(headers: IDataObject): number | undefined {
-	const value = headers['retry-after'];
+/** The wait a Retry-After header asks for (seconds or an HTTP date), in ms. */
+export function retryAfterMs(headers: IDataObject | undefined): number | undefined {
+	const value = headers?.['retry-after'];
 	if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+	if (typeof value === 'string' && value.trim() === '') return undefined;
 	const seconds = Number(value);
 	if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
 	const date = Date.parse(String(value));
 	return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
-/** Exponential backoff with jitter; a Retry-After header from the server wins. */
-export function retryDelayMs(attempt: number, failure: Failure, settings: RetrySettings): number {
+/**
+ * How long to wait before retry number `attempt + 1`: the server's Retry-After when it gives one
+ * (never less, plus a little jitter so many items do not retry in the same instant), otherwise
+ * exponential backoff with jitter. Undefined when the server asks for a longer wait than
+ * `maxDelayMs`: retrying earlier would ignore it, so the caller stops instead.
+ */
+export function retryDelayMs(attempt: number, failure: Failure, settings: RetrySettings): number | undefined {
 	const serverDelay = failure.type === 'http' ? retryAfterMs(failure.headers) : undefined;
-	if (serverDelay !== undefined) return Math.min(serverDelay, settings.maxDelayMs);
-	const ceiling = settings.initialDelayMs * 2 ** attempt;
-	return Math.min(ceiling / 2 + (Math.random() * ceiling) / 2, settings.maxDelayMs);
+	if (serverDelay !== undefined) {
+		if (serverDelay > settings.maxDelayMs) return undefined;
+		return serverDelay + Math.random() * Math.min(settings.initialDelayMs, 1000);
+	}
+	const ceiling = Math.min(settings.initialDelayMs * 2 ** attempt, settings.maxDelayMs);
+	return ceiling / 2 + (Math.random() * ceiling) / 2;
 }

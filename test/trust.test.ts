@@ -1,0 +1,243 @@
+/**
+ * Trust: the key goes only to the credential's base URL, over https unless that is this machine.
+ * A foreign `next` link or a redirect is not followed; an http base URL to another host is refused
+ * (also by the credential test); only the API Key field of the credential is a secret field.
+ */
+import http from 'node:http';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import type { IDataObject, INode, INodeType } from 'n8n-workflow';
+import { SubscriptionBillingApi } from '../credentials/SubscriptionBillingApi.credentials';
+import { SubscriptionBilling } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
+import { checkedBaseUrl } from '../nodes/SubscriptionBilling/shared/baseUrl';
+import { runBilling, startSandbox, type Sandbox } from './helpers/billing';
+import { runNode, shutdownN8nCore } from './harness';
+
+interface Recorded {
+	method: string;
+	url: string;
+	headers: http.IncomingHttpHeaders;
+}
+
+interface TinyServer {
+	origin: string;
+	requests: Recorded[];
+	close(): Promise<void>;
+}
+
+/** A throwaway HTTP server on 127.0.0.1 that records every request and answers with `handle`. */
+async function tinyServer(handle: (req: http.IncomingMessage, res: http.ServerResponse) => void): Promise<TinyServer> {
+	const requests: Recorded[] = [];
+	const server = http.createServer((req, res) => {
+		requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
+		req.resume();
+		req.on('end', () => handle(req, res));
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	return {
+		origin: `http://127.0.0.1:${port}`,
+		requests,
+		close: () => new Promise((resolve) => {
+			server.closeAllConnections();
+			server.close(() => resolve());
+		}),
+	};
+}
+
+function json(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+	res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
+	res.end(JSON.stringify(body));
+}
+
+let sandbox: Sandbox;
+let foreign: TinyServer;
+
+beforeAll(async () => {
+	sandbox = await startSandbox();
+	foreign = await tinyServer((_req, res) => json(res, 200, { results: [], next: null }));
+});
+beforeEach(() => {
+	sandbox.reset();
+	foreign.requests.length = 0;
+});
+afterAll(async () => {
+	await Promise.all([sandbox.close(), foreign.close()]);
+	shutdownN8nCore();
+});
+
+describe('the key is not sent to another origin', () => {
+	let api: TinyServer;
+	beforeAll(async () => {
+		api = await tinyServer((req, res) => {
+			if (req.url?.startsWith('/api/v2/customers')) {
+				json(res, 200, { count: 4, next: `${foreign.origin}/api/v2/customers?limit=2&offset=2`, previous: null, results: [{ customer_id: 'c-1' }, { customer_id: 'c-2' }] });
+			} else if (req.url?.startsWith('/api/v2/subscriptions/moved')) {
+				res.writeHead(req.method === 'GET' ? 302 : 307, { Location: `${foreign.origin}/api/v2/subscriptions/moved?token=abc` });
+				res.end();
+			} else {
+				json(res, 404, { error: { code: 'ERR_NOT_FOUND', message: 'Not here.' } });
+			}
+		});
+	});
+	afterAll(() => api.close());
+	beforeEach(() => {
+		api.requests.length = 0;
+	});
+
+	test('a next link to another origin is not followed: a clear error, and the other server receives nothing', async () => {
+		const run = await runBilling(sandbox, { resource: 'customer', operation: 'getMany', returnAll: true }, { baseUrl: `${api.origin}/api/v2` });
+		expect(run.error?.message).toBe('Stopped paging: the next-page link points to another host');
+		expect(run.error?.description).toBe(
+			`The API's "next" link goes to ${foreign.origin}, not to the credential's ${api.origin}. It was not followed, so the API key was not sent there.`,
+		);
+		expect(api.requests).toHaveLength(1);
+		expect(api.requests[0].headers['x-service-key']).toBe(sandbox.apiKey);
+		expect(foreign.requests).toHaveLength(0);
+	});
+
+	test.each([
+		['GET (302)', { resource: 'subscription', operation: 'get', subscriptionId: 'moved' }, 302],
+		['POST (307)', { resource: 'subscription', operation: 'getSignUrl', subscriptionId: 'moved', redirectUrl: 'https://example.com/done' }, 307],
+	])('a redirect is not followed: %s', async (_name, parameters, status) => {
+		const run = await runBilling(sandbox, parameters, { baseUrl: `${api.origin}/api/v2` });
+		expect(run.error?.message).toBe(`HTTP ${status}: the API answered with a redirect, which is not followed`);
+		expect(run.error?.description).toContain(`to ${foreign.origin}/api/v2/subscriptions/moved.`);
+		expect(run.error?.description).not.toContain('token=abc');
+		expect(api.requests).toHaveLength(1);
+		expect(foreign.requests).toHaveLength(0);
+	});
+});
+
+describe('the base URL must be https unless it is this machine', () => {
+	const refusal = "The credential's base URL must use https";
+
+	test('http to another host is refused with a clear message', async () => {
+		const run = await runBilling(sandbox, { resource: 'plan', operation: 'getMany', returnAll: true }, { baseUrl: 'http://example.com/api/v2' });
+		expect(run.error?.message).toBe(refusal);
+		expect(run.error?.description).toBe(
+			'"http://example.com" is not https; only addresses on this machine (localhost, 127.0.0.1) may use http. The API key is never sent over plain http to another host.',
+		);
+		expect(run.items).toHaveLength(0);
+	});
+
+	test('nothing is sent: an http address by another name than loopback is refused even when it would reach the sandbox', async () => {
+		const address = `http://0.0.0.0:${new URL(sandbox.baseUrl).port}`;
+		const control = await fetch(`${address}/api/v2/plans`, { headers: { 'X-SERVICE-KEY': 'control' } });
+		expect(control.status).toBe(401); // the address does reach the sandbox
+		sandbox.clearRequests();
+		const run = await runBilling(sandbox, { resource: 'plan', operation: 'getMany', returnAll: true }, { baseUrl: `${address}/api/v2` });
+		expect(run.error?.message).toBe(refusal);
+		expect(sandbox.requests).toHaveLength(0);
+	});
+
+	test('http on loopback is accepted (127.0.0.1 and localhost)', async () => {
+		const port = new URL(sandbox.baseUrl).port;
+		for (const host of ['127.0.0.1', 'localhost']) {
+			const run = await runBilling(sandbox, { resource: 'plan', operation: 'getMany', returnAll: true }, { baseUrl: `http://${host}:${port}/api/v2/` });
+			expect(run.error).toBeUndefined();
+			expect(run.items.length).toBeGreaterThan(0);
+		}
+	});
+
+	test('https is accepted: the node connects and starts TLS', async () => {
+		const firstBytes: number[] = [];
+		const server = net.createServer((socket) => {
+			socket.once('data', (data) => firstBytes.push(data[0]));
+			socket.on('error', () => undefined);
+			setTimeout(() => socket.destroy(), 20);
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		const { port } = server.address() as AddressInfo;
+		try {
+			const run = await runBilling(
+				sandbox,
+				{ resource: 'plan', operation: 'getMany', returnAll: true, faultHandling: { maxRetries: 0 } },
+				{ baseUrl: `https://localhost:${port}/api/v2` },
+			);
+			expect(run.error?.message).not.toBe(refusal);
+			expect(run.error?.message).toBe('The connection to the Subscription Billing API broke before the answer was complete');
+			expect(firstBytes).toEqual([0x16]); // a TLS handshake record, not a plain HTTP request
+		} finally {
+			await new Promise((resolve) => server.close(resolve));
+		}
+	});
+
+	const node = { name: 'Subscription Billing' } as INode;
+	test.each([
+		['https://billing.example.com/api/v2/', 'https://billing.example.com/api/v2'],
+		['  https://billing.example.com/api/v2  ', 'https://billing.example.com/api/v2'],
+		['http://127.0.0.1:8080/api/v2', 'http://127.0.0.1:8080/api/v2'],
+		['http://127.8.9.10/api/v2', 'http://127.8.9.10/api/v2'],
+		['http://localhost:3000/api/v2', 'http://localhost:3000/api/v2'],
+		['http://[::1]:3000/api/v2', 'http://[::1]:3000/api/v2'],
+	])('accepted: %s', (raw, normalized) => {
+		expect(checkedBaseUrl(node, raw, 0).href.replace(/\/+$/, '')).toBe(normalized);
+	});
+	test.each([
+		['http://example.com/api/v2', refusal],
+		['http://localhost.example.com/api/v2', refusal],
+		['http://127.0.0.1.nip.io/api/v2', refusal],
+		['http://127.0.0.1@example.com/api/v2', refusal],
+		['http://10.0.0.5/api/v2', refusal],
+		['ftp://billing.example.com/api/v2', refusal],
+		['', 'The credential has no valid base URL for the chosen environment'],
+		['billing.example.com/api/v2', 'The credential has no valid base URL for the chosen environment'],
+	])('refused: %p', (raw, message) => {
+		expect(() => checkedBaseUrl(node, raw, 0)).toThrow(message);
+	});
+});
+
+describe('credential', () => {
+	const credential = new SubscriptionBillingApi();
+
+	test('only the API Key is a password field, and no other field holds a key', () => {
+		const secrets = credential.properties.filter((property) => property.typeOptions?.password);
+		expect(secrets.map((property) => property.name)).toEqual(['apiKey']);
+		expect(secrets[0].default).toBe('');
+		const others = credential.properties.filter((property) => property.name !== 'apiKey');
+		expect(others.map((property) => [property.name, property.type, property.default])).toEqual([
+			['environment', 'options', 'production'],
+			['productionBaseUrl', 'string', ''],
+			['stagingBaseUrl', 'string', ''],
+		]);
+		expect(credential.authenticate).toEqual({ type: 'generic', properties: { headers: { 'X-SERVICE-KEY': '={{$credentials.apiKey}}' } } });
+	});
+
+	/** Runs the credential's test request the way n8n's credentials tester does (a node whose one property routes it). */
+	function runCredentialTest(data: IDataObject) {
+		const { description } = new SubscriptionBilling();
+		const testNode: INodeType = {
+			description: {
+				...description,
+				credentials: [{ name: credential.name, required: true }],
+				properties: [{ displayName: 'Temp', name: 'temp', type: 'string', routing: { request: credential.test.request }, default: '' }],
+			},
+		};
+		return runNode({
+			nodeType: testNode,
+			credentialType: credential,
+			credentials: { apiKey: sandbox.apiKey, environment: 'production', ...data },
+			parameters: {},
+		});
+	}
+
+	test('the test request reaches a loopback http sandbox with the key, for either environment', async () => {
+		const production = await runCredentialTest({ productionBaseUrl: `${sandbox.baseUrl}/` });
+		const staging = await runCredentialTest({ environment: 'staging', productionBaseUrl: 'https://unused.invalid', stagingBaseUrl: sandbox.baseUrl });
+		for (const run of [production, staging]) expect(run.error).toBeUndefined();
+		expect(sandbox.requests.map((request) => [request.method, request.path, request.rawQuery, request.headers['x-service-key']])).toEqual([
+			['GET', '/api/v2/customers', 'limit=1', sandbox.apiKey],
+			['GET', '/api/v2/customers', 'limit=1', sandbox.apiKey],
+		]);
+	});
+
+	test('the test request never sends the key over http to another host: it fails naming the problem', async () => {
+		const address = `http://0.0.0.0:${new URL(sandbox.baseUrl).port}/api/v2`;
+		const run = await runCredentialTest({ productionBaseUrl: address });
+		expect(run.error).toBeDefined();
+		expect(JSON.stringify({ message: run.error?.message, description: run.error?.description, messages: (run.error as { messages?: unknown })?.messages }))
+			.toContain('base-url-must-use-https.invalid');
+		expect(sandbox.requests).toHaveLength(0);
+	});
+});

@@ -12,10 +12,10 @@ import { CREDENTIAL_TYPE } from './constants';
 import { redactDeep } from './redact';
 import { DEFAULT_RETRY, isRetryable, retryAfterMs, retryDelayMs, type Failure, type RetrySettings } from './retry';
 
-/** Everything one item's requests share: the node, the item, the key to redact and how to retry. */
 /** Operations and the editor's pickers send through the same transport. */
 export type TransportContext = IExecutePaginationFunctions | ILoadOptionsFunctions;
 
+/** Everything one item's requests share: the node, the item, the key to redact and how to retry. */
 export interface Session {
 	ctx: TransportContext;
 	node: INode;

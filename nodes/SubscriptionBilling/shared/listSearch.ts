@@ -38,64 +38,47 @@ async function fetchPage(
 	return Array.isArray(body) ? { results: body as IDataObject[] } : (body as Page);
 }
 
-function nextToken(page: Page, offset: number): number | undefined {
-	return page.next ? offset + PAGE_SIZE : undefined;
-}
+type PageSource = (ctx: ILoadOptionsFunctions, filter: string | undefined, offset: number) => Promise<Page>;
 
-function customersPage(ctx: ILoadOptionsFunctions, filter: string | undefined, offset: number): Promise<Page> {
-	return filter
-		? fetchPage(ctx, { method: 'POST', url: '/customers/search', body: { name: filter } }, offset)
-		: fetchPage(ctx, { method: 'GET', url: '/customers' }, offset);
-}
-
-function customerLabel(customer: IDataObject): string {
-	return customer.external_id ? `${customer.name} (${customer.external_id})` : String(customer.name);
-}
-
-/** Customers by name: typing filters through the API's case-insensitive name search. */
-export async function searchCustomers(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	const offset = Number(paginationToken ?? 0);
-	const page = await customersPage(this, filter, offset);
-	return {
-		results: page.results.map((customer) => ({ name: customerLabel(customer), value: String(customer.customer_id) })),
-		paginationToken: nextToken(page, offset),
+/** A picker's search method: one page of the source per call, the offset as pagination token. */
+function listSearch(source: PageSource, toItems: (results: IDataObject[], filter?: string) => INodeListSearchItems[]) {
+	return async function (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+		const offset = Number(paginationToken ?? 0);
+		const page = await source(this, filter, offset);
+		return { results: toItems(page.results, filter), paginationToken: page.next ? offset + PAGE_SIZE : undefined };
 	};
 }
 
+const customersPage: PageSource = (ctx, filter, offset) =>
+	filter
+		? fetchPage(ctx, { method: 'POST', url: '/customers/search', body: { name: filter } }, offset)
+		: fetchPage(ctx, { method: 'GET', url: '/customers' }, offset);
+
+/** Customers by name: typing filters through the API's case-insensitive name search. */
+export const searchCustomers = listSearch(customersPage, (customers) =>
+	customers.map((customer) => ({
+		name: customer.external_id ? `${customer.name} (${customer.external_id})` : String(customer.name),
+		value: String(customer.customer_id),
+	})),
+);
+
 /** Subscriptions of the customers matching the filter, with status and dates in the label. */
-export async function searchSubscriptions(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	const offset = Number(paginationToken ?? 0);
-	const page = await customersPage(this, filter, offset);
-	const results: INodeListSearchItems[] = page.results.flatMap((customer) =>
+export const searchSubscriptions = listSearch(customersPage, (customers) =>
+	customers.flatMap((customer) =>
 		((customer.subscriptions as IDataObject[] | undefined) ?? []).map((subscription) => ({
 			name: `${customer.name}: ${subscription.name ?? 'Subscription'} (${subscription.status}, ${subscription.starts_at ?? '?'} to ${subscription.ends_at ?? 'open'})`,
 			value: String(subscription.subscription_id),
 		})),
-	);
-	return { results, paginationToken: nextToken(page, offset) };
-}
+	),
+);
 
 /** Plans by name; the API has no plan search, so the filter applies to each page. */
-export async function searchPlans(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	const offset = Number(paginationToken ?? 0);
-	const page = await fetchPage(this, { method: 'GET', url: '/plans' }, offset);
-	const needle = filter?.toLowerCase();
-	return {
-		results: page.results
+export const searchPlans = listSearch(
+	(ctx, _filter, offset) => fetchPage(ctx, { method: 'GET', url: '/plans' }, offset),
+	(plans, filter) => {
+		const needle = filter?.toLowerCase();
+		return plans
 			.filter((plan) => !needle || String(plan.plan_name).toLowerCase().includes(needle))
-			.map((plan) => ({ name: String(plan.plan_name), value: String(plan.plan_id) })),
-		paginationToken: nextToken(page, offset),
-	};
-}
+			.map((plan) => ({ name: String(plan.plan_name), value: String(plan.plan_id) }));
+	},
+);

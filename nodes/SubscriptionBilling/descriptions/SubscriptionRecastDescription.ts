@@ -1,4 +1,5 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
+import { deletedShaper } from '../shared/output';
 import { showFor, type ResourceDefinition } from '../shared/resource';
 import { orderCreateSteps, orderFields, signSteps } from './orderFields';
 
@@ -106,9 +107,7 @@ export const subscriptionRecastResource: ResourceDefinition = {
 			method: 'DELETE',
 			path: '/subscriptions/{subscriptionId}/recast/{orderId}',
 			kind: 'write',
-			shape(result) {
-				return { deleted: true, order_id: this.getNodeParameter('orderId') as string, ...(result as IDataObject) };
-			},
+			shape: deletedShaper('order_id', 'orderId'),
 		},
 		{
 			name: 'Get Many',

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { validateFields, type FieldRule } from '../shared/bodyRules';
+import { deletedShaper } from '../shared/output';
 import { ID_HINT, ID_PATTERN } from '../shared/pathParameters';
 import { showFor, type ResourceDefinition } from '../shared/resource';
 import { structuredInputFields, structuredInputStep } from '../shared/structuredInput';
@@ -95,9 +96,7 @@ export const usageResource: ResourceDefinition = {
 			path: '/usage',
 			kind: 'write',
 			preSend: [validateFields([transactionRule])],
-			shape(result) {
-				return { deleted: true, transaction_id: this.getNodeParameter('transactionId') as string, ...result };
-			},
+			shape: deletedShaper('transaction_id', 'transactionId'),
 		},
 		{
 			name: 'Update',

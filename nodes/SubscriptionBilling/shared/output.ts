@@ -36,16 +36,26 @@ function pick(result: IDataObject, path: string): unknown {
 
 /** Applies the chosen output mode to each result. */
 export function outputShaper(simplify: Simplifier): Shaper {
-	return function (this: IExecutePaginationFunctions, result: IDataObject) {
+	return function (this: IExecutePaginationFunctions) {
 		const mode = this.getNodeParameter('output', 'simplified') as string;
-		if (mode === 'raw') return result;
-		if (mode === 'simplified') return simplify(result);
+		if (mode === 'raw') return (result) => result;
+		if (mode === 'simplified') return simplify;
 		const paths = String(this.getNodeParameter('fields', ''))
 			.split(',')
 			.map((path) => path.trim())
 			.filter(Boolean);
-		const selected: IDataObject = {};
-		for (const path of paths) selected[path] = pick(result, path) as IDataObject[keyof IDataObject];
-		return selected;
+		return (result) => {
+			const selected: IDataObject = {};
+			for (const path of paths) selected[path] = pick(result, path) as IDataObject[keyof IDataObject];
+			return selected;
+		};
+	};
+}
+
+/** A delete's output: `{deleted: true}`, the id the API acted on, and what the API answered. */
+export function deletedShaper(apiField: string, parameter: string): Shaper {
+	return function (this: IExecutePaginationFunctions) {
+		const id = this.getNodeParameter(parameter) as string;
+		return (result) => ({ deleted: true, [apiField]: id, ...result });
 	};
 }

@@ -15,8 +15,11 @@ import { sendWithRetries, type Session } from './transport';
 
 export type OperationKind = 'read' | 'write' | 'list';
 
-/** Turns one API result into the item's JSON (e.g. a delete's `{deleted: true}`). */
-export type Shaper = (this: IExecutePaginationFunctions, result: IDataObject) => IDataObject;
+/**
+ * Prepares, once per input item, how each API result becomes the item's JSON (e.g. a delete's
+ * `{deleted: true}`, or the chosen output mode).
+ */
+export type Shaper = (this: IExecutePaginationFunctions) => (result: IDataObject) => IDataObject;
 
 interface FaultHandling {
 	maxRetries?: number;
@@ -86,8 +89,9 @@ export function perform(kind: OperationKind, shape?: Shaper) {
 				? await collectPages(session, options, await listLimit(this))
 				: asList(await sendWithRetries(session, options));
 		const pairedItem = { item: itemIndex };
+		const shapeResult = shape?.call(this);
 		return results.map((result) => ({
-			json: shape ? shape.call(this, result) : result,
+			json: shapeResult ? shapeResult(result) : result,
 			pairedItem,
 		}));
 	};

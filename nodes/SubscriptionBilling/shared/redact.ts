@@ -7,7 +7,11 @@ function usable(secret: string | undefined): secret is string {
 /** Replaces every occurrence of the secret in a text, so an echoed key never reaches output or logs. */
 export function redact(text: string, secret: string | undefined): string {
 	if (!usable(secret)) return text;
-	return text.split(secret).join(REDACTED);
+	let result = text;
+	for (const form of new Set([secret, JSON.stringify(secret).slice(1, -1)])) {
+		if (result.includes(form)) result = result.split(form).join(REDACTED);
+	}
+	return result;
 }
 
 /**

@@ -9,7 +9,7 @@ import {
 } from 'n8n-workflow';
 import { toNodeError } from './apiError';
 import { CREDENTIAL_TYPE } from './constants';
-import { redactDeep } from './redact';
+import { redact } from './redact';
 import { DEFAULT_RETRY, isRetryable, retryAfterMs, retryDelayMs, type Failure, type RetrySettings } from './retry';
 
 /** Operations and the editor's pickers send through the same transport. */
@@ -55,18 +55,28 @@ function summary(failure: Failure): string {
 	return failure.type === 'notJson' ? `HTTP ${failure.status} without JSON` : `HTTP ${failure.status}`;
 }
 
-/** The outcome of one answer: its body when usable, or what was wrong with it. */
-function judge(response: IN8nHttpFullResponse): { body: unknown } | { failure: Failure } {
+function parseJson(text: string): unknown {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * The outcome of one answer: its body when usable, or what was wrong with it. Answers arrive as
+ * text, so a key echoed by the API is found with one string search and redacted before parsing.
+ */
+function judge(response: IN8nHttpFullResponse, secret: string | undefined): { body: unknown } | { failure: Failure } {
 	const headers = (response.headers ?? {}) as IDataObject;
 	const status = response.statusCode;
-	if (status >= 300) return { failure: { type: 'http', status, body: response.body, headers } };
-	const body = response.body;
-	if (body === undefined || body === null || body === '') return { body: {} };
-	if (typeof body === 'string') {
-		const contentType = header(headers, 'content-type');
-		if (!/[/+]json\b/i.test(contentType)) return { failure: { type: 'notJson', status, body: String(body), contentType } };
-	}
-	return { body };
+	const raw = typeof response.body === 'string' ? response.body : response.body === undefined || response.body === null ? '' : JSON.stringify(response.body);
+	const text = redact(raw, secret);
+	const parsed = text.trim() === '' ? undefined : parseJson(text);
+	if (status >= 300) return { failure: { type: 'http', status, body: parsed ?? text, headers } };
+	if (text.trim() === '') return { body: {} };
+	if (parsed === undefined) return { failure: { type: 'notJson', status, body: text, contentType: header(headers, 'content-type') } };
+	return { body: parsed };
 }
 
 /**
@@ -83,12 +93,13 @@ export async function sendWithRetries(session: Session, options: IHttpRequestOpt
 				...options,
 				headers: { ...options.headers },
 				json: true,
+				encoding: 'text',
 				ignoreHttpStatusErrors: true,
 				returnFullResponse: true,
 				disableFollowRedirect: true,
 			})) as IN8nHttpFullResponse;
-			const outcome = judge(response);
-			if ('body' in outcome) return redactDeep(outcome.body, session.secret);
+			const outcome = judge(response, session.secret);
+			if ('body' in outcome) return outcome.body;
 			failure = outcome.failure;
 		} catch (error) {
 			failure = networkFailure(error);

@@ -1,0 +1,495 @@
+#!/usr/bin/env node
+'use strict';
+// npm run bench  (= node bench/run.js)
+//
+// Each scenario three ways against one sandbox (its own process), alternating, several rounds:
+//   node        this package's node through n8n-core's WorkflowExecute (test/harness)
+//   httpRequest n8n's HTTP Request node (n8n-nodes-base V3, typeVersion 4.4) through the same engine
+//   loop        a hand-written keep-alive HTTP loop (the floor: network + sandbox)
+// Every measured run is a fresh process (bench/lib/worker.js): wall time, client CPU, peak RSS.
+// Prints the figures and goal verdicts and writes bench/RESULTS.md and bench/time-per-invoice.svg.
+//
+// node bench/run.js --render: rewrites RESULTS.md and the plot from bench/out/last-run.json.
+// Environment: BENCH_QUICK=1 (a smoke run: 1 round, small sizes), BENCH_PROFILE=0 (no profiles),
+// BENCH_INSTALL_N8N=1 (install n8n 2.8.4 into .n8n-local/ if n8n-nodes-base is missing),
+// BENCH_N8N_NODES_BASE=<dir> (use that n8n-nodes-base).
+
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { fork, spawnSync } = require('node:child_process');
+const { findNodesBase, howToInstall } = require('./lib/n8n-nodes-base');
+const { summarise, format: formatProfile } = require('./lib/profile-summary');
+const { timePerInvoiceSvg } = require('./lib/svg');
+
+const ROOT = path.resolve(__dirname, '..');
+const OUT = path.join(__dirname, 'out');
+const QUICK = process.env.BENCH_QUICK === '1';
+const PROFILE = process.env.BENCH_PROFILE !== '0';
+
+// ---- what runs ------------------------------------------------------------------------------
+const CONFIG = QUICK
+	? {
+			listSizes: [1000, 10000],
+			listRounds: { 1000: 1, 10000: 1 },
+			limit: { size: 10000, limit: 250, rounds: 1 },
+			writeItems: 500,
+			writeRounds: { seq: 1, batch16: 1, default: 1 },
+			loadRounds: 1,
+			profileWriteItems: 300,
+		}
+	: {
+			listSizes: [1000, 10000, 30000, 100000],
+			listRounds: { 1000: 5, 10000: 5, 30000: 3, 100000: 3 },
+			limit: { size: 100000, limit: 250, rounds: 5 },
+			writeItems: 10000,
+			writeRounds: { seq: 3, batch16: 3, default: 2 },
+			loadRounds: 5,
+			profileWriteItems: 2000,
+		};
+
+const WRITE_MODES = [
+	{
+		id: 'seq',
+		label: 'one at a time',
+		n8n: { batchSize: 1, batchInterval: 1 },
+		loop: { concurrency: 1 },
+		explain:
+			'loop: awaits each response before the next request. n8n (node and HTTP Request): batching with batch size 1 and interval 1 ms, ' +
+			'the closest n8n has: it starts one request per ms and does not wait for the response, so requests still overlap when a response takes longer than the interval.',
+	},
+	{
+		id: 'batch16',
+		label: 'batches of 16',
+		n8n: { batchSize: 16, batchInterval: 1 },
+		loop: { concurrency: 16 },
+		explain: 'loop: 16 requests in flight on 16 keep-alive sockets. n8n: batching, 16 requests started, then a 1 ms pause, without waiting for responses.',
+	},
+	{
+		id: 'default',
+		label: 'no batching (n8n default)',
+		n8n: {},
+		loop: { concurrency: 'all', maxSockets: 64 },
+		explain:
+			"n8n: without batching RoutingNode and the HTTP Request node start every item's request at once and then await them all. " +
+			'loop: the same, all 10,000 requests started at once, queued by a keep-alive agent on 64 sockets.',
+	},
+];
+
+// ---- helpers --------------------------------------------------------------------------------
+const median = (xs) => {
+	const s = [...xs].sort((a, b) => a - b);
+	const m = Math.floor(s.length / 2);
+	return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const fmt = (x, digits = 0) => (x === undefined || Number.isNaN(x) ? '–' : x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
+const ratio = (a, b) => (a !== undefined && b ? a / b : undefined);
+const fmtRatio = (r) => (r === undefined ? '–' : `${r.toFixed(2)}x`);
+const log = (msg) => process.stdout.write(`${msg}\n`);
+
+function sh(cmd, args, opts = {}) {
+	const res = spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8', ...opts });
+	if (res.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed:\n${res.stdout}\n${res.stderr}`);
+	return res.stdout;
+}
+
+function machine() {
+	const mem = fs.readFileSync('/proc/meminfo', 'utf8').match(/MemTotal:\s+(\d+)/);
+	const version = (p) => {
+		try {
+			return require(path.join(p, 'package.json')).version;
+		} catch {
+			return undefined;
+		}
+	};
+	return {
+		nproc: os.availableParallelism ? os.availableParallelism() : os.cpus().length,
+		cpu: os.cpus()[0]?.model ?? 'unknown',
+		memoryGb: mem ? Number(mem[1]) / 1048576 : os.totalmem() / 2 ** 30,
+		node: process.version,
+		kernel: os.release(),
+		n8nCore: version(path.join(ROOT, 'node_modules', 'n8n-core')),
+		n8nWorkflow: version(path.join(ROOT, 'node_modules', 'n8n-workflow')),
+	};
+}
+
+/**
+ * Builds the package from the current sources into bench/dist/pkg (package.json + dist/, as
+ * `npm run build` lays out the repo root: tsc, then the icons and codex files), together with the
+ * test harness. A snapshot of its own: others may rebuild or clean the root's dist/ meanwhile.
+ */
+function buildPackage() {
+	const pkg = path.join(__dirname, 'dist', 'pkg');
+	log('building the package and the harness (bench/tsconfig.json -> bench/dist/pkg)');
+	const tsc = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join('bench', 'tsconfig.json')], {
+		cwd: ROOT,
+		encoding: 'utf8',
+	});
+	if (tsc.status !== 0) log(`WARNING: tsc reported errors (output emitted anyway):\n${tsc.stdout.trim().split('\n').slice(0, 10).join('\n')}`);
+	const main = path.join(pkg, 'dist', 'nodes', 'SubscriptionBilling', 'SubscriptionBilling.node.js');
+	if (!fs.existsSync(main)) throw new Error(`tsc did not produce ${main}`);
+	fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(pkg, 'package.json'));
+	const copy = (dir, test) => {
+		for (const entry of fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
+			const rel = path.join(dir, entry.name);
+			if (entry.isDirectory()) copy(rel, test);
+			else if (test(entry.name)) {
+				fs.mkdirSync(path.join(pkg, 'dist', dir), { recursive: true });
+				fs.copyFileSync(path.join(ROOT, rel), path.join(pkg, 'dist', rel));
+			}
+		}
+	};
+	copy('icons', (name) => name.endsWith('.svg'));
+	copy('nodes', (name) => name.endsWith('.node.json'));
+}
+
+// ---- processes ------------------------------------------------------------------------------
+function startSandbox(sizes, writeItems) {
+	const child = fork(path.join(__dirname, 'lib', 'sandbox-server.js'), [], {
+		env: { ...process.env, BENCH_SIZES: JSON.stringify(sizes), BENCH_WRITE_ITEMS: String(writeItems) },
+		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+	});
+	let nextId = 0;
+	const call = (cmd) =>
+		new Promise((resolve) => {
+			const id = ++nextId;
+			const onMessage = (m) => {
+				if (m.id === id) {
+					child.off('message', onMessage);
+					resolve(m);
+				}
+			};
+			child.on('message', onMessage);
+			child.send({ id, cmd });
+		});
+	return new Promise((resolve, reject) => {
+		child.once('error', reject);
+		child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
+		child.once('message', (info) => resolve({ child, info, call }));
+	});
+}
+
+/** One measured run in a fresh process; resolves with the worker's figures plus the sandbox's. */
+function runJob(sandbox, job) {
+	return new Promise((resolve, reject) => {
+		const worker = fork(path.join(__dirname, 'lib', 'worker.js'), [], {
+			env: { ...process.env, BENCH_JOB: JSON.stringify(job) },
+			execArgv: ['--expose-gc', '--max-old-space-size=4096'],
+			stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+		});
+		let settled = false;
+		let answered = false;
+		const fail = (error) => {
+			if (settled) return;
+			settled = true;
+			worker.kill();
+			reject(error);
+		};
+		const timer = setTimeout(() => fail(new Error(`${job.scenario}/${job.way} timed out`)), 180_000);
+		worker.on('message', async (m) => {
+			if (m.type === 'ready') {
+				await sandbox.call('clear');
+				worker.send({ type: 'go' });
+			} else if (m.type === 'result') {
+				answered = true; // the worker exits right after sending this
+				const counts = await sandbox.call('count');
+				clearTimeout(timer);
+				settled = true;
+				resolve({ ...m, requests: counts.requests, statuses: counts.statuses, connections: counts.connections, sandboxCpuMs: counts.cpuMs });
+			} else if (m.type === 'error') {
+				answered = true;
+				clearTimeout(timer);
+				fail(new Error(`${job.scenario}/${job.way}: ${m.message}`));
+			}
+		});
+		worker.on('exit', (code) => {
+			if (!settled && !answered) fail(new Error(`${job.scenario}/${job.way} exited with ${code}`));
+		});
+	});
+}
+
+// ---- main -----------------------------------------------------------------------------------
+async function main() {
+	const started = Date.now();
+	const host = machine();
+	const loadBefore = os.loadavg();
+	fs.mkdirSync(OUT, { recursive: true });
+
+	buildPackage();
+
+	let nodesBase = findNodesBase();
+	if (!nodesBase && process.env.BENCH_INSTALL_N8N === '1') {
+		log('installing n8n into .n8n-local/ (scripts/n8n-local.js), several minutes');
+		spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'n8n-local.js')], { cwd: ROOT, stdio: 'inherit' });
+		nodesBase = findNodesBase();
+	}
+	if (!nodesBase) log(`NOTE: ${howToInstall()}`);
+	const nodesBaseVersion = nodesBase ? require(path.join(nodesBase, 'package.json')).version : undefined;
+	const ways = nodesBase ? ['node', 'httpRequest', 'loop'] : ['node', 'loop'];
+
+	log(`starting the sandbox (sizes ${CONFIG.listSizes.join(', ')}; ${CONFIG.writeItems} usage entries)`);
+	const sandbox = await startSandbox(CONFIG.listSizes, CONFIG.writeItems);
+	const targets = sandbox.info.sandboxes;
+	const writeTarget = { ...targets[Math.min(...CONFIG.listSizes)] };
+
+	const results = []; // { scenario, key, way, round, ...figures }
+	async function rounds(scenario, key, n, jobFor) {
+		for (let round = 0; round < n; round++) {
+			const order = ways.map((_, i) => ways[(i + round) % ways.length]); // rotate who goes first
+			for (const way of order) {
+				const job = { ...jobFor(way), scenario, way, nodesBase };
+				const r = await runJob(sandbox, job);
+				results.push({ scenario, key, way, round, ...r });
+				log(
+					`  ${key.padEnd(14)} ${way.padEnd(11)} round ${round + 1}/${n}: ${fmt(r.wallMs).padStart(6)} ms, ` +
+						`${r.requests} requests, cpu ${fmt(r.cpuMs)} ms, peak ${fmt(r.peakRssMb)} MB (+${fmt(r.peakRssMb - r.baseRssMb)})`,
+				);
+			}
+		}
+	}
+
+	log('\n# Return All of one customer\'s invoices (page size 1000)');
+	for (const size of CONFIG.listSizes) {
+		await rounds('list', `list-${size}`, CONFIG.listRounds[size], () => ({ target: targets[size] }));
+	}
+	log(`\n# Limit ${CONFIG.limit.limit} from a ${CONFIG.limit.size}-invoice customer`);
+	await rounds('limit', 'limit', CONFIG.limit.rounds, () => ({ target: targets[CONFIG.limit.size], limit: CONFIG.limit.limit }));
+	log(`\n# ${CONFIG.writeItems} items, each PATCH /usage`);
+	for (const mode of WRITE_MODES) {
+		await rounds('write', `write-${mode.id}`, CONFIG.writeRounds[mode.id], (way) => ({
+			target: writeTarget,
+			items: CONFIG.writeItems,
+			mode: way === 'loop' ? mode.loop : mode.n8n,
+		}));
+	}
+	log('\n# Loading the package (PackageDirectoryLoader on the repo root)');
+	await rounds('load', 'load', CONFIG.loadRounds, () => ({ target: writeTarget }));
+
+	// ---- profiles of our node where it matters --------------------------------------------
+	const profiles = [];
+	if (PROFILE) {
+		log('\n# CPU profiles (one extra run each, not counted in the figures)');
+		const biggest = Math.max(...CONFIG.listSizes);
+		const profileJobs = [
+			{ key: `list-${biggest}`, scenario: 'list', way: 'node', target: targets[biggest] },
+			...(nodesBase ? [{ key: `list-${biggest}`, scenario: 'list', way: 'httpRequest', target: targets[biggest] }] : []),
+			{ key: 'write-seq', scenario: 'write', way: 'node', target: writeTarget, items: CONFIG.profileWriteItems, mode: WRITE_MODES[0].n8n },
+			...(nodesBase
+				? [{ key: 'write-seq', scenario: 'write', way: 'httpRequest', target: writeTarget, items: CONFIG.profileWriteItems, mode: WRITE_MODES[0].n8n }]
+				: []),
+		];
+		for (const p of profileJobs) {
+			const file = path.join(OUT, `${p.key}-${p.way}.cpuprofile`);
+			const r = await runJob(sandbox, { ...p, nodesBase, profile: file });
+			const summary = summarise(JSON.parse(fs.readFileSync(file, 'utf8')), 15);
+			profiles.push({ ...p, file: path.relative(ROOT, file), wallMs: r.wallMs, summary });
+			log(`\n## ${p.key} / ${p.way}${p.items ? ` (${p.items} items)` : ''}, ${fmt(r.wallMs)} ms under the profiler`);
+			log(formatProfile(summary));
+		}
+	}
+	sandbox.child.send({ cmd: 'close' });
+
+	const run = {
+		host,
+		loadBefore,
+		loadAfter: os.loadavg(),
+		elapsed: (Date.now() - started) / 1000,
+		date: new Date().toISOString(),
+		ways,
+		nodesBase,
+		nodesBaseVersion,
+		config: CONFIG,
+		results,
+		profiles,
+	};
+	fs.writeFileSync(path.join(OUT, 'last-run.json'), JSON.stringify(run, null, 2));
+	report(run);
+}
+
+/** Figures, goals, the plot and RESULTS.md from a run (also: node bench/run.js --render). */
+function report(run) {
+	const { config: CONFIG, results, ways, profiles, nodesBaseVersion, elapsed } = run;
+	// ---- figures ----------------------------------------------------------------------------
+	const stats = {};
+	for (const r of results) {
+		const s = (stats[r.key] ??= {});
+		(s[r.way] ??= []).push(r);
+	}
+	const figure = (key, way) => {
+		const runs = stats[key]?.[way];
+		if (!runs) return undefined;
+		const wall = median(runs.map((r) => r.wallMs));
+		const requests = median(runs.map((r) => r.requests));
+		return {
+			runs: runs.length,
+			wallMs: wall,
+			minMs: Math.min(...runs.map((r) => r.wallMs)),
+			maxMs: Math.max(...runs.map((r) => r.wallMs)),
+			requests,
+			rps: requests / (wall / 1000),
+			cpuMs: median(runs.map((r) => r.cpuMs)),
+			sandboxCpuMs: median(runs.map((r) => r.sandboxCpuMs)),
+			connections: median(runs.map((r) => r.connections)),
+			peakMb: median(runs.map((r) => r.peakRssMb)),
+			deltaMb: median(runs.map((r) => r.peakRssMb - r.baseRssMb)),
+			count: runs[0].count,
+			statuses: runs[runs.length - 1].statuses,
+		};
+	};
+	const F = {};
+	for (const key of Object.keys(stats)) {
+		F[key] = {};
+		for (const way of ways) F[key][way] = figure(key, way);
+	}
+
+	// ---- goals ------------------------------------------------------------------------------
+	const goals = [];
+	const goal = (name, measured, pass, rule) => goals.push({ name, measured, pass, rule });
+	const listKeys = [...CONFIG.listSizes.map((s) => `list-${s}`), 'limit'];
+	for (const key of listKeys) {
+		const n = F[key].node;
+		const l = F[key].loop;
+		const h = F[key].httpRequest;
+		goal(`${key}: wall time vs plain loop`, fmtRatio(ratio(n.wallMs, l.wallMs)), ratio(n.wallMs, l.wallMs) <= 1.25, '<= 1.25x');
+		if (h) goal(`${key}: wall time vs HTTP Request node`, fmtRatio(ratio(n.wallMs, h.wallMs)), ratio(n.wallMs, h.wallMs) <= 1.05, '<= 1.05x (not slower, 5% noise margin)');
+	}
+	goal(
+		`limit: requests for Limit ${CONFIG.limit.limit}`,
+		`${F.limit.node.requests} (loop ${F.limit.loop.requests})`,
+		F.limit.node.requests === 1,
+		'one page',
+	);
+	const big = `list-${Math.max(...CONFIG.listSizes)}`;
+	goal(
+		`${big}: peak memory over baseline vs plain loop`,
+		`${fmtRatio(ratio(F[big].node.deltaMb, F[big].loop.deltaMb))} (${fmt(F[big].node.deltaMb)} vs ${fmt(F[big].loop.deltaMb)} MB; absolute ${fmt(F[big].node.peakMb)} vs ${fmt(F[big].loop.peakMb)} MB)`,
+		ratio(F[big].node.deltaMb, F[big].loop.deltaMb) <= 1.5,
+		'<= 1.5x',
+	);
+	for (const mode of WRITE_MODES) {
+		const k = `write-${mode.id}`;
+		goal(`${k}: per-item wall time vs plain loop`, fmtRatio(ratio(F[k].node.wallMs, F[k].loop.wallMs)), ratio(F[k].node.wallMs, F[k].loop.wallMs) <= 1.25, '<= 1.25x');
+		goal(`${k}: per-item client CPU vs plain loop`, fmtRatio(ratio(F[k].node.cpuMs, F[k].loop.cpuMs)), ratio(F[k].node.cpuMs, F[k].loop.cpuMs) <= 1.25, '<= 1.25x (informative)');
+	}
+	{
+		const seq = F['write-seq'];
+		const b16 = F['write-batch16'];
+		const scale = ratio(b16.node.rps, seq.node.rps);
+		const ofServed = ratio(b16.node.rps, b16.loop.rps);
+		goal(
+			'writes: batching scales throughput up to what the sandbox serves (node, batch 16)',
+			`${fmt((ofServed ?? 0) * 100)}% of the ${fmt(b16.loop.rps)} req/s the sandbox serves the loop at 16 in flight (node: ${fmt(seq.node.rps)} req/s at batch 1 -> ${fmt(b16.node.rps)} at batch 16, ${fmtRatio(scale)})`,
+			ofServed >= 0.8,
+			'>= 80% of what the sandbox serves the loop at the same concurrency',
+		);
+	}
+	const perInvoice = (key, way) => (F[key]?.[way] ? (F[key][way].wallMs * 1000) / F[key][way].count : undefined);
+	{
+		const small = 'list-10000';
+		const g = ratio(perInvoice(big, 'node'), perInvoice(small, 'node'));
+		goal(
+			`growth: time per invoice at ${big.slice(5)} vs 10000 (node)`,
+			`${fmtRatio(g)} (${fmt(perInvoice(small, 'node'), 1)} -> ${fmt(perInvoice(big, 'node'), 1)} µs)`,
+			g <= 1.25,
+			'<= 1.25x (flat)',
+		);
+	}
+
+	// ---- print ------------------------------------------------------------------------------
+	const tables = [];
+	const table = (title, keys, unitLabel, perUnit) => {
+		const lines = [];
+		lines.push(`### ${title}`, '');
+		lines.push(
+			`| scenario | way | runs | median wall ms (min–max) | requests | req/s | ${unitLabel} | client CPU ms | sandbox CPU ms | TCP conns | peak RSS MB | peak − baseline MB | vs loop | vs HTTP Request |`,
+		);
+		lines.push('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+		for (const key of keys) {
+			for (const way of ways) {
+				const f = F[key]?.[way];
+				if (!f) continue;
+				lines.push(
+					`| ${key} | ${way} | ${f.runs} | ${fmt(f.wallMs)} (${fmt(f.minMs)}–${fmt(f.maxMs)}) | ${fmt(f.requests)} | ${fmt(f.rps)} | ${perUnit(f)} | ${fmt(f.cpuMs)} | ${fmt(f.sandboxCpuMs)} | ${fmt(f.connections)} | ${fmt(f.peakMb)} | ${fmt(f.deltaMb)} | ${way === 'loop' ? '1.00x' : fmtRatio(ratio(f.wallMs, F[key].loop?.wallMs))} | ${F[key].httpRequest && way !== 'httpRequest' ? fmtRatio(ratio(f.wallMs, F[key].httpRequest.wallMs)) : '–'} |`,
+				);
+			}
+		}
+		tables.push(lines.join('\n'));
+	};
+	table('Lists: Return All (page size 1000) and Limit', listKeys, 'µs per invoice', (f) => fmt((f.wallMs * 1000) / f.count, 1));
+	table(`Writes: ${CONFIG.writeItems} items, each PATCH /usage`, WRITE_MODES.map((m) => `write-${m.id}`), 'µs per item', (f) => fmt((f.wallMs * 1000) / f.count, 0));
+	table('Loading the package', ['load'], 'loaded', (f) => fmt(f.count));
+
+	const goalLines = ['| goal | measured | rule | verdict |', '|---|---|---|---|'];
+	for (const g of goals) goalLines.push(`| ${g.name} | ${g.measured} | ${g.rule} | ${g.pass ? 'PASS' : 'MISS'} |`);
+
+	log(`\n${tables.join('\n\n')}\n\n### Goals\n\n${goalLines.join('\n')}\n`);
+	log(`total ${fmt(elapsed)} s`);
+
+	// ---- plot + RESULTS.md ------------------------------------------------------------------
+	const series = ways.map((way) => ({
+		way,
+		points: CONFIG.listSizes.map((size) => ({ size, us: perInvoice(`list-${size}`, way) })).filter((p) => p.us !== undefined),
+	}));
+	fs.writeFileSync(path.join(__dirname, 'time-per-invoice.svg'), timePerInvoiceSvg(series, { title: 'Return All: wall time per invoice (median)', nodesBaseVersion }));
+
+	fs.writeFileSync(path.join(__dirname, 'RESULTS.md'), renderResults({ ...run, tables, goalLines }));
+	log('wrote bench/RESULTS.md, bench/time-per-invoice.svg (figures of this run: bench/out/last-run.json)');
+}
+
+function renderResults({ host, loadBefore, loadAfter, elapsed, date, ways, nodesBase, nodesBaseVersion, tables, goalLines, profiles, config }) {
+	const findings = fs.existsSync(path.join(__dirname, 'FINDINGS.md')) ? fs.readFileSync(path.join(__dirname, 'FINDINGS.md'), 'utf8') : '';
+	const lines = [];
+	lines.push('# Benchmarks: this node vs the HTTP Request node vs a plain HTTP loop', '');
+	lines.push('Generated by `npm run bench` (bench/run.js) — do not edit by hand; the analysis comes from bench/FINDINGS.md.', '');
+	lines.push('## Machine', '');
+	lines.push(`- ${host.nproc} CPUs (${host.cpu}), ${host.memoryGb.toFixed(1)} GiB memory, Linux ${host.kernel}`);
+	lines.push(`- Node ${host.node}; n8n-core ${host.n8nCore}, n8n-workflow ${host.n8nWorkflow}; n8n-nodes-base ${nodesBaseVersion ?? 'not installed'}${nodesBase ? ` (${path.relative(ROOT, nodesBase)})` : ''}`);
+	lines.push(
+		`- load average ${loadBefore.map((x) => x.toFixed(1)).join(' / ')} before, ${loadAfter.map((x) => x.toFixed(1)).join(' / ')} after (1/5/15 min): other processes share these 2 cores, so absolute times move from run to run; the three ways alternate within each round so they share the same conditions`,
+	);
+	lines.push(`- run took ${Math.round(elapsed)} s; finished ${date}`, '');
+	lines.push('## Command', '');
+	lines.push('```', 'npm run bench        # = node bench/run.js', '```', '');
+	lines.push('## Method', '');
+	lines.push(
+		`- Ways: ${ways.map((w) => `\`${w}\``).join(', ')}. \`node\`: this package's built dist/ through n8n-core's WorkflowExecute (test/harness); ` +
+			'`httpRequest`: n8n-nodes-base HTTP Request V3 (typeVersion 4.4) through the same engine, X-SERVICE-KEY as a plain header, list pagination "Response Contains Next URL" = `{{ $response.body.next }}`, complete when `{{ $response.body.next === null }}`; ' +
+			'`loop`: `http.request` on an `http.Agent({ keepAlive: true })`, the same pages/requests, the same JSON.parse, all results held until measured.',
+	);
+	lines.push(
+		'- The sandbox (test/sandbox) runs in its own process (bench/lib/sandbox-server.js) with one sandbox per list size; its CPU per run is shown as "sandbox CPU".',
+	);
+	lines.push(
+		"- Every measured run is a fresh process (bench/lib/worker.js, forked with --expose-gc): load, warm up (two small runs of the same way), gc, reset the peak-RSS mark (`/proc/self/clear_refs` = 5), run, read VmHWM while the results are still held. " +
+			'"peak RSS" is VmHWM; "peak − baseline" subtracts the RSS after loading and gc (n8n-core alone is ~90 MB that the loop does not load). Medians over the rounds; ways alternate, the first way rotates each round.',
+	);
+	lines.push(
+		`- Rounds: lists ${Object.entries(config.listRounds).map(([s, r]) => `${s}: ${r}`).join(', ')}; limit ${config.limit.rounds}; writes ${Object.entries(config.writeRounds).map(([m, r]) => `${m}: ${r}`).join(', ')} (10,000-item n8n runs take 10–30 s each, so fewer rounds there); package load ${config.loadRounds}.`,
+	);
+	lines.push('- Writes, what "sequential" means for each way:');
+	for (const m of WRITE_MODES) lines.push(`  - \`write-${m.id}\` (${m.label}): ${m.explain}`);
+	lines.push('- Package load: `new PackageDirectoryLoader(repoRoot).loadAll()` in a fresh process with n8n-core already loaded (as in n8n); `httpRequest` row: requiring and constructing the HTTP Request V3 node for reference; `loop`: nothing to load.', '');
+	lines.push('## Figures (last run)', '');
+	lines.push(tables.join('\n\n'), '');
+	lines.push('![time per invoice](time-per-invoice.svg)', '');
+	lines.push('## Goals', '');
+	lines.push(goalLines.join('\n'), '');
+	if (profiles.length) {
+		lines.push('## CPU profiles (one extra run each, V8 sampling profiler via node:inspector around the measured part only)', '');
+		for (const p of profiles) {
+			lines.push(`### ${p.key} / ${p.way}${p.items ? ` (${p.items} items)` : ''} — ${Math.round(p.wallMs)} ms under the profiler (${p.file})`, '');
+			lines.push('```', formatProfile(p.summary), '```', '');
+		}
+	}
+	if (findings) lines.push(findings.trim(), '');
+	return lines.join('\n');
+}
+
+if (process.argv.includes('--render')) {
+	report(JSON.parse(fs.readFileSync(path.join(OUT, 'last-run.json'), 'utf8')));
+} else {
+	main().catch((error) => {
+		console.error(error);
+		process.exit(1);
+	});
+}

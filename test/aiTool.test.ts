@@ -125,7 +125,9 @@ function toolTypeForExecution(versionedNodeType: INodeType): INodeType {
 // -------------------------------------------------------------------------------------------------
 
 const packageRoot = path.resolve(__dirname, '..');
-const N8N_TOOL_GENERATION = path.join(packageRoot, '.n8n-local/n8n-2.8.4/node_modules/n8n/dist/tool-generation/index.js');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { LOCAL: n8nInstalls } = require('../scripts/n8n-local') as { LOCAL: string };
+const N8N_TOOL_GENERATION = path.join(n8nInstalls, 'n8n-2.8.4/node_modules/n8n/dist/tool-generation/index.js');
 
 /** The package as n8n loads it from dist/ (codex from the .node.json, Request Options added). */
 async function loadPackage(): Promise<{ nodeType: INodeType; credentialType: ICredentialType }> {

@@ -27,7 +27,7 @@ const SHARED = /^n8n-workflow(\/|$)/;
 function findNodesBase() {
 	const fromEnv = process.env.BENCH_N8N_NODES_BASE;
 	if (fromEnv) return fs.existsSync(path.join(fromEnv, 'package.json')) ? fromEnv : null;
-	const local = path.join(ROOT, '.n8n-local');
+	const { LOCAL: local } = require('../../scripts/n8n-local');
 	if (!fs.existsSync(local)) return null;
 	const candidates = fs
 		.readdirSync(local)

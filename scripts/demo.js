@@ -1,0 +1,139 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * `npm run demo`: this package in a real n8n, in one command.
+ *
+ * Builds the package, starts the API sandbox with its seeded data (or uses a real service when
+ * BILLING_BASE_URL and BILLING_API_KEY are set), installs the pinned n8n into .n8n-local/ if it is
+ * missing, loads the package as a community package, creates the owner account, imports a
+ * credential and the example workflows, starts n8n on 127.0.0.1 and prints what to do.
+ * Ctrl-C stops everything it started.
+ *
+ * Options:  --fresh      start from an empty n8n (forget workflows, executions, the owner)
+ *           --no-build   use dist/ as it is
+ *           --verbose    show n8n's own output
+ * Env:      BILLING_BASE_URL, BILLING_API_KEY, BILLING_ENVIRONMENT (production|staging)
+ *           N8N_DEMO_PORT (default 5678, or a free port when it is taken), N8N_E2E_VERSION
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const { N8n, OWNER, portIsFree, freePort } = require('./lib/n8n');
+const { ROOT } = require('./n8n-local');
+
+const CREDENTIAL_ID = 'sbSandboxCred001';
+const CREDENTIAL_NAME = 'Subscription Billing account';
+const EXAMPLES = path.join(ROOT, 'examples');
+
+const args = new Set(process.argv.slice(2));
+const say = (msg = '') => process.stdout.write(`${msg}\n`);
+const step = (msg) => say(`\x1b[1m==>\x1b[0m ${msg}`);
+
+async function main() {
+	if (args.has('--help') || args.has('-h')) {
+		say(fs.readFileSync(__filename, 'utf8').split('*/')[0].replace(/^[\s\S]*?\/\*\*\n/, '').replace(/^ \* ?/gm, ''));
+		return;
+	}
+	const started = Date.now();
+	const cleanups = [];
+	let stopping = false;
+	const stopAll = async (code) => {
+		if (stopping) return;
+		stopping = true;
+		say('\nStopping n8n and the sandbox...');
+		for (const fn of cleanups.reverse()) {
+			try {
+				await fn();
+			} catch (e) {
+				say(`  (while stopping: ${e.message})`);
+			}
+		}
+		say('Stopped.');
+		process.exit(code);
+	};
+	process.on('SIGINT', () => stopAll(0));
+	process.on('SIGTERM', () => stopAll(0));
+	process.on('SIGHUP', () => stopAll(0));
+
+	if (!args.has('--no-build')) {
+		step('Building the package (npm run build)');
+		const b = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+		if (b.status !== 0) throw new Error('npm run build failed');
+	}
+
+	// the billing service: a real one from the environment, or the sandbox
+	let billing;
+	const realUrl = process.env.BILLING_BASE_URL;
+	const realKey = process.env.BILLING_API_KEY;
+	if (realUrl || realKey) {
+		if (!realUrl || !realKey) throw new Error('set both BILLING_BASE_URL and BILLING_API_KEY (or neither, for the sandbox)');
+		const environment = process.env.BILLING_ENVIRONMENT === 'staging' ? 'staging' : 'production';
+		billing = { real: true, baseUrl: realUrl, apiKey: realKey, environment };
+		step(`Using the billing service at ${realUrl} (${environment}) from BILLING_BASE_URL / BILLING_API_KEY`);
+	} else {
+		step('Starting the API sandbox with seeded data');
+		const { startSandbox } = require(path.join(ROOT, 'test', 'sandbox'));
+		const sandbox = await startSandbox({ port: process.env.SANDBOX_PORT ? Number(process.env.SANDBOX_PORT) : 0 });
+		cleanups.push(() => sandbox.close());
+		billing = { real: false, baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, environment: 'production', sandbox };
+	}
+
+	step('Preparing n8n (installed into .n8n-local/ the first time: several minutes, about 2.5 GB)');
+	const wanted = Number(process.env.N8N_DEMO_PORT || 5678);
+	const port = (await portIsFree(wanted)) ? wanted : await freePort();
+	const n8n = await N8n.create({ keepAs: 'demo', fresh: args.has('--fresh'), port, quiet: !args.has('--verbose') });
+	cleanups.push(() => n8n.dispose());
+	n8n.installPackage();
+
+	step('Importing the credential and the example workflows');
+	const data = { apiKey: billing.apiKey, environment: billing.environment, productionBaseUrl: '', stagingBaseUrl: '' };
+	data[billing.environment === 'staging' ? 'stagingBaseUrl' : 'productionBaseUrl'] = billing.baseUrl;
+	await n8n.importCredentials([{ id: CREDENTIAL_ID, name: CREDENTIAL_NAME, type: 'subscriptionBillingApi', data }]);
+	const examples = fs.readdirSync(EXAMPLES).filter((f) => f.endsWith('.json'));
+	const importDir = path.join(n8n.dir, 'examples-import');
+	fs.rmSync(importDir, { recursive: true, force: true });
+	fs.mkdirSync(importDir);
+	for (const f of examples) fs.copyFileSync(path.join(EXAMPLES, f), path.join(importDir, f));
+	await n8n.cliOk(['import:workflow', '--separate', `--input=${importDir}`]);
+
+	step(`Starting n8n ${n8n.version} on ${n8n.baseUrl}`);
+	await n8n.start();
+	n8n.server.once('exit', (code) => {
+		if (stopping) return;
+		say(`\nn8n stopped unexpectedly (exit ${code}); its log: ${path.relative(process.cwd(), n8n.logFile)}`);
+		stopAll(1);
+	});
+	await n8n.setupOwner();
+
+	const workflows = examples.map((f) => JSON.parse(fs.readFileSync(path.join(EXAMPLES, f), 'utf8')));
+	const fx = billing.sandbox?.fixtures;
+	say('');
+	say('\x1b[1mn8n is running with the Subscription Billing node\x1b[0m' + ` (ready in ${Math.round((Date.now() - started) / 1000)} s)`);
+	say('');
+	say(`  Editor    ${n8n.baseUrl}`);
+	say(`  Login     ${OWNER.email}  /  ${OWNER.password}`);
+	say(billing.real ? `  Billing   ${billing.baseUrl} (your service)` : `  Sandbox   ${billing.baseUrl}  (API key ${billing.apiKey})`);
+	say(`  Data      ${path.relative(process.cwd(), n8n.dir)} (kept between runs; --fresh starts over)`);
+	say('');
+	say('What to try:');
+	say('  1. Open one of the example workflows and click "Execute workflow":');
+	for (const wf of workflows) say(`       ${wf.name.padEnd(68)} ${n8n.baseUrl}/workflow/${wf.id}`);
+	say('  2. Add a node: "+" > search "Subscription Billing" > pick a resource and an operation.');
+	say(`  3. Open the credential "${CREDENTIAL_NAME}" (Overview > Credentials) and click "Retry" / "Test".`);
+	if (fx) {
+		say('  Sandbox ids to use: customer ' + fx.customerId + ' (' + fx.customerName + '), subscription ' + fx.subscriptionId + ',');
+		say('    open-order subscription ' + fx.openOrderSubscriptionId + ', usage transaction ' + fx.usageTransactionId + '.');
+		say('    The sandbox starts from the same data on every run; all ids: `npm run sandbox`.');
+	} else {
+		say('  The examples carry sandbox ids: replace them with ids of your account before running them.');
+	}
+	say('');
+	say('Press Ctrl-C to stop n8n and the sandbox.');
+	await new Promise(() => {}); // until a signal
+}
+
+main().catch((e) => {
+	process.stderr.write(`\ndemo failed: ${e.message}\n`);
+	// the 'exit' of this process makes the guards stop n8n; the sandbox dies with the process
+	process.exit(1);
+});

@@ -1,0 +1,344 @@
+'use strict';
+/**
+ * A real n8n, run from the pinned install in `.n8n-local/` (see ../n8n-local.js), with this
+ * package loaded as a community package. Used by `npm run demo` and the end-to-end tests.
+ *
+ *   const n8n = await N8n.create({ name: 'e2e' });   // fresh user folder under .n8n-local/runs/
+ *   n8n.installPackage();                              // copy package.json + dist/ like an npm install
+ *   await n8n.importCredentials([...]); await n8n.importWorkflow({...});
+ *   const { code, run, error } = await n8n.execute(workflowId);
+ *   await n8n.start(); await n8n.setupOwner(); await n8n.rest('GET', '/types/nodes.json');
+ *   await n8n.dispose();                               // stops everything, removes the folder
+ *
+ * Every process is started through guard.js, in its own process group, and dies with this
+ * process even if it is killed without a chance to clean up.
+ */
+const fs = require('node:fs');
+const net = require('node:net');
+const path = require('node:path');
+const crypto = require('node:crypto');
+const { spawn } = require('node:child_process');
+const { ensureN8n, ROOT } = require('../n8n-local');
+
+const PACKAGE_NAME = require(path.join(ROOT, 'package.json')).name;
+const GUARD = path.join(__dirname, 'guard.js');
+
+const OWNER = {
+	email: 'demo@billing.example',
+	firstName: 'Demo',
+	lastName: 'Owner',
+	password: 'Billing-Demo-2026',
+};
+
+/** A TCP port that is free on 127.0.0.1 right now. */
+function freePort() {
+	return new Promise((resolve, reject) => {
+		const srv = net.createServer();
+		srv.unref();
+		srv.on('error', reject);
+		srv.listen(0, '127.0.0.1', () => {
+			const { port } = srv.address();
+			srv.close(() => resolve(port));
+		});
+	});
+}
+
+/** Whether `port` can be listened on at 127.0.0.1. */
+function portIsFree(port) {
+	return new Promise((resolve) => {
+		const srv = net.createServer();
+		srv.unref();
+		srv.once('error', () => resolve(false));
+		srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+	});
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** The JSON object n8n prints for `execute --rawOutput`: from the first line that is exactly `{`. */
+function parseRunOutput(stdout) {
+	const lines = stdout.split('\n');
+	const start = lines.findIndex((l) => l === '{');
+	if (start < 0) return null;
+	// the object ends at the first later line that is exactly `}`
+	for (let end = start + 1; end < lines.length; end++) {
+		if (lines[end] !== '}') continue;
+		try {
+			return JSON.parse(lines.slice(start, end + 1).join('\n'));
+		} catch {
+			/* a nested `}` line: keep looking */
+		}
+	}
+	return null;
+}
+
+class N8n {
+	/**
+	 * @param {object} o
+	 * @param {string} [o.name]     prefix of the run folder
+	 * @param {string} [o.keepAs]   use this folder of the install (kept on dispose) instead of a fresh temp one
+	 * @param {boolean} [o.fresh]   empty the keepAs folder first
+	 * @param {string} [o.version]  n8n release (default: N8N_E2E_VERSION or the pinned one)
+	 * @param {boolean} [o.quiet]   do not print n8n's server output
+	 */
+	static async create(o = {}) {
+		const install = ensureN8n(o.version);
+		const n8n = new N8n(install, o);
+		n8n.port = o.port ?? (await freePort());
+		n8n.brokerPort = await freePort();
+		return n8n;
+	}
+
+	constructor(install, o) {
+		this.install = install;
+		this.version = install.version;
+		// Run folders live inside the n8n install folder: walking up from the package, Node then
+		// finds n8n's own n8n-workflow (as in a real n8n, which strips the peer dependency when it
+		// installs a community package), not the repo's dev copy, which would be a second module
+		// instance (instanceof NodeApiError fails across the two).
+		this.keep = Boolean(o.keepAs);
+		const runs = path.join(install.dir, 'runs');
+		fs.mkdirSync(runs, { recursive: true });
+		this.dir = o.keepAs ? path.join(install.dir, o.keepAs) : fs.mkdtempSync(path.join(runs, `${o.name ?? 'n8n'}-`));
+		if (o.fresh) fs.rmSync(this.dir, { recursive: true, force: true });
+		this.userFolder = path.join(this.dir, 'user');
+		this.tmp = path.join(this.dir, 'tmp');
+		fs.mkdirSync(this.userFolder, { recursive: true });
+		fs.mkdirSync(this.tmp, { recursive: true });
+		const keyFile = path.join(this.dir, 'encryption-key');
+		if (!fs.existsSync(keyFile)) fs.writeFileSync(keyFile, crypto.randomBytes(24).toString('hex'), { mode: 0o600 });
+		this.encryptionKey = fs.readFileSync(keyFile, 'utf8').trim();
+		this.quiet = o.quiet ?? true;
+		this.logFile = path.join(this.dir, 'n8n.log');
+		this.children = new Set();
+		this.cookie = null;
+		this.browserId = crypto.randomUUID();
+		this.extraEnv = o.env ?? {};
+	}
+
+	get baseUrl() {
+		return `http://127.0.0.1:${this.port}`;
+	}
+
+	env() {
+		const inherited = { ...process.env };
+		// under jest, NODE_ENV=test makes n8n's logger silent (and the run JSON is logged)
+		for (const k of Object.keys(inherited)) if (k === 'NODE_ENV' || k.startsWith('JEST_')) delete inherited[k];
+		return {
+			...inherited,
+			...this.install.env,
+			N8N_USER_FOLDER: this.userFolder,
+			TMPDIR: this.tmp,
+			N8N_ENCRYPTION_KEY: this.encryptionKey,
+			N8N_DIAGNOSTICS_ENABLED: 'false',
+			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+			N8N_TEMPLATES_ENABLED: 'false',
+			N8N_PERSONALIZATION_ENABLED: 'false',
+			N8N_HIRING_BANNER_ENABLED: 'false',
+			N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
+			N8N_LOG_LEVEL: 'info',
+			N8N_LOG_OUTPUT: 'console',
+			N8N_HOST: '127.0.0.1',
+			N8N_LISTEN_ADDRESS: '127.0.0.1',
+			N8N_PORT: String(this.port),
+			N8N_PROTOCOL: 'http',
+			N8N_EDITOR_BASE_URL: this.baseUrl,
+			WEBHOOK_URL: `${this.baseUrl}/`,
+			N8N_SECURE_COOKIE: 'false',
+			N8N_RUNNERS_BROKER_PORT: String(this.brokerPort),
+			N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
+			GENERIC_TIMEZONE: 'UTC',
+			DB_SQLITE_POOL_SIZE: '2',
+			NODE_ENV: 'production',
+			NODE_OPTIONS: '',
+			...this.extraEnv,
+		};
+	}
+
+	/** Copies package.json and dist/ where n8n installs a community package from npm. */
+	installPackage(root = ROOT) {
+		const target = path.join(this.userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
+		if (!fs.existsSync(path.join(root, 'dist'))) throw new Error('dist/ is missing: run `npm run build` first');
+		fs.rmSync(target, { recursive: true, force: true });
+		fs.mkdirSync(target, { recursive: true });
+		// as n8n does after `npm pack`: the package.json without dev, peer and optional dependencies
+		const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+		for (const key of ['devDependencies', 'peerDependencies', 'optionalDependencies']) delete manifest[key];
+		fs.writeFileSync(path.join(target, 'package.json'), JSON.stringify(manifest, null, 2));
+		fs.cpSync(path.join(root, 'dist'), path.join(target, 'dist'), { recursive: true });
+		// n8n's own package list of the nodes folder, as `npm install` in n8n would leave it
+		const nodesPkg = path.join(this.userFolder, '.n8n', 'nodes', 'package.json');
+		const pkg = fs.existsSync(nodesPkg) ? JSON.parse(fs.readFileSync(nodesPkg, 'utf8')) : { name: 'installed-nodes', private: true };
+		pkg.dependencies = { ...pkg.dependencies, [PACKAGE_NAME]: require(path.join(root, 'package.json')).version };
+		fs.writeFileSync(nodesPkg, JSON.stringify(pkg, null, 2));
+		return target;
+	}
+
+	/** Spawns `n8n <args>` through the guard; returns the child process. */
+	spawnN8n(args, { stdio = ['ignore', 'pipe', 'pipe'] } = {}) {
+		const child = spawn(process.execPath, [GUARD, String(process.pid), this.install.node, this.install.bin, ...args], {
+			cwd: this.dir,
+			env: this.env(),
+			stdio,
+			detached: true,
+		});
+		this.children.add(child);
+		child.once('exit', () => this.children.delete(child));
+		return child;
+	}
+
+	/** Runs an n8n CLI command to its end: { code, stdout, stderr }. */
+	cli(args, { timeoutMs = 120000 } = {}) {
+		return new Promise((resolve, reject) => {
+			const child = this.spawnN8n(args);
+			let stdout = '';
+			let stderr = '';
+			child.stdout.on('data', (d) => (stdout += d));
+			child.stderr.on('data', (d) => (stderr += d));
+			const timer = setTimeout(() => {
+				killGroup(child, 'SIGKILL');
+				reject(new Error(`n8n ${args.join(' ')} timed out after ${timeoutMs} ms\n${stdout}\n${stderr}`));
+			}, timeoutMs);
+			child.on('error', reject);
+			child.on('exit', (code) => {
+				clearTimeout(timer);
+				resolve({ code, stdout, stderr });
+			});
+		});
+	}
+
+	async cliOk(args, opts) {
+		const r = await this.cli(args, opts);
+		if (r.code !== 0) throw new Error(`n8n ${args.join(' ')} exited with ${r.code}\n${r.stdout}\n${r.stderr}`);
+		return r;
+	}
+
+	writeTmpJson(name, data) {
+		const file = path.join(this.dir, name);
+		fs.writeFileSync(file, JSON.stringify(data, null, 2));
+		return file;
+	}
+
+	/** Imports credentials (plain `data` objects: n8n encrypts them with this instance's key). */
+	importCredentials(credentials) {
+		const file = this.writeTmpJson(`credentials-${crypto.randomUUID()}.json`, credentials);
+		return this.cliOk(['import:credentials', `--input=${file}`]);
+	}
+
+	/** Imports one workflow (or an array of them). */
+	importWorkflow(workflow) {
+		const file = this.writeTmpJson(`workflow-${crypto.randomUUID()}.json`, workflow);
+		return this.cliOk(['import:workflow', `--input=${file}`]);
+	}
+
+	/**
+	 * Executes a stored workflow: { code, run, error, stdout, stderr }. `run` is n8n's run data
+	 * (`run.data.resultData.runData[nodeName][0].data.main[0]` holds a node's output items).
+	 */
+	async execute(workflowId, opts) {
+		const r = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], opts);
+		const run = parseRunOutput(r.stdout);
+		return { ...r, run, error: run?.data?.resultData?.error ?? null };
+	}
+
+	/** Starts `n8n start` and waits until it is ready. */
+	async start({ timeoutMs = 120000 } = {}) {
+		if (this.server) throw new Error('already started');
+		const log = fs.openSync(this.logFile, 'a');
+		const stdio = this.quiet ? ['ignore', log, log] : ['ignore', 'inherit', 'inherit'];
+		this.server = this.spawnN8n(['start'], { stdio });
+		fs.closeSync(log);
+		let exited = null;
+		this.server.once('exit', (code) => (exited = code ?? 'signal'));
+		const deadline = Date.now() + timeoutMs;
+		while (Date.now() < deadline) {
+			if (exited !== null) throw new Error(`n8n start exited (${exited}) before it was ready; see ${this.logFile}\n${this.tailLog()}`);
+			try {
+				// /healthz/readiness answers before the migrations have run and the REST API is
+				// mounted; /rest/settings is public and answers once the editor can be used
+				// (before that, every path answers 200 "n8n is starting up. Please wait")
+				const res = await fetch(`${this.baseUrl}/rest/settings`);
+				const text = await res.text();
+				if (res.ok && text.startsWith('{')) return;
+			} catch {
+				/* not listening yet */
+			}
+			await sleep(300);
+		}
+		throw new Error(`n8n start was not ready after ${timeoutMs} ms; see ${this.logFile}\n${this.tailLog()}`);
+	}
+
+	tailLog(lines = 40) {
+		try {
+			return fs.readFileSync(this.logFile, 'utf8').split('\n').slice(-lines).join('\n');
+		} catch {
+			return '';
+		}
+	}
+
+	/** Calls the server's REST API with the owner's session: { status, body, headers }. */
+	async rest(method, urlPath, body, { auth = true } = {}) {
+		const headers = { 'browser-id': this.browserId, accept: 'application/json' };
+		if (body !== undefined) headers['content-type'] = 'application/json';
+		if (auth && this.cookie) headers.cookie = this.cookie;
+		const res = await fetch(`${this.baseUrl}${urlPath}`, {
+			method,
+			headers,
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const setCookie = res.headers.getSetCookie?.() ?? [];
+		const authCookie = setCookie.map((c) => c.split(';')[0]).find((c) => c.startsWith('n8n-auth='));
+		if (authCookie) this.cookie = authCookie;
+		const text = await res.text();
+		let parsed = text;
+		try {
+			parsed = JSON.parse(text);
+		} catch {
+			/* not JSON */
+		}
+		return { status: res.status, body: parsed, headers: res.headers };
+	}
+
+	/** Creates the owner account (or signs in when it exists already). Returns the login. */
+	async setupOwner(owner = OWNER) {
+		const r = await this.rest('POST', '/rest/owner/setup', owner, { auth: false });
+		if (r.status !== 200) {
+			const login = await this.rest('POST', '/rest/login', { emailOrLdapLoginId: owner.email, email: owner.email, password: owner.password }, { auth: false });
+			if (login.status !== 200) {
+				throw new Error(`owner setup failed (${r.status} ${JSON.stringify(r.body)}) and so did the login (${login.status} ${JSON.stringify(login.body)})`);
+			}
+		}
+		return owner;
+	}
+
+	/** Stops the server (if started). */
+	async stop() {
+		const server = this.server;
+		this.server = null;
+		if (!server || server.exitCode !== null || server.signalCode !== null) return;
+		const exited = new Promise((r) => server.once('exit', r));
+		killGroup(server, 'SIGTERM');
+		const t = setTimeout(() => killGroup(server, 'SIGKILL'), 12000);
+		await exited;
+		clearTimeout(t);
+	}
+
+	/** Stops every process this instance started; removes its folder unless it was given one. */
+	async dispose() {
+		await this.stop();
+		for (const child of this.children) killGroup(child, 'SIGKILL');
+		if (!this.keep && !process.env.N8N_E2E_KEEP) fs.rmSync(this.dir, { recursive: true, force: true });
+	}
+}
+
+function killGroup(child, signal) {
+	try {
+		// the guard forwards SIGTERM gracefully; SIGKILL takes the whole group at once
+		if (signal === 'SIGKILL') process.kill(-child.pid, 'SIGKILL');
+		else process.kill(child.pid, signal);
+	} catch {
+		/* gone */
+	}
+}
+
+module.exports = { N8n, OWNER, PACKAGE_NAME, freePort, portIsFree, parseRunOutput, sleep };

@@ -1,0 +1,268 @@
+'use strict';
+// The node in n8n's editor, in a real browser (Debian's Chromium driven by playwright-core):
+// sign in, run an example workflow on the canvas, add the node from the nodes panel, check every
+// resource's operation picker against the built node description (dist/), fill in one operation
+// and execute it against the sandbox, and test the credential from its dialog.
+//
+// Screenshots go to test-output/e2e/; with E2E_SCREENSHOTS=docs they also replace docs/images/.
+const fs = require('node:fs');
+const path = require('node:path');
+const {
+	ROOT,
+	OWNER,
+	EXAMPLE_CREDENTIAL_ID,
+	example,
+	credentialFor,
+	startEnvironment,
+	requestsOf,
+	builtNodeDescription,
+	expectedOperations,
+} = require('./helpers');
+
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const CHROMIUM_FLAGS = [
+	'--headless',
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-quic',
+	'--no-first-run',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+];
+const SHOTS = path.join(ROOT, 'test-output', 'e2e');
+const DOC_IMAGES = path.join(ROOT, 'docs', 'images');
+// n8n's editor adds a "Custom API Call" option to the resource and operation pickers of a node
+// whose credential the HTTP Request node can reuse (generic `authenticate`): not in the description
+const EDITOR_ADDED_OPTIONS = ['Custom API Call'];
+const UI_TIMEOUT = 30000;
+
+let env;
+let sandbox;
+let n8n;
+let browser;
+let page;
+const pageErrors = [];
+
+async function screenshot(name, { docs = true } = {}) {
+	fs.mkdirSync(SHOTS, { recursive: true });
+	const file = path.join(SHOTS, `${name}.png`);
+	await page.screenshot({ path: file });
+	if (docs && process.env.E2E_SCREENSHOTS === 'docs') {
+		fs.mkdirSync(DOC_IMAGES, { recursive: true });
+		fs.copyFileSync(file, path.join(DOC_IMAGES, `${name}.png`));
+	}
+	return file;
+}
+
+const byTestId = (id) => `[data-test-id="${id}"]`;
+
+/** Closes the toasts ("Node executed successfully" ...) so that they do not cover a screenshot. */
+async function closeToasts() {
+	for (const close of await page.locator('.el-notification__closeBtn:visible').all()) await close.click().catch(() => {});
+	await page.waitForTimeout(400);
+}
+
+/** Waits until `fn()` returns something `accept` likes; returns it (or throws with the last value). */
+async function waitUntil(fn, accept, { timeout = UI_TIMEOUT, what = 'condition' } = {}) {
+	const deadline = Date.now() + timeout;
+	let last;
+	while (Date.now() < deadline) {
+		last = await fn();
+		if (accept(last)) return last;
+		await new Promise((r) => setTimeout(r, 250));
+	}
+	throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(last)}`);
+}
+
+
+/** Picks `optionName` in the options parameter `parameterName` of the open node panel. */
+async function choose(parameterName, optionName) {
+	await page.click(byTestId(`parameter-input-${parameterName}`));
+	await page.locator('.el-select-dropdown__item:visible .option-headline', { hasText: optionName }).filter({ hasText: new RegExp(`^${optionName}$`) }).first().click();
+	await page.waitForTimeout(200);
+}
+
+/** The names (headlines, not descriptions) of the options the dropdown of `parameterName` lists. */
+async function optionNames(parameterName) {
+	await page.click(byTestId(`parameter-input-${parameterName}`));
+	const headlines = page.locator('.el-select-dropdown__item:visible .option-headline');
+	await headlines.first().waitFor();
+	const names = (await headlines.allTextContents()).map((t) => t.trim());
+	await page.keyboard.press('Escape'); // closes the dropdown, not the node panel
+	await page.waitForTimeout(200);
+	return names;
+}
+
+beforeAll(async () => {
+	if (!fs.existsSync(CHROMIUM)) {
+		throw new Error(`${CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium (scripts/ci-e2e.sh does it)`);
+	}
+	env = await startEnvironment({ name: 'e2e-editor' });
+	({ sandbox, n8n } = env);
+	await n8n.importCredentials([credentialFor(sandbox)]);
+	await n8n.importWorkflow(example('customer-onboarding.json'));
+	await n8n.start();
+	await n8n.setupOwner();
+
+	const { chromium } = require('playwright-core');
+	browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
+	page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+	page.setDefaultTimeout(UI_TIMEOUT);
+	page.on('pageerror', (e) => pageErrors.push(e.message));
+});
+
+afterAll(async () => {
+	// the page as the tests left it: where a failing test stopped
+	if (page) await screenshot('last-state', { docs: false }).catch(() => {});
+	await browser?.close().catch(() => {});
+	await env?.close();
+});
+
+test('signs in with the owner account', async () => {
+	await page.goto(`${n8n.baseUrl}/signin`);
+	await page.fill(`${byTestId('emailOrLdapLoginId')} input`, OWNER.email);
+	await page.fill(`${byTestId('password')} input`, OWNER.password);
+	await page.click(byTestId('form-submit-button'));
+	await page.waitForURL(/\/home\//);
+});
+
+test('runs an example workflow from the canvas', async () => {
+	const wf = example('customer-onboarding.json');
+	sandbox.reset();
+	await page.goto(`${n8n.baseUrl}/workflow/${wf.id}`);
+	await page.locator(byTestId('canvas-node')).first().waitFor();
+	await page.click(byTestId('execute-workflow-button'));
+	// the run ends with the customer created in the sandbox and green nodes on the canvas
+	const calls = () => requestsOf(sandbox).map((r) => `${r.method} ${r.path}`);
+	await waitUntil(calls, (c) => c.length >= 2, { what: 'the workflow requests' });
+	expect(calls()).toEqual(['POST /customers/search', 'POST /customers']);
+	await page.locator('[data-test-id="canvas-node"] [data-test-id="canvas-node-status-success"]').first().waitFor();
+	// the whole workflow in view, without the toast
+	await page.click(byTestId('zoom-to-fit'));
+	await closeToasts();
+	await page.waitForTimeout(600);
+	await screenshot('canvas');
+});
+
+test('the nodes panel offers the node with every action of the built description', async () => {
+	await page.goto(`${n8n.baseUrl}/workflow/new`);
+	await page.click(byTestId('canvas-add-button'));
+	await page.fill(byTestId('node-creator-search-bar'), 'Manual Trigger');
+	await page.locator(byTestId('item-iterator-item'), { hasText: 'Manual Trigger' }).first().click();
+	await page.locator(byTestId('canvas-node')).first().waitFor();
+	await page.keyboard.press('Escape');
+	await page.click(byTestId('node-creator-plus-button'));
+	await page.fill(byTestId('node-creator-search-bar'), 'Subscription Billing');
+	await page.locator(byTestId('item-iterator-item'), { hasText: 'Subscription Billing' }).first().click();
+	await page.locator(byTestId('node-creator-category-item')).first().waitFor();
+	await page.waitForTimeout(500);
+	await screenshot('node-panel');
+
+	const listed = await page.locator(`${byTestId('item-iterator-item')} ${byTestId('node-creator-item-name')}`).allTextContents();
+	const expected = Object.values(expectedOperations()).flatMap((r) => r.actions);
+	expect(listed.map((t) => t.trim()).sort()).toEqual([...expected].sort());
+});
+
+test("each resource's operation picker lists exactly the operations of the built description", async () => {
+	const expected = expectedOperations();
+	const first = Object.values(expected)[0];
+	// adding an action opens the node's panel with that resource and operation
+	await page.locator(byTestId('item-iterator-item'), { hasText: first.actions[0] }).first().click();
+	await page.locator(byTestId('ndv')).waitFor();
+	await page.locator(byTestId('parameter-input-resource')).waitFor();
+
+	const resourceNames = await optionNames('resource');
+	expect(resourceNames).toEqual([...Object.values(expected).map((r) => r.name), ...EDITOR_ADDED_OPTIONS]);
+	const seen = {};
+	for (const [value, resource] of Object.entries(expected)) {
+		await choose('resource', resource.name);
+		seen[value] = await optionNames('operation');
+	}
+	const wanted = Object.fromEntries(
+		Object.entries(expected).map(([value, r]) => [value, [...r.operations, ...EDITOR_ADDED_OPTIONS]]),
+	);
+	expect(seen).toEqual(wanted);
+});
+
+test('one operation, filled in and executed, shows the API answer in the output table', async () => {
+	const { fixtures } = sandbox;
+	sandbox.reset();
+	await choose('resource', 'Subscription');
+	await choose('operation', 'Get');
+	// the only credential of the type is picked by itself
+	await expect(page.locator(`${byTestId('node-credentials-select')} input`).inputValue()).resolves.toBe('Subscription Billing account');
+	// the subscription is a resource locator: switch it from "From List" to "By ID"
+	const locator = page.locator(byTestId('resource-locator-subscriptionId'));
+	await locator.locator(byTestId('rlc-mode-selector')).click();
+	await page.locator('.el-select-dropdown__item:visible', { hasText: 'By ID' }).first().click();
+	const id = locator.locator(`input${byTestId('rlc-input')}, ${byTestId('rlc-input')} input, ${byTestId('rlc-input')} textarea`).first();
+	await id.click();
+	await id.fill(fixtures.subscriptionId);
+	await page.locator(byTestId('node-parameters')).click({ position: { x: 5, y: 5 } }); // blur
+	await page.click(byTestId('node-execute-button'));
+	const output = page.locator(byTestId('output-panel'));
+	await waitUntil(() => requestsOf(sandbox).length, (n) => n > 0, { what: 'the request of the executed node' });
+	// the output in the table view
+	await output.locator(byTestId('node-run-status-success')).first().waitFor();
+	const tableTab = output.locator(byTestId('radio-button-table'));
+	if (await tableTab.count()) await tableTab.first().click();
+	await output.locator('table').first().waitFor();
+	await closeToasts();
+	await screenshot('output-table');
+
+	expect(requestsOf(sandbox).map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([`GET /subscriptions/${fixtures.subscriptionId} 200`]);
+	const text = await output.locator('table').first().innerText();
+	const subscription = sandbox.state.subscriptions.get(fixtures.subscriptionId);
+	expect(text).toMatch(/subscription_id/);
+	expect(text).toContain(subscription.status);
+	expect(await output.textContent()).toContain(fixtures.subscriptionId);
+});
+
+test('the credential dialog tests the credential: success with the right key, a clear failure with a wrong one', async () => {
+	sandbox.reset();
+	await page.click(byTestId('credential-edit-button'));
+	const dialog = page.locator(byTestId('editCredential-modal'));
+	await dialog.waitFor();
+	// opening a saved credential tests it; Retry tests it again
+	await dialog.locator(byTestId('credentials-config-container-test-success')).waitFor();
+	sandbox.clearRequests();
+	await dialog.getByRole('button', { name: 'Retry' }).click();
+	await waitUntil(() => requestsOf(sandbox).length, (n) => n > 0, { what: 'the credential test request' });
+	await dialog.locator(byTestId('credentials-config-container-test-success')).waitFor();
+	await expect(dialog.locator(byTestId('credentials-config-container-test-success')).innerText()).resolves.toMatch(/tested successfully/i);
+	expect(requestsOf(sandbox).map((r) => `${r.method} ${r.path} ${r.status} ${r.apiKey === sandbox.apiKey}`)).toEqual(['GET /customers 200 true']);
+	await dialog.getByRole('button', { name: 'Retry' }).waitFor();
+	await closeToasts();
+	await page.waitForTimeout(600);
+	await screenshot('credential-dialog');
+
+	// a wrong key: saving tests it and the dialog says the connection failed
+	sandbox.clearRequests();
+	const key = dialog.locator(`${byTestId('parameter-input-apiKey')} input`);
+	await key.click();
+	await key.fill('sbx_wrong_key_from_the_editor');
+	await dialog.getByRole('button', { name: 'Save' }).click();
+	const failure = dialog.getByText(/Couldn.t connect with these settings/);
+	await failure.waitFor();
+	await dialog.getByText('More details').click();
+	// n8n 2.8: "Authorization failed - please check your credentials"; 2.40: "Unauthorized"
+	await dialog.getByText(/API key was not accepted|Authorization failed|Unauthori[sz]ed/i).first().waitFor();
+	const requests = requestsOf(sandbox);
+	expect(requests.length).toBeGreaterThan(0);
+	expect(requests.every((r) => r.status === 401 && r.apiKey === 'sbx_wrong_key_from_the_editor')).toBe(true);
+	await screenshot('credential-dialog-wrong-key');
+});
+
+test('the page raised no script errors', () => {
+	expect(pageErrors).toEqual([]);
+});
+
+test('the built description is the one the editor loaded', async () => {
+	const types = await n8n.rest('GET', '/types/nodes.json');
+	const served = types.body.find((t) => t.name.endsWith('.subscriptionBilling'));
+	const built = builtNodeDescription();
+	expect(served.properties.map((p) => p.name)).toEqual(expect.arrayContaining(built.properties.map((p) => p.name)));
+	expect(expectedOperations(served)).toEqual(expectedOperations(built));
+	expect(EXAMPLE_CREDENTIAL_ID).toBeTruthy();
+});

@@ -1,0 +1,129 @@
+'use strict';
+// Shared by the end-to-end tests: a sandbox, a real n8n with this package loaded, the examples,
+// and readers for n8n's run data.
+const fs = require('node:fs');
+const path = require('node:path');
+const { N8n, OWNER, PACKAGE_NAME } = require('../../scripts/lib/n8n');
+const { startSandbox } = require('../sandbox');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const EXAMPLES_DIR = path.join(ROOT, 'examples');
+const NODE_TYPE = `${PACKAGE_NAME}.subscriptionBilling`;
+const CREDENTIAL_TYPE = 'subscriptionBillingApi';
+const EXAMPLE_CREDENTIAL_ID = 'sbSandboxCred001';
+// the option n8n adds to the resource and operation pickers it serves (HTTP Request reuse)
+const CUSTOM_API_CALL = '__CUSTOM_API_CALL__';
+
+/** The example workflows: { file, workflow }[]. */
+function loadExamples() {
+	return fs
+		.readdirSync(EXAMPLES_DIR)
+		.filter((f) => f.endsWith('.json'))
+		.sort()
+		.map((file) => ({ file, workflow: JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) }));
+}
+
+function example(file) {
+	return JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8'));
+}
+
+function credentialFor(sandbox, { id = EXAMPLE_CREDENTIAL_ID, name = 'Subscription Billing account', apiKey = sandbox.apiKey } = {}) {
+	return {
+		id,
+		name,
+		type: CREDENTIAL_TYPE,
+		data: { apiKey, environment: 'production', productionBaseUrl: sandbox.baseUrl, stagingBaseUrl: '' },
+	};
+}
+
+/** Starts a sandbox and an n8n (not its server) with the package installed. */
+async function startEnvironment({ name, seed } = {}) {
+	const sandbox = await startSandbox(seed ? { seed } : {});
+	let n8n;
+	try {
+		n8n = await N8n.create({ name });
+		n8n.installPackage();
+	} catch (e) {
+		await sandbox.close();
+		throw e;
+	}
+	return {
+		sandbox,
+		n8n,
+		async close() {
+			await Promise.allSettled([n8n.dispose(), sandbox.close()]);
+		},
+	};
+}
+
+/** The run data of one node: its first run. */
+function nodeRun(run, nodeName) {
+	const runs = run?.data?.resultData?.runData?.[nodeName];
+	if (!runs) throw new Error(`node "${nodeName}" did not run; ran: ${Object.keys(run?.data?.resultData?.runData ?? {}).join(', ')}`);
+	return runs[0];
+}
+
+/** Items of a node's output (branch `output`, default 0): n8n items, { json, binary, pairedItem }. */
+function outputItems(run, nodeName, output = 0) {
+	return nodeRun(run, nodeName).data?.main?.[output] ?? [];
+}
+
+const outputJson = (run, nodeName, output = 0) => outputItems(run, nodeName, output).map((i) => i.json);
+
+/** Requests the sandbox received, as 'METHOD /path' (relative to /api/v2) with query and body. */
+function requestsOf(sandbox) {
+	return sandbox.requests.map((r) => ({
+		method: r.method,
+		path: r.path.replace(/^\/api\/v2/, ''),
+		query: r.query,
+		body: r.body,
+		status: r.status,
+		apiKey: r.headers['x-service-key'],
+	}));
+}
+
+/** Explains a failed execute: exit code, the error and the end of the output. */
+function describeRun(r) {
+	return `exit ${r.code}; error: ${r.error ? JSON.stringify(r.error).slice(0, 1500) : 'none'}\n--- stdout (end)\n${r.stdout.slice(-3000)}\n--- stderr (end)\n${r.stderr.slice(-3000)}`;
+}
+
+/** The node's description as built in dist/ (what n8n loads). */
+function builtNodeDescription() {
+	const file = path.join(ROOT, 'dist', 'nodes', 'SubscriptionBilling', 'SubscriptionBilling.node.js');
+	delete require.cache[require.resolve(file)];
+	const { SubscriptionBilling } = require(file);
+	return new SubscriptionBilling().description;
+}
+
+/** { resourceValue: { name, operations: [operation display names, in the picker's order] } } */
+function expectedOperations(description = builtNodeDescription()) {
+	const resources = description.properties.find((p) => p.name === 'resource');
+	const out = {};
+	for (const r of resources.options) {
+		const picker = description.properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(r.value));
+		if (!picker) continue; // the "Custom API Call" resource n8n adds to the served description
+		const options = picker.options.filter((o) => o.value !== CUSTOM_API_CALL);
+		out[r.value] = { name: r.name, operations: options.map((o) => o.name), actions: options.map((o) => o.action) };
+	}
+	return out;
+}
+
+module.exports = {
+	ROOT,
+	OWNER,
+	NODE_TYPE,
+	CREDENTIAL_TYPE,
+	EXAMPLE_CREDENTIAL_ID,
+	PACKAGE_NAME,
+	loadExamples,
+	example,
+	credentialFor,
+	startEnvironment,
+	nodeRun,
+	outputItems,
+	outputJson,
+	requestsOf,
+	describeRun,
+	builtNodeDescription,
+	expectedOperations,
+};

@@ -85,5 +85,15 @@ export class SubscriptionBillingApi implements ICredentialType {
 			method: 'GET',
 			qs: { limit: 1 },
 		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: { value: 401, message: 'The API key was not accepted (401): check the key and the environment' },
+			},
+			{
+				type: 'responseCode',
+				properties: { value: 403, message: 'The API key may not list customers (403): check its permissions' },
+			},
+		],
 	};
 }

@@ -284,24 +284,6 @@ describe('Subscription Upgrade', () => {
 		expect((order?.bricks as IDataObject[]).length).toBeGreaterThan(0);
 	});
 
-	test('Get Sign URL posts the redirect URL to the order and returns the signing URL', async () => {
-		const { subscriptionId, upgradeOrderId } = sandbox.fixtures;
-		const result = await run({
-			resource: 'subscriptionUpgrade',
-			operation: 'getSignUrl',
-			subscriptionId,
-			orderId: upgradeOrderId,
-			redirectUrl: 'https://example.com/signed',
-		});
-		expectSucceeded(result);
-		expectSent({
-			method: 'POST',
-			path: `/subscriptions/${subscriptionId}/upgrade/${upgradeOrderId}/sign`,
-			body: { redirect_url: 'https://example.com/signed' },
-		});
-		expect(result.json).toEqual([{ url: expect.stringContaining(`upgrade-${upgradeOrderId}`) }]);
-	});
-
 	test('Start with Charge Immediately sends charge_immediately=yes and raises an invoice for the upgrade', async () => {
 		const { subscriptionId, upgradeOrderId, addOnBrickId } = sandbox.fixtures;
 		const result = await run({
@@ -445,24 +427,6 @@ describe('Subscription Recast', () => {
 		expect(byId.get(deletedRecastOrderId)).toMatchObject({ stage: 'CLOSED_DELETE' });
 	});
 
-	test('Get Sign URL posts the redirect URL to the recast order', async () => {
-		const { subscriptionId, recastOrderId } = sandbox.fixtures;
-		const result = await run({
-			resource: 'subscriptionRecast',
-			operation: 'getSignUrl',
-			subscriptionId,
-			orderId: recastOrderId,
-			redirectUrl: 'https://example.com/after-sign',
-		});
-		expectSucceeded(result);
-		expectSent({
-			method: 'POST',
-			path: `/subscriptions/${subscriptionId}/recast/${recastOrderId}/sign`,
-			body: { redirect_url: 'https://example.com/after-sign' },
-		});
-		expect(result.json).toEqual([{ url: expect.stringContaining(`recast-${recastOrderId}`) }]);
-	});
-
 	test('Start sends charge_immediately and the started recast replaces the agreement', async () => {
 		const { subscriptionId, seatsBrickId, addOnBrickId } = sandbox.fixtures;
 		const created = await run({
@@ -495,6 +459,24 @@ describe('Subscription Recast', () => {
 			[addOnBrickId, 2],
 		]);
 		expect(await orderStage('subscriptionRecast', subscriptionId, orderId)).toBe('CLOSED');
+	});
+});
+
+describe('Upgrade and recast orders', () => {
+	test.each([
+		['subscriptionUpgrade', 'upgrade', 'upgradeOrderId'],
+		['subscriptionRecast', 'recast', 'recastOrderId'],
+	])('%s Get Sign URL posts the redirect URL to the order and returns the signing URL', async (resource, pathPart, fixture) => {
+		const { subscriptionId } = sandbox.fixtures;
+		const orderId = sandbox.fixtures[fixture];
+		const result = await run({ resource, operation: 'getSignUrl', subscriptionId, orderId, redirectUrl: 'https://example.com/signed' });
+		expectSucceeded(result);
+		expectSent({
+			method: 'POST',
+			path: `/subscriptions/${subscriptionId}/${pathPart}/${orderId}/sign`,
+			body: { redirect_url: 'https://example.com/signed' },
+		});
+		expect(result.json).toEqual([{ url: expect.stringContaining(`${pathPart}-${orderId}`) }]);
 	});
 });
 

@@ -38,9 +38,9 @@ import type {
 	INodeTypeDescription,
 	ICredentialType,
 } from 'n8n-workflow';
-import { startSandbox, type Sandbox } from './helpers/billing';
+import { useSandbox } from './helpers/billing';
 import { ensureN8nCoreEnvironment } from './harness/environment';
-import { START_NODE_TYPE, runWorkflow, shutdownN8nCore } from './harness';
+import { START_NODE_TYPE, runWorkflow } from './harness';
 
 // ---- n8n 2.8.4, packages/cli/src/tool-generation (copied from its dist; see the header) ----------
 function isFullDescription(obj: unknown): obj is INodeTypeDescription {
@@ -253,15 +253,7 @@ async function runAgentWithTool(
 	return { result, agent: result.outputOf('Agent')[0]?.json, toolRuns: result.run.data.resultData.runData[TOOL_NODE] ?? [] };
 }
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-beforeEach(() => sandbox.reset());
-afterAll(async () => {
-	await sandbox.close();
-	shutdownN8nCore();
-});
+const sandbox = useSandbox();
 
 describe('the tool variant n8n derives from the node', () => {
 	// Skipped (reported as such) where n8n 2.8.4 is not installed, e.g. in CI.

@@ -4,19 +4,9 @@
  * (an empty required field) are given through expressions, as a workflow mapping them would.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { runBilling, startSandbox, type Sandbox } from './helpers/billing';
-import { shutdownN8nCore } from './harness';
+import { runBilling, useSandbox } from './helpers/billing';
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-beforeEach(() => sandbox.reset());
-afterAll(async () => {
-	await sandbox.close();
-	shutdownN8nCore();
-});
+const sandbox = useSandbox();
 
 const UUID = '0b6c1b7e-2f1a-4c55-9d2e-0a1b2c3d4e5f';
 const ID_RULE = 'may contain only letters, digits and hyphens';

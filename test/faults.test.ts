@@ -5,8 +5,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { isRetryable, retryDelayMs, DEFAULT_RETRY, type Failure } from '../nodes/SubscriptionBilling/shared/retry';
-import { runBilling, startSandbox, type ReceivedRequest, type Sandbox } from './helpers/billing';
-import { shutdownN8nCore } from './harness';
+import { runBilling, startSandbox, useSandbox, type ReceivedRequest, type Sandbox } from './helpers/billing';
 
 const KEY_HEADER = 'x-service-idempotent-operation-key';
 const UUID_RE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
@@ -14,19 +13,8 @@ const UUID_RE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 const SHORT_TIMEOUT = { timeout: 250 };
 const SLOW_MS = 800;
 
-let sandbox: Sandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox();
-});
-beforeEach(() => {
-	sandbox.reset();
-	sandbox.setFaults(null);
-});
-afterAll(async () => {
-	await sandbox.close();
-	shutdownN8nCore();
-});
+const sandbox = useSandbox();
+beforeEach(() => sandbox.setFaults(null));
 
 /** The sandbox's live state and request log, typed for what these tests read. */
 const state = () => sandbox.state as unknown as { customers: Map<string, IDataObject>; usage: Map<string, IDataObject> };

@@ -18,6 +18,13 @@ export class SubscriptionBillingApi implements ICredentialType {
 
 	documentationUrl = 'https://github.com/n8n-nodes-subscription-billing/n8n-nodes-subscription-billing#credentials';
 
+	/** Offers this credential in the HTTP Request node (Predefined Credential Type) for calls the node does not cover. */
+	httpRequestNode: ICredentialType['httpRequestNode'] = {
+		name: 'Subscription Billing',
+		docsUrl: 'https://github.com/n8n-nodes-subscription-billing/n8n-nodes-subscription-billing#credentials',
+		apiBaseUrlPlaceholder: 'https://billing.example.com/api/v2/subscriptions/{subscription_id}/invoices',
+	};
+
 	properties: INodeProperties[] = [
 		{
 			displayName: 'API Key',

@@ -21,6 +21,7 @@ const {
 const BIG_CUSTOMER_INVOICES = 1234;
 const WRONG_KEY_CREDENTIAL_ID = 'sbE2eWrongKey001';
 const WRONG_KEY_WORKFLOW_ID = 'sbE2eWrongKey001';
+const HTTP_REQUEST_WORKFLOW_ID = 'sbE2eHttpRequest1';
 
 let env;
 let sandbox;
@@ -44,6 +45,7 @@ beforeAll(async () => {
 		if (node.credentials) node.credentials.subscriptionBillingApi = { id: WRONG_KEY_CREDENTIAL_ID, name: 'Wrong key' };
 	}
 	fs.writeFileSync(path.join(dir, 'wrong-key.json'), JSON.stringify(wrong));
+	fs.writeFileSync(path.join(dir, 'http-request.json'), JSON.stringify(httpRequestWorkflow(sandbox)));
 	await n8n.cliOk(['import:workflow', '--separate', `--input=${dir}`]);
 });
 
@@ -54,6 +56,34 @@ afterAll(async () => {
 beforeEach(() => {
 	sandbox.reset();
 });
+
+/** n8n's HTTP Request node calling an endpoint with this package's credential as a predefined type. */
+function httpRequestWorkflow(sb) {
+	return {
+		id: HTTP_REQUEST_WORKFLOW_ID,
+		name: 'e2e: HTTP Request node with the Subscription Billing credential',
+		nodes: [
+			{ id: 'e2e-http-1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'e2e-http-2',
+				name: 'Subscription Invoices',
+				type: 'n8n-nodes-base.httpRequest',
+				typeVersion: 4.2,
+				position: [220, 0],
+				parameters: {
+					method: 'GET',
+					url: `${sb.baseUrl}/subscriptions/${sb.fixtures.subscriptionId}/invoices`,
+					authentication: 'predefinedCredentialType',
+					nodeCredentialType: 'subscriptionBillingApi',
+					options: {},
+				},
+				credentials: { subscriptionBillingApi: { id: EXAMPLE_CREDENTIAL_ID, name: 'Subscription Billing account' } },
+			},
+		],
+		connections: { Start: { main: [[{ node: 'Subscription Invoices', type: 'main', index: 0 }]] } },
+		settings: {},
+	};
+}
 
 async function execute(workflowId) {
 	const r = await n8n.execute(workflowId);
@@ -294,5 +324,20 @@ describe('a wrong API key', () => {
 		}
 		expect(requests.some((req) => req.method === 'DELETE')).toBe(false);
 		expect(JSON.stringify([...sandbox.state.usage.values()])).toBe(usageBefore);
+	});
+});
+
+describe("n8n's HTTP Request node", () => {
+	test('uses the Subscription Billing credential as a predefined credential type', async () => {
+		const run = await executeOk(HTTP_REQUEST_WORKFLOW_ID);
+		const [page] = outputJson(run, 'Subscription Invoices');
+		expect(Array.isArray(page.results)).toBe(true);
+		expect(page.results.length).toBeGreaterThan(0);
+		for (const invoice of page.results) expect(invoice.subscription_id).toBe(sandbox.fixtures.subscriptionId);
+		const requests = requestsOf(sandbox);
+		expect(requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+			`GET /subscriptions/${sandbox.fixtures.subscriptionId}/invoices 200`,
+		]);
+		expect(requests[0].apiKey).toBe(sandbox.apiKey);
 	});
 });

@@ -13,7 +13,7 @@ export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0
 export const UUID_HINT = 'must be a lowercase UUID such as 0b6c1b7e-2f1a-4c55-9d2e-0a1b2c3d4e5f';
 
 /** The contract's patterns for every id that goes into a path. */
-export const PATH_PARAMETERS: Record<string, PathParameterRule> = {
+const PATH_PARAMETERS: Record<string, PathParameterRule> = {
 	customerId: { label: 'Customer ID', pattern: ID_PATTERN, hint: ID_HINT },
 	subscriptionId: { label: 'Subscription ID', pattern: ID_PATTERN, hint: ID_HINT },
 	orderId: { label: 'Order ID', pattern: UUID_PATTERN, hint: UUID_HINT },
@@ -21,7 +21,7 @@ export const PATH_PARAMETERS: Record<string, PathParameterRule> = {
 	milestoneId: { label: 'Milestone ID', pattern: ID_PATTERN, hint: ID_HINT },
 };
 
-export function checkedPathParameter(ctx: IExecuteSingleFunctions, name: string, raw: unknown): string {
+function checkedPathParameter(ctx: IExecuteSingleFunctions, name: string, raw: unknown): string {
 	const rule = PATH_PARAMETERS[name];
 	const value = typeof raw === 'number' ? String(raw) : raw;
 	if (typeof value !== 'string' || value.trim() === '') throw invalidInput(ctx, rule.label, 'is empty');

@@ -112,6 +112,16 @@ function request(agent, url, { method = 'GET', headers = {}, body } = {}) {
 const listUrl = (target, customerId, limit) => `${target.baseUrl}/customers/${customerId}/invoices?limit=${limit}`;
 
 /** Return All (limit undefined) or the first `limit` invoices of customerId. */
+/** The HTTP Request node's parameters for sending the key (and one more header) as plain headers. */
+function plainHeaders(target, extraHeader) {
+	return {
+		authentication: 'none',
+		sendHeaders: true,
+		specifyHeaders: 'keypair',
+		headerParameters: { parameters: [{ name: 'X-SERVICE-KEY', value: target.apiKey }, extraHeader] },
+	};
+}
+
 async function list(target, customerId, limit, expected) {
 	if (job.way === 'node') {
 		const parameters = { resource: 'invoice', operation: 'getManyForCustomer', customerId, output: 'raw' };
@@ -123,15 +133,7 @@ async function list(target, customerId, limit, expected) {
 		const parameters = {
 			method: 'GET',
 			url: listUrl(target, customerId, limit ?? PAGE_SIZE),
-			authentication: 'none',
-			sendHeaders: true,
-			specifyHeaders: 'keypair',
-			headerParameters: {
-				parameters: [
-					{ name: 'X-SERVICE-KEY', value: target.apiKey },
-					{ name: 'Accept', value: 'application/json' },
-				],
-			},
+			...plainHeaders(target, { name: 'Accept', value: 'application/json' }),
 			options:
 				limit === undefined
 					? {
@@ -198,15 +200,7 @@ async function write(target, n, mode, tag) {
 		const parameters = {
 			method: 'PATCH',
 			url: `${target.baseUrl}/usage`,
-			authentication: 'none',
-			sendHeaders: true,
-			specifyHeaders: 'keypair',
-			headerParameters: {
-				parameters: [
-					{ name: 'X-SERVICE-KEY', value: target.apiKey },
-					{ name: 'X-SERVICE-IDEMPOTENT-OPERATION-KEY', value: '={{ $json.idem }}' },
-				],
-			},
+			...plainHeaders(target, { name: 'X-SERVICE-IDEMPOTENT-OPERATION-KEY', value: '={{ $json.idem }}' }),
 			sendBody: true,
 			contentType: 'json',
 			specifyBody: 'keypair',

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { useSandbox } from './helpers/billing';
+import { decodeCustomerInvoices } from '../nodes/SubscriptionBillingTrigger/events/invoiceState';
 import { activeTrigger, apiRequests } from './helpers/trigger';
 
 // Pages of 5 customers, so a listing of the 12 seeded customers takes three requests.
@@ -131,8 +132,8 @@ describe('invoices of one customer', () => {
 		expect(old).toBeDefined();
 		const trigger = activeTrigger(sandbox, { event: 'invoicePaid', scope: 'customer', customerId: { __rl: true, mode: 'id', value: customer_id } });
 		await trigger.poll();
-		const remembered = ((trigger.nodeStaticData.trigger as IDataObject).data as IDataObject).customer as IDataObject;
-		expect(Object.keys(remembered.o as IDataObject)).toEqual(openInvoicesOf(customer_id).map((entry) => entry.invoice_id).reverse());
+		const remembered = decodeCustomerInvoices(((trigger.nodeStaticData.trigger as IDataObject).data as IDataObject).customer)!;
+		expect(Object.keys(remembered.o ?? {})).toEqual(openInvoicesOf(customer_id).map((entry) => entry.invoice_id).reverse());
 
 		const fresh = sandbox.world.issueInvoice({ customer_id, amount: 99 });
 		sandbox.world.payInvoice({ invoice_id: old.invoice_id });

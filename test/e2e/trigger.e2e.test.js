@@ -4,10 +4,11 @@
 // n8n accepts has no "*" in that field). Changes made in the sandbox arrive as executions with the
 // right items; n8n stopped and started again emits what happened meanwhile, and nothing twice.
 const path = require('node:path');
-const { PACKAGE_NAME, credentialFor, startEnvironment } = require('./helpers');
+const { PACKAGE_NAME, credentialFor, example, startEnvironment } = require('./helpers');
 
 const TRIGGER_TYPE = `${PACKAGE_NAME}.subscriptionBillingTrigger`;
 const WORKFLOW_ID = 'sbTriggerE2e0001';
+const EXAMPLE_FILE = 'invoice-paid-message.json';
 const EVERY_2_SECONDS = { item: [{ mode: 'custom', cronExpression: '0-59/2 * * * * *' }] };
 
 let env;
@@ -61,15 +62,15 @@ async function waitFor(what, check, timeoutMs = 90_000) {
 /** Customer listings the sandbox has answered: each poll of either trigger starts with one. */
 const listings = () => sandbox.requests.filter((r) => r.method === 'GET' && r.path === '/api/v2/customers' && r.status === 200 && !r.query.offset).length;
 
-/** Waits until both triggers have polled `rounds` more times from now. */
+/** Waits until the three triggers (two in the test workflow, one in the example) have polled `rounds` more times from now. */
 async function pollRounds(rounds) {
-	const target = listings() + 2 * rounds;
+	const target = listings() + 3 * rounds;
 	await waitFor(`${rounds} more poll rounds`, () => listings() >= target);
 }
 
-/** Every execution of the workflow with the items of the trigger that started it. */
-async function executions() {
-	const list = await n8n.rest('GET', `/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: WORKFLOW_ID }))}`);
+/** Every execution of the workflow, one entry per node that ran, with its output items. */
+async function executions(workflowId = WORKFLOW_ID) {
+	const list = await n8n.rest('GET', `/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`);
 	expect(list.status).toBe(200);
 	const results = [];
 	for (const summary of list.body.data.results) {
@@ -101,6 +102,12 @@ beforeAll(async () => {
 	await n8n.importCredentials([credential]);
 	await n8n.importWorkflow(workflow(credential));
 	await n8n.cliOk(['publish:workflow', `--id=${WORKFLOW_ID}`]);
+	// the example the demo publishes, polling every 2 seconds instead of every minute
+	const demo = example(EXAMPLE_FILE);
+	demo.nodes.find((node) => node.type === TRIGGER_TYPE).parameters.pollTimes = EVERY_2_SECONDS;
+	await n8n.importCredentials([credentialFor(sandbox)]);
+	await n8n.importWorkflow(demo);
+	await n8n.cliOk(['publish:workflow', `--id=${demo.id}`]);
 	await n8n.start();
 	await n8n.setupOwner();
 });
@@ -138,6 +145,16 @@ test('changes in the sandbox arrive as executions with the right items, once; n8
 	expect(new Set(all.map((e) => e.mode))).toEqual(new Set(['trigger']));
 	const paid = all.find((e) => e.node === 'Invoice Paid').items[0];
 	expect(paid).toMatchObject({ event: 'invoicePaid', detected_at: expect.stringMatching(/Z$/), invoice: { status: 'PAID', remaining_amount: 0 } });
+
+	// the example workflow prepared one message per paid invoice
+	const messages = (await executions(example(EXAMPLE_FILE).id)).filter((e) => e.node === 'Message for the Team').flatMap((e) => e.items);
+	expect(messages.map((m) => m.invoice_id).sort()).toEqual(expectedInvoices);
+	const freshNumber = sandbox.state.invoicesById.get(fresh.invoice_id).invoice_number;
+	expect(messages.find((m) => m.invoice_id === fresh.invoice_id)).toEqual({
+		channel: '#billing',
+		invoice_id: fresh.invoice_id,
+		text: expect.stringMatching(new RegExp(`^Invoice ${freshNumber} from Globex Industries is paid: 120 USD on \\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z \\(was OPEN\\)\\.$`)),
+	});
 
 	await n8n.stop();
 	const whileDown = sandbox.world.issueInvoice({ customer_id: sandbox.fixtures.customerId, amount: 33 });

@@ -228,6 +228,24 @@ describe('invoices of all customers', () => {
 });
 
 describe('a poll that fails part-way', () => {
+	test('a transient fault is retried like the node\'s reads: the poll still succeeds, once', async () => {
+		const trigger = activeTrigger(sandbox, { event: 'newCustomer' });
+		await trigger.poll();
+		const created = sandbox.world.createCustomer({ name: 'After A Retry' });
+		sandbox.clearRequests();
+		sandbox.setFaults({ on: [2], kinds: ['500'] });
+		const { items, error } = await trigger.poll();
+		sandbox.setFaults(null);
+		expect(error).toBeUndefined();
+		expect(items?.map((item) => (item.customer as IDataObject).customer_id)).toEqual([created.customer_id]);
+		expect(sandbox.requests.map((request) => `${request.rawQuery} ${request.status}`)).toEqual([
+			'limit=1000 200',
+			'limit=5&offset=5 500',
+			'limit=5&offset=5 200',
+			'limit=5&offset=10 200',
+		]);
+	});
+
 	test('customer list: its second page fails; the state stays, the next poll emits each change once', async () => {
 		const trigger = activeTrigger(sandbox, { event: 'newCustomer' });
 		await trigger.poll();
@@ -239,6 +257,9 @@ describe('a poll that fails part-way', () => {
 		const failed = await trigger.poll();
 		sandbox.setFaults(null);
 		expect(failed.error?.message).toMatch(/ERR_FORBIDDEN/);
+		expect(failed.error?.description).toMatch(/GET \/api\/v2\/customers/);
+		const captured = JSON.stringify({ error: { ...failed.error, message: failed.error?.message }, logs: failed.logs });
+		expect(captured).not.toContain(sandbox.apiKey);
 		expect(failed.items).toBeNull();
 		expect(apiRequests(sandbox)).toEqual(['GET /customers?limit=1000', 'GET /customers?limit=5&offset=5']);
 		expect(trigger.nodeStaticData).toEqual(before);

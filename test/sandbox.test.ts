@@ -228,7 +228,7 @@ describe('recasts', () => {
 		expect(del.body).toEqual({ message: `Recast ${recastOrderId} deleted.`, order_id: recastOrderId });
 		expect(sb.state.orders.get(recastOrderId).stage).toBe('CLOSED_DELETE');
 		const list = await call('GET', `/subscriptions/${subscriptionId}/recast`);
-		expect(list.body.results.find((o: Json) => o.order_id === recastOrderId).stage).toBe('CLOSED_DELETE');
+		expect(list.body.find((o: Json) => o.order_id === recastOrderId).stage).toBe('CLOSED_DELETE');
 		const again = await call('DELETE', `/subscriptions/${subscriptionId}/recast/${recastOrderId}`);
 		expect(again.status).toBe(400);
 		expect(again.body.error.code).toBe('ERR_BAD_REQUEST');

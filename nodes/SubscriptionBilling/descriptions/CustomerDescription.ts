@@ -91,6 +91,7 @@ export const customerResource: ResourceDefinition = {
 			method: 'GET',
 			path: '/customers',
 			kind: 'list',
+			paged: true,
 			shape: outputShaper(simplifyCustomer),
 		},
 		{
@@ -101,6 +102,7 @@ export const customerResource: ResourceDefinition = {
 			method: 'POST',
 			path: '/customers/search',
 			kind: 'list',
+			paged: true,
 			shape: outputShaper(simplifyCustomer),
 			preSend: [
 				requireAnyField(['name', 'external_id', 'processor_customer_id'], 'Search Fields'),

@@ -51,6 +51,7 @@ export const planResource: ResourceDefinition = {
 			method: 'GET',
 			path: '/plans',
 			kind: 'list',
+			paged: true,
 		},
 	],
 };

@@ -171,7 +171,7 @@ describe('Plan', () => {
 	});
 
 	test('Get Many sends the sort order and returns every plan with its bricks', async () => {
-		const result = await run({ resource: 'plan', operation: 'getMany', options: { ordering: 'created_at' }, returnAll: true });
+		const result = await run({ resource: 'plan', operation: 'getMany', ordering: 'created_at', returnAll: true });
 		expectSucceeded(result);
 		expectSent({ method: 'GET', path: '/plans', query: { ordering: 'created_at', limit: '1000' } });
 		const ids = result.json.map((plan) => plan.plan_id);

@@ -3,6 +3,8 @@
  * methods of a subscription): the node sends no query string at all, reads the answer whole and
  * applies Limit itself. The sandbox refuses limit/offset there, so sending one fails the run.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { IDataObject } from 'n8n-workflow';
 import { SubscriptionBilling } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
 import { runBilling, useSandbox } from './helpers/billing';
@@ -112,4 +114,58 @@ test('Return All says how each list is read: followed page by page, or whole in 
 		expect(byOperation[paged]).toMatch(/follows every page/);
 	}
 	expect(Object.keys(byOperation)).toHaveLength(10);
+});
+
+describe('an API that answers one of these lists with an envelope', () => {
+	// The documents do not show these answers' shape; the node also reads the paginated envelope,
+	// following its next links exactly as given (no limit is added to them).
+	const requested: string[] = [];
+	let server: http.Server;
+	let origin = '';
+	const upgrades = Array.from({ length: 5 }, (_, i) => ({ order_id: `00000000-0000-4000-8000-00000000000${i}`, order_type: 'UPGRADE' }));
+	beforeAll(async () => {
+		server = http.createServer((req, res) => {
+			requested.push(req.url ?? '');
+			const second = req.url?.endsWith('?page=2');
+			res.writeHead(200, { 'Content-Type': 'application/json' });
+			res.end(
+				JSON.stringify({
+					count: upgrades.length,
+					next: second ? null : `${origin}/api/v2/subscriptions/sub-1/upgrade?page=2`,
+					previous: null,
+					results: second ? upgrades.slice(3) : upgrades.slice(0, 3),
+				}),
+			);
+		});
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	});
+	afterAll(async () => {
+		server.closeAllConnections();
+		await new Promise((resolve) => server.close(resolve));
+	});
+	beforeEach(() => {
+		requested.length = 0;
+	});
+
+	test('Return All follows the next link unchanged and returns every entry once', async () => {
+		const run = await runBilling(sandbox, { resource: 'subscriptionUpgrade', operation: 'getMany', subscriptionId: 'sub-1', returnAll: true }, { baseUrl: `${origin}/api/v2` });
+		expect(run.error).toBeUndefined();
+		expect(requested).toEqual(['/api/v2/subscriptions/sub-1/upgrade', '/api/v2/subscriptions/sub-1/upgrade?page=2']);
+		expect(run.json).toEqual(upgrades);
+	});
+
+	test('Limit stops inside the first answer and asks for nothing more', async () => {
+		const run = await runBilling(sandbox, { resource: 'subscriptionUpgrade', operation: 'getMany', subscriptionId: 'sub-1', limit: 2 }, { baseUrl: `${origin}/api/v2` });
+		expect(run.error).toBeUndefined();
+		expect(requested).toEqual(['/api/v2/subscriptions/sub-1/upgrade']);
+		expect(run.json).toEqual(upgrades.slice(0, 2));
+	});
+
+	test('Limit across the two answers cuts the second one, without adding limit to the link', async () => {
+		const run = await runBilling(sandbox, { resource: 'subscriptionUpgrade', operation: 'getMany', subscriptionId: 'sub-1', limit: 4 }, { baseUrl: `${origin}/api/v2` });
+		expect(run.error).toBeUndefined();
+		expect(requested).toEqual(['/api/v2/subscriptions/sub-1/upgrade', '/api/v2/subscriptions/sub-1/upgrade?page=2']);
+		expect(run.json).toEqual(upgrades.slice(0, 4));
+	});
 });

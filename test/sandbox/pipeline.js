@@ -129,6 +129,7 @@ async function handleRequest(sb, req, res) {
     fault: undefined,
   };
   sb.requests.push(entry);
+  const limited = admit(sb, req, res, entry);
   const { buffer, tooLarge } = await readBody(req);
   entry.rawBody = buffer.toString('utf8');
   const info = { rawPath, rawQuery, contentType, buffer, tooLarge, parsed: null, parseError: null };
@@ -138,6 +139,7 @@ async function handleRequest(sb, req, res) {
   } catch (e) {
     info.parseError = e;
   }
+  if (limited) return later(sb, () => send(sb, res, entry, limited));
   const fault = sb.faults.decide(n, rawPath);
   entry.fault = fault;
   if (fault && NOT_APPLIED.has(fault)) {
@@ -154,7 +156,27 @@ async function handleRequest(sb, req, res) {
   } catch (err) {
     result = errorResult(err);
   }
-  send(sb, res, entry, result, fault);
+  sb.applied.record(req.method, rawPath, entry.rawBody, result);
+  later(sb, () => send(sb, res, entry, result, fault));
+}
+
+/** Latency and rate limits (limits.js): counts the request in flight; the 429 to answer or null. */
+function admit(sb, req, res, entry) {
+  entry.receivedAt = performance.now();
+  if (!sb.limits.active) return null;
+  res.once('close', () => sb.limits.leave());
+  return sb.limits.arrive(req.headers['x-service-key'], entry.receivedAt);
+}
+
+/** Runs `reply` after the configured latency. */
+function later(sb, reply) {
+  const ms = sb.limits.active ? sb.limits.delayMs() : 0;
+  if (ms <= 0) return reply();
+  const timer = setTimeout(() => {
+    sb.timers.delete(timer);
+    reply();
+  }, ms);
+  sb.timers.add(timer);
 }
 
 module.exports = { handleRequest, PREFIX };

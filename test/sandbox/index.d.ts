@@ -84,6 +84,8 @@ export interface RecordedRequest {
 	replayed?: boolean;
 	/** performance.now() when the request arrived. */
 	receivedAt: number;
+	/** performance.now() when the answer was sent (undefined: not yet, or none). */
+	answeredAt?: number;
 }
 
 export interface Fixtures {

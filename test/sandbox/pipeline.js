@@ -160,11 +160,20 @@ async function handleRequest(sb, req, res) {
   later(sb, () => send(sb, res, entry, result, fault));
 }
 
-/** Latency and rate limits (limits.js): counts the request in flight; the 429 to answer or null. */
+/** Arrival and answer times; latency and rate limits (limits.js): counts the request in flight; the 429 to answer or null. */
 function admit(sb, req, res, entry) {
   entry.receivedAt = performance.now();
+  res.once('finish', () => {
+    entry.answeredAt = performance.now();
+  });
   if (!sb.limits.active) return null;
-  res.once('close', () => sb.limits.leave());
+  let left = false;
+  const leave = () => {
+    if (!left) sb.limits.leave();
+    left = true;
+  };
+  res.once('finish', leave);
+  res.once('close', leave);
   return sb.limits.arrive(req.headers['x-service-key'], entry.receivedAt);
 }
 

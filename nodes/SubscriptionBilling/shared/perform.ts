@@ -10,6 +10,7 @@ import { CREDENTIAL_TYPE, IDEMPOTENCY_HEADER } from './constants';
 import { deriveIdempotencyKey } from './idempotency';
 import { invalidInput, quoted } from './invalidInput';
 import { collectPages } from './pagination';
+import { DEFAULT_MAX_CONCURRENT, MAX_CONCURRENT_LIMIT } from './rateBudget';
 import { DEFAULT_RETRY, type RetrySettings } from './retry';
 import { sendWithRetries, type Session } from './transport';
 
@@ -26,6 +27,7 @@ interface FaultHandling {
 	retryDelay?: number;
 	idempotency?: 'derived' | 'custom' | 'off';
 	idempotencyKey?: string;
+	maxConcurrentRequests?: number;
 }
 
 function retrySettings(ctx: IExecutePaginationFunctions, faultHandling: FaultHandling): RetrySettings {
@@ -36,6 +38,13 @@ function retrySettings(ctx: IExecutePaginationFunctions, faultHandling: FaultHan
 	if (typeof initialDelayMs !== 'number' || !(initialDelayMs >= 0) || !Number.isFinite(initialDelayMs))
 		throw invalidInput(ctx, 'Retry Delay (Ms)', `${quoted(initialDelayMs)} is not a number of milliseconds of at least 0`);
 	return { ...DEFAULT_RETRY, maxRetries, initialDelayMs };
+}
+
+function maxConcurrent(ctx: IExecutePaginationFunctions, faultHandling: FaultHandling): number {
+	const value = faultHandling.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT;
+	if (!Number.isInteger(value) || value < 1 || value > MAX_CONCURRENT_LIMIT)
+		throw invalidInput(ctx, 'Max Concurrent Requests', `${quoted(value)} is not a whole number from 1 to ${MAX_CONCURRENT_LIMIT}`);
+	return value;
 }
 
 function idempotencyKeyFor(ctx: IExecutePaginationFunctions, faultHandling: FaultHandling, options: IHttpRequestOptions): string | undefined {
@@ -83,6 +92,7 @@ export function perform(kind: OperationKind, shape?: Shaper) {
 			secret: credentials.apiKey,
 			retry: retrySettings(this, faultHandling),
 			safeToRepeat: kind !== 'write' || idempotencyKey !== undefined,
+			maxConcurrent: maxConcurrent(this, faultHandling),
 		};
 		const results =
 			kind === 'list'

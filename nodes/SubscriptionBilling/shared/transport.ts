@@ -10,6 +10,7 @@ import {
 import { toNodeError } from './apiError';
 import { CREDENTIAL_TYPE } from './constants';
 import { redact } from './redact';
+import { DEFAULT_MAX_CONCURRENT, requestBudget, type RequestBudget, type Ticket } from './rateBudget';
 import { DEFAULT_RETRY, isRetryable, retryAfterMs, retryDelayMs, type Failure, type RetrySettings } from './retry';
 
 /** Operations and the editor's pickers send through the same transport. */
@@ -24,6 +25,24 @@ export interface Session {
 	retry: RetrySettings;
 	/** Reads, and writes carrying an idempotency key. */
 	safeToRepeat: boolean;
+	/** Most requests the execution keeps in flight to this API (see rateBudget.ts). */
+	maxConcurrent?: number;
+}
+
+/** The budget this execution shares for the API's address; none for the editor's pickers. */
+function budgetOf(session: Session, options: IHttpRequestOptions): RequestBudget | undefined {
+	const { ctx } = session;
+	if (!('getExecutionCancelSignal' in ctx)) return undefined;
+	const address = new URL(options.baseURL || options.url).origin;
+	return requestBudget(ctx.getExecutionId(), address, session.maxConcurrent ?? DEFAULT_MAX_CONCURRENT, ctx.getExecutionCancelSignal());
+}
+
+/** Tells the budget how a request went: 429 slows the execution down, an answer lets it speed up. */
+function release(ticket: Ticket | undefined, failure: Failure | undefined): void {
+	if (!ticket) return;
+	if (!failure) ticket.release('success');
+	else if (failure.type === 'http' && failure.status === 429) ticket.release('rateLimited', retryAfterMs(failure.headers));
+	else ticket.release('other');
 }
 
 /**
@@ -86,8 +105,10 @@ function judge(response: IN8nHttpFullResponse, secret: string | undefined): { bo
  */
 export async function sendWithRetries(session: Session, options: IHttpRequestOptions): Promise<unknown> {
 	const { ctx, retry } = session;
+	const budget = budgetOf(session, options);
 	for (let attempt = 0; ; attempt++) {
 		let failure: Failure;
+		const ticket = await budget?.acquire();
 		try {
 			const response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, {
 				...options,
@@ -99,11 +120,15 @@ export async function sendWithRetries(session: Session, options: IHttpRequestOpt
 				disableFollowRedirect: true,
 			})) as IN8nHttpFullResponse;
 			const outcome = judge(response, session.secret);
-			if ('body' in outcome) return outcome.body;
+			if ('body' in outcome) {
+				release(ticket, undefined);
+				return outcome.body;
+			}
 			failure = outcome.failure;
 		} catch (error) {
 			failure = networkFailure(error);
 		}
+		release(ticket, failure);
 		const retryable = attempt < retry.maxRetries && isRetryable(failure, session.safeToRepeat);
 		const delay = retryable ? retryDelayMs(attempt, failure, retry) : undefined;
 		if (delay === undefined) {

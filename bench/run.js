@@ -11,6 +11,7 @@
 //
 // node bench/run.js --render: rewrites RESULTS.md and the plot from bench/out/last-run.json.
 // Environment: BENCH_QUICK=1 (a smoke run: 1 round, small sizes), BENCH_PROFILE=0 (no profiles),
+// BENCH_ONLY=limited (only the scenarios against the API with latency and a rate limit),
 // BENCH_INSTALL_N8N=1 (install n8n 2.8.4 into .n8n-local/ if n8n-nodes-base is missing),
 // BENCH_N8N_NODES_BASE=<dir> (use that n8n-nodes-base).
 
@@ -21,11 +22,20 @@ const { fork, spawnSync } = require('node:child_process');
 const { findNodesBase, howToInstall } = require('./lib/n8n-nodes-base');
 const { summarise, format: formatProfile } = require('./lib/profile-summary');
 const { timePerInvoiceSvg } = require('./lib/svg');
+const { limitedReport } = require('./lib/limited');
 
 const ROOT = path.resolve(__dirname, '..');
 const OUT = path.join(__dirname, 'out');
 const QUICK = process.env.BENCH_QUICK === '1';
 const PROFILE = process.env.BENCH_PROFILE !== '0';
+const ONLY_LIMITED = process.env.BENCH_ONLY === 'limited';
+
+/** The API with latency and a rate limit (test/sandbox/limits.js): 40 ms on average, 100 requests/s per key. */
+const LIMITS = { latencyMs: 35, jitterMs: 10, ratePerSecond: 100, burst: 100 };
+const LIMITED = QUICK
+	? { writes: 500, writeRounds: 1, invoices: 10000, listRounds: 1 }
+	: { writes: 2000, writeRounds: 2, invoices: 10000, listRounds: 3 };
+const LIMITED_WRITE_WAYS = ['node', 'httpRequest', 'httpRequestRetry'];
 
 // ---- what runs ------------------------------------------------------------------------------
 const CONFIG = QUICK
@@ -145,8 +155,9 @@ function buildPackage() {
 
 // ---- processes ------------------------------------------------------------------------------
 function startSandbox(sizes, writeItems) {
+	const limited = { limits: LIMITS, invoices: LIMITED.invoices, writeItems: LIMITED.writes };
 	const child = fork(path.join(__dirname, 'lib', 'sandbox-server.js'), [], {
-		env: { ...process.env, BENCH_SIZES: JSON.stringify(sizes), BENCH_WRITE_ITEMS: String(writeItems) },
+		env: { ...process.env, BENCH_SIZES: JSON.stringify(sizes), BENCH_WRITE_ITEMS: String(writeItems), BENCH_LIMITED: JSON.stringify(limited) },
 		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 	});
 	let nextId = 0;
@@ -195,7 +206,14 @@ function runJob(sandbox, job) {
 				const counts = await sandbox.call('count');
 				clearTimeout(timer);
 				settled = true;
-				resolve({ ...m, requests: counts.requests, statuses: counts.statuses, connections: counts.connections, sandboxCpuMs: counts.cpuMs });
+				resolve({
+					...m,
+					requests: counts.requests,
+					statuses: counts.statuses,
+					connections: counts.connections,
+					sandboxCpuMs: counts.cpuMs,
+					limited: counts.limited,
+				});
 			} else if (m.type === 'error') {
 				answered = true;
 				clearTimeout(timer);
@@ -233,19 +251,30 @@ async function main() {
 	const writeTarget = { ...targets[Math.min(...CONFIG.listSizes)] };
 
 	const results = []; // { scenario, key, way, round, ...figures }
-	async function rounds(scenario, key, n, jobFor) {
+	async function rounds(scenario, key, n, jobFor, theseWays = ways) {
 		for (let round = 0; round < n; round++) {
-			const order = ways.map((_, i) => ways[(i + round) % ways.length]); // rotate who goes first
+			const order = theseWays.map((_, i) => theseWays[(i + round) % theseWays.length]); // rotate who goes first
 			for (const way of order) {
 				const job = { ...jobFor(way), scenario, way, nodesBase };
 				const r = await runJob(sandbox, job);
 				results.push({ scenario, key, way, round, ...r });
 				log(
 					`  ${key.padEnd(14)} ${way.padEnd(11)} round ${round + 1}/${n}: ${fmt(r.wallMs).padStart(6)} ms, ` +
-						`${r.requests} requests, cpu ${fmt(r.cpuMs)} ms, peak ${fmt(r.peakRssMb)} MB (+${fmt(r.peakRssMb - r.baseRssMb)})`,
+						`${r.requests} requests, cpu ${fmt(r.cpuMs)} ms, peak ${fmt(r.peakRssMb)} MB (+${fmt(r.peakRssMb - r.baseRssMb)})` +
+						(r.limited ? `; ${r.limited.limits.limited} 429s, ${r.failed ?? 0} failed, ${r.limited.doubled} applied twice, max ${r.limited.limits.maxInFlightSeen} in flight` : ''),
 				);
 			}
 		}
+	}
+
+	log(`\n# ${LIMITED.writes} usage writes against an API with ${LIMITS.latencyMs}+${LIMITS.jitterMs} ms latency and ${LIMITS.ratePerSecond} requests/s`);
+	const limitedWays = nodesBase ? LIMITED_WRITE_WAYS : ['node'];
+	await rounds('limited-write', 'limited-write', LIMITED.writeRounds, () => ({ target: targets.limited, warmTarget: writeTarget, items: LIMITED.writes }), limitedWays);
+	log(`\n# Return All of ${LIMITED.invoices} invoices from the same API`);
+	await rounds('list', 'limited-list', LIMITED.listRounds, () => ({ target: targets.limited }));
+	if (ONLY_LIMITED) {
+		sandbox.child.send({ cmd: 'close' });
+		return finish({ host, loadBefore, started, nodesBase, nodesBaseVersion, ways, results, profiles: [] });
 	}
 
 	log('\n# Return All of one customer\'s invoices (page size 1000)');
@@ -288,7 +317,10 @@ async function main() {
 		}
 	}
 	sandbox.child.send({ cmd: 'close' });
+	finish({ host, loadBefore, started, nodesBase, nodesBaseVersion, ways, results, profiles });
+}
 
+function finish({ host, loadBefore, started, nodesBase, nodesBaseVersion, ways, results, profiles }) {
 	const run = {
 		host,
 		loadBefore,
@@ -299,16 +331,28 @@ async function main() {
 		nodesBase,
 		nodesBaseVersion,
 		config: CONFIG,
+		limitsConfig: { limits: LIMITS, ...LIMITED },
+		onlyLimited: ONLY_LIMITED,
 		results,
 		profiles,
 	};
-	fs.writeFileSync(path.join(OUT, 'last-run.json'), JSON.stringify(run, null, 2));
+	fs.writeFileSync(path.join(OUT, ONLY_LIMITED ? 'last-limited-run.json' : 'last-run.json'), JSON.stringify(run));
 	report(run);
 }
 
 /** Figures, goals, the plot and RESULTS.md from a run (also: node bench/run.js --render). */
 function report(run) {
 	const { config: CONFIG, results, ways, profiles, nodesBaseVersion, elapsed } = run;
+	const limited = limitedReport(run);
+	const goalRow = (g) => `| ${g.name} | ${g.measured} | ${g.rule} | ${g.pass ? 'PASS' : 'MISS'} |`;
+	if (run.onlyLimited) {
+		const text = `${limited.tables.join('\n\n')}\n\n### Goals\n\n| goal | measured | rule | verdict |\n|---|---|---|---|\n${limited.goals.map(goalRow).join('\n')}\n`;
+		log(`\n${text}\ntotal ${fmt(elapsed)} s`);
+		fs.writeFileSync(path.join(OUT, 'limited-results.md'), text);
+		fs.writeFileSync(path.join(OUT, 'rate-limited-writes.svg'), limited.svg);
+		log('wrote bench/out/limited-results.md, bench/out/rate-limited-writes.svg (RESULTS.md is written by full runs only)');
+		return;
+	}
 	// ---- figures ----------------------------------------------------------------------------
 	const stats = {};
 	for (const r of results) {
@@ -419,8 +463,13 @@ function report(run) {
 	table(`Writes: ${CONFIG.writeItems} items, each PATCH /usage`, WRITE_MODES.map((m) => `write-${m.id}`), 'µs per item', (f) => fmt((f.wallMs * 1000) / f.count, 0));
 	table('Loading the package', ['load'], 'loaded', (f) => fmt(f.count));
 
+	if (limited) {
+		tables.push(...limited.tables);
+		goals.push(...limited.goals);
+		fs.writeFileSync(path.join(__dirname, 'rate-limited-writes.svg'), limited.svg);
+	}
 	const goalLines = ['| goal | measured | rule | verdict |', '|---|---|---|---|'];
-	for (const g of goals) goalLines.push(`| ${g.name} | ${g.measured} | ${g.rule} | ${g.pass ? 'PASS' : 'MISS'} |`);
+	for (const g of goals) goalLines.push(goalRow(g));
 
 	log(`\n${tables.join('\n\n')}\n\n### Goals\n\n${goalLines.join('\n')}\n`);
 	log(`total ${fmt(elapsed)} s`);
@@ -472,6 +521,7 @@ function renderResults({ host, loadBefore, loadAfter, elapsed, date, ways, nodes
 	lines.push('## Figures (last run)', '');
 	lines.push(tables.join('\n\n'), '');
 	lines.push('![time per invoice](time-per-invoice.svg)', '');
+	if (fs.existsSync(path.join(__dirname, 'rate-limited-writes.svg'))) lines.push('![answers per second against a rate-limited API](rate-limited-writes.svg)', '');
 	lines.push('## Goals', '');
 	lines.push(goalLines.join('\n'), '');
 	if (profiles.length) {

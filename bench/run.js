@@ -161,7 +161,7 @@ function startSandbox(sizes, writeItems) {
 		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 	});
 	let nextId = 0;
-	const call = (cmd) =>
+	const call = (cmd, limits) =>
 		new Promise((resolve) => {
 			const id = ++nextId;
 			const onMessage = (m) => {
@@ -171,7 +171,7 @@ function startSandbox(sizes, writeItems) {
 				}
 			};
 			child.on('message', onMessage);
-			child.send({ id, cmd });
+			child.send({ id, cmd, limits });
 		});
 	return new Promise((resolve, reject) => {
 		child.once('error', reject);
@@ -199,7 +199,7 @@ function runJob(sandbox, job) {
 		const timer = setTimeout(() => fail(new Error(`${job.scenario}/${job.way} timed out`)), 180_000);
 		worker.on('message', async (m) => {
 			if (m.type === 'ready') {
-				await sandbox.call('clear');
+				await sandbox.call('clear', job.limits);
 				worker.send({ type: 'go' });
 			} else if (m.type === 'result') {
 				answered = true; // the worker exits right after sending this
@@ -535,7 +535,11 @@ function renderResults({ host, loadBefore, loadAfter, elapsed, date, ways, nodes
 	return lines.join('\n');
 }
 
-if (process.argv.includes('--render')) {
+module.exports = { buildPackage, startSandbox, runJob, LIMITS };
+
+if (require.main !== module) {
+	// used as a library (bench/concurrency.js)
+} else if (process.argv.includes('--render')) {
 	report(JSON.parse(fs.readFileSync(path.join(OUT, 'last-run.json'), 'utf8')));
 } else {
 	main().catch((error) => {

@@ -7,7 +7,9 @@
 // limits.js) with `invoices` invoices of its big customer and `writeItems` usage entries.
 //
 // IPC (from bench/run.js):
-//   { id, cmd: 'clear' }  empties every sandbox's request log and idempotency store, restarts the
+//   { id, cmd: 'clear', limits? }  empties every sandbox's request log and idempotency store (the
+//                        limited sandbox gets `limits` instead of BENCH_LIMITED's until the next
+//                        'clear'), restarts the
 //                        request counters and the CPU clock          -> { id, ok: true }
 //   { id, cmd: 'count' }  requests received since 'clear' (per sandbox and total) and the CPU time
 //                        this process spent serving them and the TCP
@@ -63,7 +65,7 @@ async function main() {
 				sb.idempotency.clear();
 				sb.applied.clear();
 			}
-			if (limited) limited.setLimits(limitedConfig.limits); // full buckets, fresh statistics
+			if (limited) limited.setLimits(msg.limits ?? limitedConfig.limits); // full buckets, fresh statistics
 			cpuStart = process.cpuUsage();
 			connections = 0;
 			process.send({ id: msg.id, ok: true });

@@ -133,6 +133,7 @@ async function limitedWrite(target, n, tag) {
 	let run;
 	if (job.way === 'node') {
 		const parameters = { resource: 'usage', operation: 'update', transactionId: '={{ $json.transaction_id }}', value: '={{ $json.value }}' };
+		if (job.maxConcurrent !== undefined) parameters.faultHandling = { maxConcurrentRequests: job.maxConcurrent };
 		run = await runBilling(target, parameters, items);
 	} else {
 		const parameters = {

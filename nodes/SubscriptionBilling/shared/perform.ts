@@ -5,8 +5,9 @@ import type {
 	IHttpRequestOptions,
 	INodeExecutionData,
 } from 'n8n-workflow';
+import { credentialBaseUrl, runCredentials } from './apiCredentials';
 import { checkedBaseUrl } from './baseUrl';
-import { CREDENTIAL_TYPE, IDEMPOTENCY_HEADER } from './constants';
+import { IDEMPOTENCY_HEADER } from './constants';
 import { deriveIdempotencyKey } from './idempotency';
 import { invalidInput, quoted } from './invalidInput';
 import { collectPages } from './pagination';
@@ -81,15 +82,16 @@ export function perform(kind: OperationKind, shape?: Shaper) {
 		const node = this.getNode();
 		const faultHandling = this.getNodeParameter('faultHandling', {}) as FaultHandling;
 		const options = requestData.options as IHttpRequestOptions;
-		options.baseURL = checkedBaseUrl(node, options.baseURL, itemIndex).href.replace(/\/+$/, '');
+		const credentials = await runCredentials(this);
+		options.baseURL = checkedBaseUrl(node, credentialBaseUrl(credentials), itemIndex).href.replace(/\/+$/, '');
 		const idempotencyKey = kind === 'write' ? idempotencyKeyFor(this, faultHandling, options) : undefined;
 		if (idempotencyKey) options.headers = { ...options.headers, [IDEMPOTENCY_HEADER]: idempotencyKey };
-		const credentials = await this.getCredentials<{ apiKey?: string }>(CREDENTIAL_TYPE);
 		const session: Session = {
 			ctx: this,
 			node,
 			itemIndex,
 			secret: credentials.apiKey,
+			credentials,
 			retry: retrySettings(this, faultHandling),
 			safeToRepeat: kind !== 'write' || idempotencyKey !== undefined,
 			maxConcurrent: maxConcurrent(this, faultHandling),

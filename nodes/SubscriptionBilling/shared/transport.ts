@@ -1,5 +1,6 @@
 import {
 	sleepWithAbort,
+	type ICredentialDataDecryptedObject,
 	type IDataObject,
 	type IExecutePaginationFunctions,
 	type ILoadOptionsFunctions,
@@ -22,6 +23,8 @@ export interface Session {
 	node: INode;
 	itemIndex: number;
 	secret?: string;
+	/** The credential as already read, so that n8n does not read it again for every request. */
+	credentials?: ICredentialDataDecryptedObject;
 	retry: RetrySettings;
 	/** Reads, and writes carrying an idempotency key. */
 	safeToRepeat: boolean;
@@ -106,6 +109,7 @@ function judge(response: IN8nHttpFullResponse, secret: string | undefined): { bo
 export async function sendWithRetries(session: Session, options: IHttpRequestOptions): Promise<unknown> {
 	const { ctx, retry } = session;
 	const budget = budgetOf(session, options);
+	const alreadyRead = session.credentials && { credentialsDecrypted: { id: '', name: '', type: CREDENTIAL_TYPE, data: session.credentials } };
 	for (let attempt = 0; ; attempt++) {
 		let failure: Failure;
 		const ticket = await budget?.acquire();
@@ -118,7 +122,7 @@ export async function sendWithRetries(session: Session, options: IHttpRequestOpt
 				ignoreHttpStatusErrors: true,
 				returnFullResponse: true,
 				disableFollowRedirect: true,
-			})) as IN8nHttpFullResponse;
+			}, alreadyRead)) as IN8nHttpFullResponse;
 			const outcome = judge(response, session.secret);
 			if ('body' in outcome) {
 				release(ticket, undefined);

@@ -48,7 +48,7 @@ test('more requests in flight than the cap: the extra one is refused at once wit
 	expect(statuses).toEqual([200, 200, 429]);
 	const refused = answers.find((answer) => answer.status === 429) as Response;
 	expect(refused.headers.get('retry-after')).toBe('1');
-	expect((await refused.json()).error.code).toBe('ERR_TOO_MANY_CONCURRENT_REQUESTS');
+	expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('ERR_TOO_MANY_CONCURRENT_REQUESTS');
 	expect(sb.limits.stats()).toMatchObject({ maxInFlightSeen: 3, rejectedInFlight: 1, inFlight: 0 });
 });
 

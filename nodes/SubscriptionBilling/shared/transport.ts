@@ -32,12 +32,14 @@ export interface Session {
 	maxConcurrent?: number;
 }
 
-/** The budget this execution shares for the API's address; none for the editor's pickers. */
+/** The budget this execution shares for the API's address; none outside an execution (the editor's pickers). */
 function budgetOf(session: Session, options: IHttpRequestOptions): RequestBudget | undefined {
 	const { ctx } = session;
-	if (!('getExecutionCancelSignal' in ctx)) return undefined;
+	const executionId = ctx.getExecutionId() as string | undefined;
+	if (!executionId) return undefined;
 	const address = new URL(options.baseURL || options.url).origin;
-	return requestBudget(ctx.getExecutionId(), address, session.maxConcurrent ?? DEFAULT_MAX_CONCURRENT, ctx.getExecutionCancelSignal());
+	const signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
+	return requestBudget(executionId, address, session.maxConcurrent ?? DEFAULT_MAX_CONCURRENT, signal);
 }
 
 /** Tells the budget how a request went: 429 slows the execution down, an answer lets it speed up. */

@@ -3,7 +3,7 @@
 // one line per way (2xx answers, solid; 429s, dotted), the limit as a dashed line. No dependencies.
 
 const COLORS = { node: '#d9480f', httpRequest: '#1c7ed6', httpRequestRetry: '#7048e8', loop: '#2b8a3e' };
-const BIN_MS = 500;
+const BIN_MS = 1000;
 
 const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
@@ -25,9 +25,9 @@ function ratePlotSvg(series, { limit, idealS, title }) {
 	const endMs = Math.max(idealS * 1000, ...series.flatMap((s) => s.arrivals.map(([ms]) => ms))) + BIN_MS;
 	const count = Math.ceil(endMs / BIN_MS);
 	const data = series.map((s) => ({ ...s, ...bins(s.arrivals, count) }));
-	const yMax = Math.max(limit * 2, ...data.flatMap((d) => [...d.ok, ...d.limited]).map((v) => Math.min(v, limit * 10))) * 1.05;
-	const W = 900;
-	const m = { left: 70, right: 250, top: 50, bottom: 60 };
+	const yMax = limit * 3;
+	const W = 960;
+	const m = { left: 70, right: 310, top: 50, bottom: 60 };
 	const pw = W - m.left - m.right;
 	const ph = 320;
 	const H = m.top + ph + m.bottom;
@@ -37,7 +37,7 @@ function ratePlotSvg(series, { limit, idealS, title }) {
 	out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-size="13">`);
 	out.push(`<rect width="${W}" height="${H}" fill="#ffffff"/>`);
 	out.push(`<text x="${m.left}" y="28" font-size="15" font-weight="bold" fill="#222">${esc(title)}</text>`);
-	const yStep = yMax > 1000 ? 500 : yMax > 400 ? 100 : 50;
+	const yStep = yMax > 1000 ? 500 : 50;
 	for (let v = 0; v <= yMax; v += yStep) {
 		out.push(`<line x1="${m.left}" x2="${m.left + pw}" y1="${y(v).toFixed(1)}" y2="${y(v).toFixed(1)}" stroke="#eee"/>`);
 		out.push(`<text x="${m.left - 8}" y="${(y(v) + 4).toFixed(1)}" text-anchor="end" fill="#444">${v}</text>`);
@@ -59,8 +59,9 @@ function ratePlotSvg(series, { limit, idealS, title }) {
 	for (const d of data) {
 		const last = Math.max(0, ...d.arrivals.map(([ms]) => ms));
 		const used = Math.ceil((last + 1) / BIN_MS);
-		out.push(line(d.ok.slice(0, used), COLORS[d.way] ?? '#666'));
+		out.push(line(d.ok.slice(0, used), COLORS[d.way] ?? '#666', d.way === 'httpRequest' ? '8 4' : undefined));
 		out.push(line(d.limited.slice(0, used), COLORS[d.way] ?? '#666', '2 3'));
+		d.ok.slice(0, used).forEach((v, i) => out.push(`<circle cx="${x(i * BIN_MS + BIN_MS / 2).toFixed(1)}" cy="${y(v).toFixed(1)}" r="3" fill="${COLORS[d.way] ?? '#666'}"/>`));
 	}
 	data.forEach((d, i) => {
 		const ly = m.top + 12 + i * 24;
@@ -69,8 +70,10 @@ function ratePlotSvg(series, { limit, idealS, title }) {
 		out.push(`<text x="${lx + 32}" y="${ly + 4}" fill="#222">${esc(d.label)}</text>`);
 	});
 	const note = m.top + 12 + data.length * 24 + 10;
-	out.push(`<text x="${m.left + pw + 20}" y="${note}" font-size="11" fill="#666">solid: 2xx answers; dotted: 429s</text>`);
-	out.push(`<text x="${m.left + pw + 20}" y="${note + 15}" font-size="11" fill="#666">values above ${yMax.toFixed(0)}/s are cut off</text>`);
+	out.push(`<text x="${m.left + pw + 20}" y="${note}" font-size="11" fill="#666">solid (dashed for HTTP Request defaults): 2xx</text>`);
+	out.push(`<text x="${m.left + pw + 20}" y="${note + 15}" font-size="11" fill="#666">answers; dotted: 429s. Values above ${yMax.toFixed(0)}/s</text>`);
+	out.push(`<text x="${m.left + pw + 20}" y="${note + 30}" font-size="11" fill="#666">are cut off (the HTTP Request node sends</text>`);
+	out.push(`<text x="${m.left + pw + 20}" y="${note + 45}" font-size="11" fill="#666">all 2,000 at once: ~1,900 429s in a second)</text>`);
 	out.push('</svg>');
 	return `${out.join('\n')}\n`;
 }

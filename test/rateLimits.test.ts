@@ -101,15 +101,38 @@ test('after a 429 the execution sends fewer requests at once', async () => {
 	expect(limited().applied.doubled()).toEqual([]);
 });
 
-test('Request Options → Batching still spaces the items as set: one batch per interval', async () => {
+test('after a slowdown, successes ramp the execution back up to the maximum in flight', async () => {
+	const maxConcurrent = 8;
+	sandbox.setFaults({ on: [1, 2, 3, 4, 5, 6, 7, 8], kinds: Array(8).fill('429'), retryAfterSeconds: 0 });
+	limited().setLimits({ latencyMs: 20 });
+	const items = usageItems(600, 'recover');
+	const run = await runBilling(sandbox, { ...updateUsage, faultHandling: { retryDelay: 5, maxConcurrentRequests: maxConcurrent } }, { items });
+
+	expect(run.error).toBeUndefined();
+	expect(run.json).toHaveLength(600);
+	const inFlight = inFlightSeries(sandbox.requests);
+	expect(Math.max(...inFlight.slice(8, 24))).toBeLessThan(maxConcurrent);
+	expect(Math.max(...inFlight.slice(-100))).toBe(maxConcurrent);
+	expect(limited().applied.distinct).toBe(600);
+	expect(limited().applied.doubled()).toEqual([]);
+});
+
+test('Request Options → Batching still spaces the items as set: the requests arrive batch by batch', async () => {
 	const items = usageItems(6, 'batch');
-	const run = await runBilling(sandbox, { ...updateUsage, requestOptions: { batching: { batch: { batchSize: 2, batchInterval: 200 } } } }, { items });
+	const run = await runBilling(sandbox, { ...updateUsage, requestOptions: { batching: { batch: { batchSize: 2, batchInterval: 300 } } } }, { items });
 
 	expect(run.error).toBeUndefined();
 	expect(run.json).toHaveLength(6);
-	const at = sandbox.requests.map(receivedAt);
-	// batch k starts k intervals after the first at the earliest
-	for (let i = 2; i < 6; i++) expect(at[i] - at[0]).toBeGreaterThanOrEqual(Math.floor(i / 2) * 200 - 5);
+	const requests = sandbox.requests;
+	const itemOf = (request: ReceivedRequest) => (request.body as IDataObject).transaction_id;
+	expect(requests.map(itemOf).slice(0, 2).sort()).toEqual(['batch-0', 'batch-1']);
+	expect(requests.map(itemOf).slice(2, 4).sort()).toEqual(['batch-2', 'batch-3']);
+	expect(requests.map(itemOf).slice(4, 6).sort()).toEqual(['batch-4', 'batch-5']);
+	// the pauses between batches are wider than any batch's own spread
+	const at = requests.map(receivedAt);
+	const spreads = [at[1] - at[0], at[3] - at[2], at[5] - at[4]];
+	const gaps = [at[2] - at[1], at[4] - at[3]];
+	expect(Math.min(...gaps)).toBeGreaterThan(Math.max(...spreads));
 	expect(limited().applied.distinct).toBe(6);
 });
 

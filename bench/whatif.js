@@ -33,7 +33,7 @@ const CHANGES = {
 	],
 	// what is left, and why it stays
 	'no request budget (rateBudget.ts; the budget is kept: it is what survives a rate limit)': [
-		['shared/transport.js', 'const budget = budgetOf(session, options);', 'const budget = undefined;'],
+		['shared/transport.js', 'const ticket = await budgetOf(session, options)?.acquire();', 'const ticket = undefined;'],
 	],
 	'credential header set by a function, not the generic expression (credential.ts; kept generic: the editor offers a generic credential to the HTTP Request node)': [
 		[

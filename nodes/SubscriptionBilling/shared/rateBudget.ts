@@ -45,6 +45,8 @@ export class RequestBudget {
 	constructor(
 		public maxConcurrent: number,
 		private readonly signal?: AbortSignal,
+		/** Called when it is idle and learned nothing: nothing would be lost by starting afresh. */
+		private readonly forget?: () => void,
 	) {
 		this.window = maxConcurrent;
 	}
@@ -102,7 +104,8 @@ export class RequestBudget {
 				this.lastUsedAt = Date.now();
 				if (outcome === 'rateLimited') this.slowDown(startedAt, retryAfterMs);
 				else if (outcome === 'success') this.grow();
-				void this.pump();
+				if (this.idle && !this.learned) this.forget?.();
+				else void this.pump();
 			},
 		};
 	}
@@ -127,7 +130,7 @@ export class RequestBudget {
 
 const budgets = new Map<string, RequestBudget>();
 
-/** Forgets budgets nobody used for a while; ones that learned nothing go as soon as they are idle. */
+/** Forgets budgets that slowed down once nobody used them for a while (the others go when idle). */
 function sweep(now: number): void {
 	for (const [key, budget] of budgets) {
 		if (budget.idle && (!budget.learned || now - budget.lastUsedAt > KEEP_IDLE_MS)) budgets.delete(key);
@@ -143,8 +146,11 @@ export function requestBudget(executionId: string, apiAddress: string, maxConcur
 	let budget = budgets.get(key);
 	if (!budget) {
 		sweep(Date.now());
-		budget = new RequestBudget(maxConcurrent, signal);
-		budgets.set(key, budget);
+		const created: RequestBudget = new RequestBudget(maxConcurrent, signal, () => {
+			if (budgets.get(key) === created) budgets.delete(key);
+		});
+		budgets.set(key, created);
+		budget = created;
 	}
 	budget.maxConcurrent = maxConcurrent;
 	return budget;

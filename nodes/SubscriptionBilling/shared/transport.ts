@@ -110,11 +110,10 @@ function judge(response: IN8nHttpFullResponse, secret: string | undefined): { bo
  */
 export async function sendWithRetries(session: Session, options: IHttpRequestOptions): Promise<unknown> {
 	const { ctx, retry } = session;
-	const budget = budgetOf(session, options);
 	const alreadyRead = session.credentials && { credentialsDecrypted: { id: '', name: '', type: CREDENTIAL_TYPE, data: session.credentials } };
 	for (let attempt = 0; ; attempt++) {
 		let failure: Failure;
-		const ticket = await budget?.acquire();
+		const ticket = await budgetOf(session, options)?.acquire();
 		try {
 			const response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, {
 				...options,

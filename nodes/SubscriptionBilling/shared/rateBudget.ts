@@ -35,7 +35,9 @@ interface Waiter {
 export class RequestBudget {
 	private window: number;
 	private inFlight = 0;
-	private readonly queue: Waiter[] = [];
+	/** Waiters in arrival order from `head` on (an index, not shift(): 10,000 items may wait). */
+	private queue: Waiter[] = [];
+	private head = 0;
 	private pausedUntil = 0;
 	private slowdownStartedAt = -Infinity;
 	private grownAt = 0;
@@ -52,7 +54,7 @@ export class RequestBudget {
 	}
 
 	get idle(): boolean {
-		return this.inFlight === 0 && this.queue.length === 0 && Date.now() >= this.pausedUntil;
+		return this.inFlight === 0 && this.waiting === 0 && Date.now() >= this.pausedUntil;
 	}
 
 	/** Whether it still holds something learned: a window below the maximum or a pause. */
@@ -63,6 +65,19 @@ export class RequestBudget {
 	/** Requests that may be in flight now. */
 	get capacity(): number {
 		return Math.max(1, Math.min(this.maxConcurrent, Math.floor(this.window)));
+	}
+
+	private get waiting(): number {
+		return this.queue.length - this.head;
+	}
+
+	private next(): Waiter {
+		const waiter = this.queue[this.head++];
+		if (this.head > 1024 && this.head * 2 > this.queue.length) {
+			this.queue = this.queue.slice(this.head);
+			this.head = 0;
+		}
+		return waiter;
 	}
 
 	acquire(): Promise<Ticket> {
@@ -77,7 +92,7 @@ export class RequestBudget {
 		if (this.pumping) return;
 		this.pumping = true;
 		try {
-			while (this.queue.length > 0) {
+			while (this.waiting > 0) {
 				const pause = this.pausedUntil - Date.now();
 				if (pause > 0) {
 					await sleepWithAbort(pause, this.signal);
@@ -85,10 +100,10 @@ export class RequestBudget {
 				}
 				if (this.inFlight >= this.capacity) return;
 				this.inFlight++;
-				(this.queue.shift() as Waiter).resolve(this.ticket(Date.now()));
+				this.next().resolve(this.ticket(Date.now()));
 			}
 		} catch (error) {
-			for (const waiter of this.queue.splice(0)) waiter.reject(error);
+			while (this.waiting > 0) this.next().reject(error);
 		} finally {
 			this.pumping = false;
 		}

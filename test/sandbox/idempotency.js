@@ -21,6 +21,8 @@ function canonicalJson(value) {
   return value === undefined ? '' : JSON.stringify(value);
 }
 
+const listed = (parts) => (parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`);
+
 /** Method, path, query (parameters sorted, repeats kept in order) and body (keys sorted). */
 function canonicalRequest({ method, path, searchParams, body }) {
   const query = [...searchParams.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -61,7 +63,7 @@ class IdempotencyStore {
     if (differs.length > 0) {
       throw badRequest(
         `X-SERVICE-IDEMPOTENT-OPERATION-KEY: This key was already used for a different request (${hit.request.method} ${hit.request.path}; ` +
-          `the ${differs.join(' and ')} differ${differs.length === 1 ? 's' : ''}). Send a new key for a new write.`,
+          `the ${listed(differs)} differ${differs.length === 1 ? 's' : ''}). Send a new key for a new write.`,
       );
     }
     return { status: hit.status, raw: hit.raw, contentType: hit.contentType, headers: { ...hit.headers, 'Idempotent-Replayed': 'true' }, replayed: true };

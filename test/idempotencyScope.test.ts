@@ -4,7 +4,11 @@
  * with another request refused): a retry never doubles a write, a write asked for again is
  * applied again.
  */
-import type { IDataObject, INodeParameters, IRun } from 'n8n-workflow';
+import { NodeConnectionTypes, type IDataObject, type INode, type INodeParameters, type IRun } from 'n8n-workflow';
+import { SubscriptionBillingApi } from '../credentials/SubscriptionBillingApi.credentials';
+import { SubscriptionBilling } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
+import { runWorkflow } from './harness';
+import { START_NODE_TYPE } from './harness/node-types';
 import { runBilling, useSandbox, type BillingRun, type ReceivedRequest } from './helpers/billing';
 
 const KEY_HEADER = 'x-service-idempotent-operation-key';
@@ -92,6 +96,35 @@ describe('a write asked for again is applied again', () => {
 		expect(sandbox.requests[0].body).toEqual(sandbox.requests[1].body);
 		expect(new Set(keys()).size).toBe(2);
 		expect(outcomes().map(([, , replayed]) => replayed)).toEqual([false, false]);
+	});
+
+	test('the same node run twice in one execution (run index 0 and 1) makes two writes', async () => {
+		const before = milestone().quantity_completed;
+		const { subscriptionId, milestoneId } = sandbox.fixtures;
+		const billing: INode = {
+			id: 'billing-node', name: 'Complete Milestone', type: new SubscriptionBilling().description.name, typeVersion: 1, position: [200, 0],
+			parameters: { resource: 'subscriptionMilestone', operation: 'complete', subscriptionId, milestoneId, quantity: 1, billOn: 'IMMEDIATELY' },
+			credentials: { subscriptionBillingApi: { id: 'billing-credential', name: 'Billing' } },
+		};
+		const start: INode = { id: 'start-node', name: 'Start', type: START_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} };
+		// Two connections from Start to the node: n8n runs it once per arrival, as in a loop.
+		const toBilling = { node: billing.name, type: NodeConnectionTypes.Main, index: 0 };
+		const result = await runWorkflow({
+			nodeTypes: [new SubscriptionBilling()],
+			credentialTypes: [new SubscriptionBillingApi()],
+			credentials: { 'billing-credential': { apiKey: sandbox.apiKey, environment: 'production', productionBaseUrl: sandbox.baseUrl } },
+			workflow: { nodes: [start, billing], connections: { Start: { main: [[toBilling, toBilling]] } } },
+		});
+		const runs = result.run.data.resultData.runData[billing.name];
+		expect(runs).toHaveLength(2);
+		const invoices = runs.map((run) => run.data?.main[0]?.[0]?.json.invoice_id);
+		expect(invoices[0]).not.toBe(invoices[1]);
+		expect(outcomes()).toEqual([
+			['ok', 200, false],
+			['ok', 200, false],
+		]);
+		expect(keys()[0]).not.toBe(keys()[1]);
+		expect(milestone().quantity_completed).toBe(before + 2);
 	});
 
 	test('a custom key is the business key: the same key is applied once across executions', async () => {
@@ -204,6 +237,27 @@ describe("n8n's Retry of a failed execution (executions list)", () => {
 		expect(milestone().quantity_completed).toBe(before + 2);
 		expect(retried.json).toHaveLength(2);
 		expect(new Set(retried.json.map((item) => item.invoice_id))).toEqual(new Set(milestone().completions.slice(-2).map((c) => c.invoice_id)));
+	});
+
+	test('node parameters changed before the retry: the changed request is a new write', async () => {
+		const before = milestone().quantity_completed;
+		sandbox.setFaults({ on: [1], kinds: ['truncate'] });
+		const failed = await completeOne({ maxRetries: 0 });
+		sandbox.setFaults(null);
+		expect(failed.error).toBeDefined();
+		expect(milestone().quantity_completed).toBe(before + 1);
+
+		sandbox.clearRequests();
+		const { subscriptionId, milestoneId } = sandbox.fixtures;
+		const retried = await runBilling(
+			sandbox,
+			{ resource: 'subscriptionMilestone', operation: 'complete', subscriptionId, milestoneId, quantity: 2, billOn: 'IMMEDIATELY', faultHandling: { maxRetries: 0 } },
+			{ retryOf: failed.run },
+		);
+		expectOk(retried);
+		expect(sandbox.requests.map((request) => request.body)).toEqual([{ quantity: 2, bill_on: 'IMMEDIATELY' }]);
+		expect(outcomes()).toEqual([['ok', 200, false]]);
+		expect(milestone().quantity_completed).toBe(before + 3);
 	});
 
 	test('both items applied, one answer cut off: the retry replays both and applies nothing again', async () => {

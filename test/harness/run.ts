@@ -61,15 +61,22 @@ function toError(recorded: unknown): HarnessError | undefined {
 /**
  * What n8n 2.8's ExecutionService.retry hands to the new execution: the failed execution's data
  * as stored (and read back from the database), without the workflow's error and with the failed
- * run of the last executed node removed, so that node runs again under the same run index.
+ * run of the last executed node removed, so that node runs again under the same run index. The
+ * nodes waiting to run are taken from the workflow given, as "Retry with currently saved workflow"
+ * does (the same as "with original workflow" when the workflow is unchanged).
  */
-function dataForRetry(failed: IRun): IRunExecutionData {
+function dataForRetry(failed: IRun, workflow: Workflow): IRunExecutionData {
 	const data = JSON.parse(JSON.stringify(failed.data)) as IRunExecutionData;
 	const { lastNodeExecuted } = data.resultData;
 	if (lastNodeExecuted) {
 		delete data.resultData.error;
 		const runs = data.resultData.runData[lastNodeExecuted];
 		if (runs.length > 0 && runs[runs.length - 1].error !== undefined) runs.pop();
+	}
+	for (const entry of data.executionData?.nodeExecutionStack ?? []) {
+		const node = workflow.getNode(entry.node.name);
+		if (!node) throw new Error(`Harness: cannot retry, node "${entry.node.name}" is not in the workflow`);
+		entry.node = node;
 	}
 	return data;
 }
@@ -121,7 +128,7 @@ export async function runWorkflow(opts: RunWorkflowOptions): Promise<WorkflowRun
 	const start = nodes.find((node) => node.type === START_NODE_TYPE);
 	const startNode = start ? workflow.getNode(start.name) ?? undefined : workflow.getStartNode();
 
-	const workflowExecute = opts.retryOf ? new WorkflowExecute(additionalData, mode, dataForRetry(opts.retryOf)) : new WorkflowExecute(additionalData, mode);
+	const workflowExecute = opts.retryOf ? new WorkflowExecute(additionalData, mode, dataForRetry(opts.retryOf, workflow)) : new WorkflowExecute(additionalData, mode);
 	const { value: run, logs } = await withCapturedLogs(async () => {
 		try {
 			if (opts.retryOf) return await workflowExecute.processRunExecutionData(workflow);

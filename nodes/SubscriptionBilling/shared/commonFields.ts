@@ -44,9 +44,9 @@ const retryOptions: INodeProperties[] = [
 			"How often this node repeats one request after rate limiting (429), a server error (5xx), a timeout or a dropped connection, before the item fails. n8n's Settings → Retry On Fail comes on top: once the node has failed it runs the node again for every item, and each of those tries retries up to this many times again.",
 	},
 	{
-		// n8n's own nodes write milliseconds as "(ms)", e.g. Settings → Wait Between Tries (ms)
-		// eslint-disable-next-line n8n-nodes-base/node-param-display-name-miscased
-		displayName: 'Retry Delay (ms)',
+		// n8n's own nodes write "(ms)" under an inline lint exception, which n8n's community
+		// package scan ignores (allowInlineConfig: false); "(Ms)" misreads, so the unit is spelled out.
+		displayName: 'Retry Delay (Milliseconds)',
 		name: 'retryDelay',
 		type: 'number',
 		typeOptions: { minValue: 0 },

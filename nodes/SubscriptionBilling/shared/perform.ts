@@ -34,7 +34,7 @@ function retrySettings(ctx: IExecutePaginationFunctions, faultHandling: FaultHan
 	if (!Number.isInteger(maxRetries) || maxRetries < 0 || maxRetries > 10)
 		throw invalidInput(ctx, 'Max Retries', `${quoted(maxRetries)} is not a whole number from 0 to 10`);
 	if (typeof initialDelayMs !== 'number' || !(initialDelayMs >= 0) || !Number.isFinite(initialDelayMs))
-		throw invalidInput(ctx, 'Retry Delay (ms)', `${quoted(initialDelayMs)} is not a number of milliseconds of at least 0`);
+		throw invalidInput(ctx, 'Retry Delay (Milliseconds)', `${quoted(initialDelayMs)} is not a number of milliseconds of at least 0`);
 	return { ...DEFAULT_RETRY, maxRetries, initialDelayMs };
 }
 

@@ -40,6 +40,7 @@ const retryOptions: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 0, maxValue: 10 },
 		default: 4,
+		hint: "Settings → Retry On Fail comes on top: n8n runs the whole node again, and each run retries each request up to this many times",
 		description:
 			"How often this node repeats one request after rate limiting (429), a server error (5xx), a timeout or a dropped connection, before the item fails. n8n's Settings → Retry On Fail comes on top: once the node has failed it runs the node again for every item, and each of those tries retries up to this many times again.",
 	},

@@ -67,17 +67,17 @@ const idempotencyOptions: INodeProperties[] = [
 				name: 'Derived From Request',
 				value: 'derived',
 				description:
-					"A key for this execution, run of the node and item, computed with the request. Applied once: this node's retries, Settings → Retry On Fail, and Retry of the failed execution from the executions list. Applied again: a new execution, the next run of the node in a loop, another item.",
+					"A key for this execution, run of the node and item, computed with the request. Applied once: this node's retries, Settings → Retry On Fail, and Retry execution of a failed execution. Applied again: a new execution, the next run of the node in a loop, another item. For writes that must survive a crash of n8n, use a custom key.",
 			},
 			{
 				name: 'Custom Key',
 				value: 'custom',
-				description: 'A key you give, such as an order ID: the API applies one write per key, in whatever execution it comes again',
+				description: 'A key you give, such as an order ID: the API applies one write per key, however often and in whatever execution it is sent',
 			},
 			{
 				name: 'Off',
 				value: 'off',
-				description: 'No key: a write is repeated only when it provably did not reach the API. Settings → Retry On Fail runs it again anyway.',
+				description: 'No key: this node repeats a write only when it provably did not reach the API, but Settings → Retry On Fail sends it again even when the API applied it',
 			},
 		],
 		default: 'derived',

@@ -168,6 +168,10 @@ const cases: Record<string, Case> = {
 		parameters: { ...base.subscriptionGet, faultHandling: { maxRetries: '={{ 11 }}' } },
 		message: 'Max Retries in item 0: "11" is not a whole number from 0 to 10',
 	},
+	'negative retry delay': {
+		parameters: { ...base.subscriptionGet, faultHandling: { retryDelay: '={{ -1 }}' } },
+		message: 'Retry Delay (Milliseconds) in item 0: "-1" is not a number of milliseconds of at least 0',
+	},
 	// Dates and date-times.
 	'start date with slashes': { parameters: { ...base.upgradeCreate, startsAt: '2026/10/01' }, message: `Starts At in item 0: "2026/10/01" ${NOT_DATE}` },
 	'start date day first': { parameters: { ...base.recastCreate, startsAt: '01-10-2026' }, message: `Starts At in item 0: "01-10-2026" ${NOT_DATE}` },

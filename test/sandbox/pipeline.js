@@ -58,8 +58,9 @@ function processRequest(sb, req, info) {
   }
   checkDeclared(m.route, searchParams, info);
   const idemKey = sb.idempotency.keyOf(req);
+  const idemRequest = { method: req.method, path: rawPath, searchParams, body: info.parseError ? info.buffer.toString('utf8') : info.parsed && info.parsed.value };
   if (idemKey !== null) {
-    const replay = sb.idempotency.replay(idemKey, req.method, rawPath);
+    const replay = sb.idempotency.replay(idemKey, idemRequest);
     if (replay) return replay;
   }
   const ctx = {
@@ -75,7 +76,7 @@ function processRequest(sb, req, info) {
     maxPageSize: sb.maxPageSize,
   };
   const result = m.route.handler(ctx);
-  if (idemKey !== null) sb.idempotency.store(idemKey, req.method, rawPath, result);
+  if (idemKey !== null) sb.idempotency.store(idemKey, idemRequest, result);
   return result;
 }
 

@@ -499,8 +499,7 @@ describe('idempotency keys are kept across calls and bound to one request', () =
 		expect((await call('POST', milestonePath(), { body: { quantity: 1, bill_on: 'IMMEDIATELY' }, headers: key('bound') })).status).toBe(200);
 		const refusals = [
 			['body', await call('POST', milestonePath(), { body: { quantity: 2, bill_on: 'IMMEDIATELY' }, headers: key('bound') })],
-			['query', await call('POST', `${milestonePath()}?note=1`, { body: { quantity: 1, bill_on: 'IMMEDIATELY' }, headers: key('bound') })],
-			['path', await call('POST', `/subscriptions/${sb.fixtures.subscriptionId}/payment-methods`, { body: { quantity: 1, bill_on: 'IMMEDIATELY' }, headers: key('bound') })],
+			['path', await call('POST', milestonePath().replace(sb.fixtures.subscriptionId, 'another-subscription'), { body: { quantity: 1, bill_on: 'IMMEDIATELY' }, headers: key('bound') })],
 			['method, path and body', await call('PATCH', '/usage', { body: { transaction_id: sb.fixtures.usageTransactionId, value: 1 }, headers: key('bound') })],
 		] as const;
 		for (const [part, answer] of refusals) {
@@ -511,6 +510,17 @@ describe('idempotency keys are kept across calls and bound to one request', () =
 		}
 		expect(completed()).toBe(before + 1);
 		expect(sb.state.usage.get(sb.fixtures.usageTransactionId).value).not.toBe(1);
+	});
+
+	it('refuses the same key with another value of a documented query parameter, and applies nothing', async () => {
+		const startPath = `/subscriptions/${sb.fixtures.subscriptionId}/upgrade/${sb.fixtures.upgradeOrderId}/start`;
+		expect((await call('POST', `${startPath}?charge_immediately=no`, { headers: key('bound-query') })).status).toBe(200);
+		const other = await call('POST', `${startPath}?charge_immediately=yes`, { headers: key('bound-query') });
+		expect(other.status).toBe(400);
+		expect((other.body as { error: { message: string } }).error.message).toBe(
+			`X-SERVICE-IDEMPOTENT-OPERATION-KEY: This key was already used for a different request (POST /api/v2${startPath}; the query differs). Send a new key for a new write.`,
+		);
+		expect((sb.state.orders.get(sb.fixtures.upgradeOrderId) as { charge_immediately: boolean }).charge_immediately).toBe(false);
 	});
 });
 

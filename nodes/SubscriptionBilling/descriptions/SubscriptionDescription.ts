@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { validateFields } from '../shared/bodyRules';
-import { outputFields, outputShaper } from '../shared/output';
+import { outputFields, outputShaper, selectedFieldsCheck } from '../shared/output';
 import { showFor, type ResourceDefinition } from '../shared/resource';
-import { simplifySubscription } from './simplifiers';
+import { subscriptionOutput } from './outputs';
 import { redirectUrlField, redirectUrlRule } from './redirectUrl';
 import { subscriptionIdField } from './idFields';
 
@@ -11,10 +11,7 @@ const show = (...operation: string[]) => showFor('subscription', operation);
 const fields: INodeProperties[] = [
 	{ ...subscriptionIdField, displayOptions: show('get', 'getManagementUrl', 'getSignUrl') },
 	{ ...redirectUrlField, displayOptions: show('getSignUrl') },
-	...outputFields(
-		show('get'),
-		'ID, status, stage, dates, renewal (renewal_total in cents of the currency), totals, currency, customer and the current pause',
-	),
+	...outputFields(show('get'), subscriptionOutput),
 ];
 
 export const subscriptionResource: ResourceDefinition = {
@@ -30,7 +27,8 @@ export const subscriptionResource: ResourceDefinition = {
 			method: 'GET',
 			path: '/subscriptions/{subscriptionId}',
 			kind: 'read',
-			shape: outputShaper(simplifySubscription),
+			shape: outputShaper(subscriptionOutput),
+			preSend: [selectedFieldsCheck(subscriptionOutput)],
 		},
 		{
 			name: 'Get Management URL',

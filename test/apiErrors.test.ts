@@ -63,7 +63,7 @@ test('with Continue On Fail, failing items become error items paired with their 
 	expect(run.json[0].subscription_id).toBe(ids[0]);
 	expect(run.json[3].subscription_id).toBe(ids[3]);
 	expect(String(run.json[1].error)).toMatch(/^ERR_NOT_FOUND: /);
-	expect(String(run.json[2].error)).toBe('Subscription ID in item 2: "../escape" may contain only letters, digits and hyphens');
+	expect(String(run.json[2].error)).toBe('Subscription in item 2: "../escape" may contain only letters, digits and hyphens');
 	expect(sandbox.requests.map((request) => request.path)).toEqual(
 		expect.arrayContaining([`/api/v2/subscriptions/${ids[0]}`, '/api/v2/subscriptions/no-such-subscription', `/api/v2/subscriptions/${ids[3]}`]),
 	);

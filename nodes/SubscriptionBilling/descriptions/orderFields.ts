@@ -83,7 +83,7 @@ export function orderCreateSteps(rules: FieldRule[]): PreSendAction[] {
 		structuredInputStep(metadataInput),
 		validateFields([
 			{ field: 'starts_at', label: 'Starts At', type: 'date', required: true },
-			{ field: 'plan_id', label: 'Plan ID', type: 'string' },
+			{ field: 'plan_id', label: 'Plan', type: 'string' },
 			...rules,
 		]),
 	];

@@ -11,6 +11,8 @@ test('a wrong API key fails with the API code and message, and the key is not in
 	expect(run.items).toHaveLength(0);
 	expect(run.error?.message).toBe('ERR_UNAUTHORIZED: Invalid or missing API key.');
 	expect(run.error?.description).toContain('HTTP 401');
+	// What to check: the key and the environment of the credential.
+	expect(run.error?.description).toMatch(/check the API Key of the Subscription Billing API credential, and that it belongs to the environment chosen in its Environment/);
 	expect(run.error?.httpCode).toBe('401');
 	expect(JSON.stringify(run.error)).not.toContain('wrong-key-0123456789');
 	expect(sandbox.requests[0].headers['x-service-key']).toBe('wrong-key-0123456789');

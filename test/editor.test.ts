@@ -199,7 +199,9 @@ describe('Resource locator "From list" searches (LoadOptionsContext, as the edit
 		await expect(failure).rejects.toThrow('ERR_UNAUTHORIZED: Invalid or missing API key.');
 		const error = (await failure.catch((caught: unknown) => caught)) as Error & { description?: string; httpCode?: string };
 		expect(error.httpCode).toBe('401');
-		expect(error.description).toBe('HTTP 401 from GET /api/v2/customers');
+		expect(error.description).toBe(
+			'HTTP 401 from GET /api/v2/customers; the API did not accept the key: check the API Key of the Subscription Billing API credential, and that it belongs to the environment chosen in its Environment (Production or Staging)',
+		);
 		expect(`${error.message} ${error.description ?? ''}`).not.toContain('sbx_wrong_key_0000');
 		expect(sandbox.requests).toHaveLength(1); // a 401 is not retried
 	});

@@ -130,7 +130,7 @@ const runs: Record<string, (example: Example) => INodeParameters> = {
 	'faultHandling.idempotencyKey': ({ value }) => ({ resource: 'customer', operation: 'create', name: 'Example Key Ltd', faultHandling: { idempotency: 'custom', idempotencyKey: value } }),
 };
 
-function milestone(invoiceDates: IDataObject): INodeParameters {
+function milestone(invoiceDates: INodeParameters): INodeParameters {
 	return {
 		resource: 'subscriptionMilestone',
 		operation: 'complete',

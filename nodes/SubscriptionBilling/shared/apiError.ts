@@ -57,6 +57,12 @@ function networkMessage(code: string): string {
 	return CUT_OFF;
 }
 
+/** What to check after an answer that concerns the credential rather than the request. */
+const CREDENTIAL_ADVICE: Record<number, string> = {
+	401: 'the API did not accept the key: check the API Key of the Subscription Billing API credential, and that it belongs to the environment chosen in its Environment (Production or Staging)',
+	403: 'the API key may not do this: check its permissions, and the Environment of the credential',
+};
+
 /** For a write without key that failed after it may have reached the API. */
 function mayHaveBeenApplied(failure: Failure, context: ErrorContext): string {
 	if (!context.plainWrite || provablyNotReceived(failure)) return '';
@@ -78,19 +84,20 @@ export function toNodeError(node: INode, failure: Failure, context: ErrorContext
 		const apiError = apiErrorOf(failure.body);
 		httpCode = String(failure.status);
 		details.status = failure.status;
+		const advice = CREDENTIAL_ADVICE[failure.status] ? `; ${CREDENTIAL_ADVICE[failure.status]}` : '';
 		if (failure.status < 400) {
 			const target = redirectTarget(failure.headers, context.request);
 			message = `HTTP ${failure.status}: the API answered with a redirect, which is not followed`;
 			description = `HTTP ${failure.status} from ${context.request} to ${target}. Redirects are not followed, so the API key is never sent to another address; check the base URL of the credential.`;
 		} else if (apiError?.code || apiError?.message) {
 			message = `${apiError.code ?? 'ERR_UNKNOWN'}: ${apiError.message ?? 'no message'}`;
-			description = `HTTP ${failure.status} from ${context.request}${tries}`;
+			description = `HTTP ${failure.status} from ${context.request}${tries}${advice}`;
 			if (apiError.error_id) description += `; error id ${apiError.error_id}`;
 			Object.assign(details, { code: apiError.code ?? null, apiMessage: apiError.message ?? null, errorId: apiError.error_id ?? null });
 		} else {
 			const body = snippet(failure.body);
 			message = `HTTP ${failure.status}: the API answered without a JSON error body`;
-			description = `HTTP ${failure.status} from ${context.request}${tries}; body: ${body || '(empty)'}`;
+			description = `HTTP ${failure.status} from ${context.request}${tries}${advice}; body: ${body || '(empty)'}`;
 		}
 	} else if (failure.type === 'notJson') {
 		httpCode = String(failure.status);

@@ -273,7 +273,7 @@ describe('credential', () => {
 		const shown = (data: IDataObject) =>
 			credential.properties
 				.filter((property) => property.type === 'notice')
-				.filter((property) => NodeHelpers.displayParameter({ environment: 'production', ...data }, property, { parameters: {} } as INode))
+				.filter((property) => NodeHelpers.displayParameter({ environment: 'production', ...data }, property, { parameters: {} } as INode, new SubscriptionBilling().description))
 				.map((property) => property.displayName);
 		expect(shown({ productionBaseUrl: 'http://billing.example.com/api/v2' })).toEqual([expect.stringMatching(/^This base URL must use https/)]);
 		expect(shown({ environment: 'staging', stagingBaseUrl: 'HTTP://10.0.0.5/api/v2', productionBaseUrl: 'https://ok.example.com' })).toHaveLength(1);

@@ -1,5 +1,5 @@
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
-import { provablyNotReceived, type Failure } from './retry';
+import { provablyNotReceived, UNTRUSTED_CERTIFICATE_CODES, type Failure } from './retry';
 import { redact, redactDeep } from './redact';
 
 interface ApiErrorBody {
@@ -50,8 +50,12 @@ function redirectTarget(headers: Record<string, unknown>, request: string): stri
 const NOT_CONNECTED = 'The Subscription Billing API could not be reached';
 const TIMED_OUT = 'The Subscription Billing API did not answer in time';
 const CUT_OFF = 'The connection to the Subscription Billing API broke before the answer was complete';
+const UNTRUSTED = "The Subscription Billing API's TLS certificate is not trusted";
+const UNTRUSTED_ADVICE =
+	'check the base URL of the credential; only for an address you trust whose certificate n8n does not know (such as a test server), turn on Request Options > Ignore SSL Issues';
 
 function networkMessage(code: string): string {
+	if (UNTRUSTED_CERTIFICATE_CODES.has(code)) return UNTRUSTED;
 	if (['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL'].includes(code)) return NOT_CONNECTED;
 	if (['ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT'].includes(code)) return TIMED_OUT;
 	return CUT_OFF;
@@ -109,6 +113,7 @@ export function toNodeError(node: INode, failure: Failure, context: ErrorContext
 		details.networkCode = failure.code;
 		message = networkMessage(failure.code);
 		description = `${failure.detail} (${failure.code}) on ${context.request}${tries}`;
+		if (UNTRUSTED_CERTIFICATE_CODES.has(failure.code)) description += `; ${UNTRUSTED_ADVICE}`;
 	}
 	if (context.stoppedBecause) description += `; ${context.stoppedBecause}`;
 	description += mayHaveBeenApplied(failure, context);

@@ -63,6 +63,24 @@ async function closeToasts() {
 	await waitUntil(() => page.locator('.el-notification:visible').count(), (n) => n === 0, { what: 'the toasts to close' });
 }
 
+/**
+ * Waits until the editor's push connection to the server is open: the editor refuses to run a
+ * workflow before ("No active connection to server"), which a cold machine can take a while to reach.
+ * Read from the editor's own store (Pinia's "push" store, `isConnected`).
+ */
+async function pushConnected() {
+	await waitUntil(
+		() =>
+			page.evaluate(() => {
+				const app = document.querySelector('#app')?.__vue_app__;
+				const store = app?.config.globalProperties.$pinia?._s.get('push');
+				return store ? store.isConnected === true : 'no push store';
+			}),
+		(connected) => connected === true,
+		{ what: "the editor's push connection" },
+	);
+}
+
 /** Waits until the page has no running animation or transition (before a screenshot). */
 async function settled() {
 	await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => {}))));
@@ -171,7 +189,10 @@ test('runs an example workflow from the canvas', async () => {
 	sandbox.reset();
 	await page.goto(`${n8n.baseUrl}/workflow/${wf.id}`);
 	await page.locator(byTestId('canvas-node')).first().waitFor();
-	await page.click(byTestId('execute-workflow-button'));
+	const runButton = page.locator(byTestId('execute-workflow-button'));
+	await waitUntil(() => runButton.isEnabled(), (enabled) => enabled, { what: 'the run button to be enabled' });
+	await pushConnected();
+	await runButton.click();
 	// the run ends with the customer created in the sandbox and green nodes on the canvas
 	const calls = () => requestsOf(sandbox).map((r) => `${r.method} ${r.path}`);
 	await waitUntil(calls, (c) => c.length >= 2, { what: 'the workflow requests' });
@@ -240,6 +261,7 @@ test('one operation, filled in and executed, shows the API answer in the output 
 	await id.click();
 	await id.fill(fixtures.subscriptionId);
 	await page.locator(byTestId('node-parameters')).click({ position: { x: 5, y: 5 } }); // blur
+	await pushConnected();
 	await page.click(byTestId('node-execute-button'));
 	const output = page.locator(byTestId('output-panel'));
 	await waitUntil(() => requestsOf(sandbox).length, (n) => n > 0, { what: 'the request of the executed node' });

@@ -19,7 +19,7 @@ export type OperationKind = 'read' | 'write' | 'list';
  * Prepares, once per input item, how each API result becomes the item's JSON (e.g. a delete's
  * `{deleted: true}`, or the chosen output mode).
  */
-export type Shaper = (this: IExecutePaginationFunctions) => (result: IDataObject) => IDataObject;
+export type Shaper = (this: IExecutePaginationFunctions, request: IHttpRequestOptions) => (result: IDataObject) => IDataObject;
 
 interface FaultHandling {
 	maxRetries?: number;
@@ -90,7 +90,7 @@ export function perform(kind: OperationKind, shape?: Shaper, paged = false) {
 				? await collectPages(session, options, await listLimit(this), paged)
 				: asList(await sendWithRetries(session, options));
 		const pairedItem = { item: itemIndex };
-		const shapeResult = shape?.call(this);
+		const shapeResult = shape?.call(this, options);
 		return results.map((result) => ({
 			json: shapeResult ? shapeResult(result) : result,
 			pairedItem,

@@ -1,6 +1,6 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { nodeProperties } from './descriptions';
-import { searchCustomers, searchPlans, searchSubscriptions } from './shared/listSearch';
+import { searchBricks, searchCustomers, searchPlans, searchSubscriptions } from './shared/listSearch';
 
 export class SubscriptionBilling implements INodeType {
 	description: INodeTypeDescription = {
@@ -22,6 +22,6 @@ export class SubscriptionBilling implements INodeType {
 	};
 
 	methods = {
-		listSearch: { searchCustomers, searchSubscriptions, searchPlans },
+		listSearch: { searchCustomers, searchSubscriptions, searchPlans, searchBricks },
 	};
 }

@@ -1,8 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { validateFields } from '../shared/bodyRules';
-import { outputFields, outputShaper } from '../shared/output';
+import { omitEmptyFields, sendEmptyJsonObject } from '../shared/emptyFields';
+import { outputFields, outputShaper, selectedFieldsCheck } from '../shared/output';
 import { showFor, type ResourceDefinition } from '../shared/resource';
-import { simplifySubscription } from './simplifiers';
+import { subscriptionOutput } from './outputs';
 import { redirectUrlField, redirectUrlRule } from './redirectUrl';
 import { subscriptionIdField } from './idFields';
 
@@ -10,11 +11,13 @@ const show = (...operation: string[]) => showFor('subscription', operation);
 
 const fields: INodeProperties[] = [
 	{ ...subscriptionIdField, displayOptions: show('get', 'getManagementUrl', 'getSignUrl') },
-	{ ...redirectUrlField, displayOptions: show('getSignUrl') },
-	...outputFields(
-		show('get'),
-		'ID, status, stage, dates, renewal (renewal_total in cents of the currency), totals, currency, customer and the current pause',
-	),
+	{
+		...redirectUrlField,
+		required: false,
+		description: 'Absolute http(s) URL the signer is sent to after signing; leave empty to send none',
+		displayOptions: show('getSignUrl'),
+	},
+	...outputFields(show('get'), subscriptionOutput),
 ];
 
 export const subscriptionResource: ResourceDefinition = {
@@ -30,7 +33,8 @@ export const subscriptionResource: ResourceDefinition = {
 			method: 'GET',
 			path: '/subscriptions/{subscriptionId}',
 			kind: 'read',
-			shape: outputShaper(simplifySubscription),
+			shape: outputShaper(subscriptionOutput),
+			preSend: [selectedFieldsCheck(subscriptionOutput)],
 		},
 		{
 			name: 'Get Management URL',
@@ -49,7 +53,7 @@ export const subscriptionResource: ResourceDefinition = {
 			method: 'POST',
 			path: '/subscriptions/{subscriptionId}/sign',
 			kind: 'read',
-			preSend: [validateFields([redirectUrlRule])],
+			preSend: [omitEmptyFields, validateFields([{ ...redirectUrlRule, required: false }]), sendEmptyJsonObject],
 		},
 	],
 };

@@ -8,7 +8,7 @@ import type {
 import { credentialBaseUrl, runCredentials } from './apiCredentials';
 import { checkedBaseUrl } from './baseUrl';
 import { IDEMPOTENCY_HEADER } from './constants';
-import { deriveIdempotencyKey } from './idempotency';
+import { deriveIdempotencyKey, keyScope } from './idempotency';
 import { invalidInput, quoted } from './invalidInput';
 import { collectPages } from './pagination';
 import { DEFAULT_MAX_CONCURRENT, MAX_CONCURRENT_LIMIT } from './rateBudget';
@@ -21,7 +21,7 @@ export type OperationKind = 'read' | 'write' | 'list';
  * Prepares, once per input item, how each API result becomes the item's JSON (e.g. a delete's
  * `{deleted: true}`, or the chosen output mode).
  */
-export type Shaper = (this: IExecutePaginationFunctions) => (result: IDataObject) => IDataObject;
+export type Shaper = (this: IExecutePaginationFunctions, request: IHttpRequestOptions) => (result: IDataObject) => IDataObject;
 
 interface FaultHandling {
 	maxRetries?: number;
@@ -37,7 +37,7 @@ function retrySettings(ctx: IExecutePaginationFunctions, faultHandling: FaultHan
 	if (!Number.isInteger(maxRetries) || maxRetries < 0 || maxRetries > 10)
 		throw invalidInput(ctx, 'Max Retries', `${quoted(maxRetries)} is not a whole number from 0 to 10`);
 	if (typeof initialDelayMs !== 'number' || !(initialDelayMs >= 0) || !Number.isFinite(initialDelayMs))
-		throw invalidInput(ctx, 'Retry Delay (Ms)', `${quoted(initialDelayMs)} is not a number of milliseconds of at least 0`);
+		throw invalidInput(ctx, 'Retry Delay (Milliseconds)', `${quoted(initialDelayMs)} is not a number of milliseconds of at least 0`);
 	return { ...DEFAULT_RETRY, maxRetries, initialDelayMs };
 }
 
@@ -51,7 +51,7 @@ function maxConcurrent(ctx: IExecutePaginationFunctions, faultHandling: FaultHan
 function idempotencyKeyFor(ctx: IExecutePaginationFunctions, faultHandling: FaultHandling, options: IHttpRequestOptions): string | undefined {
 	const mode = faultHandling.idempotency ?? 'derived';
 	if (mode === 'off') return undefined;
-	if (mode === 'derived') return deriveIdempotencyKey(options.method ?? 'GET', options.url, options.body, options.qs);
+	if (mode === 'derived') return deriveIdempotencyKey(keyScope(ctx), options);
 	const key = String(faultHandling.idempotencyKey ?? '').trim();
 	if (key === '' || key.length > 255) throw invalidInput(ctx, 'Idempotency Key', key === '' ? 'is empty' : `is ${key.length} characters long, at most 255 are allowed`);
 	return key;
@@ -71,9 +71,10 @@ function asList(body: unknown): IDataObject[] {
 
 /**
  * The request step of every operation (declared as the routing's pagination function): retries,
- * paging, idempotency, error mapping and item pairing, shared by every resource.
+ * paging (`paged`: the list takes limit/offset), idempotency, error mapping and item pairing,
+ * shared by every resource.
  */
-export function perform(kind: OperationKind, shape?: Shaper) {
+export function perform(kind: OperationKind, shape?: Shaper, paged = false) {
 	return async function (
 		this: IExecutePaginationFunctions,
 		requestData: DeclarativeRestApiSettings.ResultOptions,
@@ -98,10 +99,10 @@ export function perform(kind: OperationKind, shape?: Shaper) {
 		};
 		const results =
 			kind === 'list'
-				? await collectPages(session, options, await listLimit(this))
+				? await collectPages(session, options, await listLimit(this), paged)
 				: asList(await sendWithRetries(session, options));
 		const pairedItem = { item: itemIndex };
-		const shapeResult = shape?.call(this);
+		const shapeResult = shape?.call(this, options);
 		return results.map((result) => ({
 			json: shapeResult ? shapeResult(result) : result,
 			pairedItem,

@@ -16,11 +16,8 @@ export class SubscriptionBilling implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'subscriptionBillingApi', required: true }],
-		requestDefaults: {
-			baseURL:
-				'={{ $credentials.environment === "staging" ? $credentials.stagingBaseUrl : $credentials.productionBaseUrl }}',
-			headers: { Accept: 'application/json' },
-		},
+		// the base URL comes from the credential in shared/perform.ts, read once per run, not per item
+		requestDefaults: { headers: { Accept: 'application/json' } },
 		properties: nodeProperties(),
 	};
 

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { MAX_PAGE_SIZE } from './constants';
 import { isPaged } from './operation';
+import { DEFAULT_MAX_CONCURRENT, MAX_CONCURRENT_LIMIT } from './rateBudget';
 import type { ResourceDefinition } from './resource';
 import type { OperationKind } from './perform';
 
@@ -108,11 +109,23 @@ const idempotencyOptions: INodeProperties[] = [
 	},
 ];
 
+const concurrencyOptions: INodeProperties[] = [
+	{
+		displayName: 'Max Concurrent Requests',
+		name: 'maxConcurrentRequests',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_CONCURRENT_LIMIT },
+		default: DEFAULT_MAX_CONCURRENT,
+		description:
+			'Most requests all items of this execution have in flight to the API at once. A 429 (rate limited) pauses them all for its Retry-After and lowers this for a while; it recovers after successes.',
+	},
+];
+
 /** Retry settings on every operation; writes also get the idempotency key. */
 export function faultHandlingFields(resource: ResourceDefinition): INodeProperties[] {
 	const variants: Array<{ kinds: OperationKind[]; options: INodeProperties[] }> = [
-		{ kinds: ['read', 'list'], options: retryOptions },
-		{ kinds: ['write'], options: [...retryOptions, ...idempotencyOptions] },
+		{ kinds: ['read', 'list'], options: [...retryOptions, ...concurrencyOptions] },
+		{ kinds: ['write'], options: [...retryOptions, ...idempotencyOptions, ...concurrencyOptions] },
 	];
 	return variants
 		.map(({ kinds, options }) => ({ operation: operationsOfKind(resource, kinds), options }))

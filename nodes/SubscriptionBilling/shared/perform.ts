@@ -5,11 +5,13 @@ import type {
 	IHttpRequestOptions,
 	INodeExecutionData,
 } from 'n8n-workflow';
+import { credentialBaseUrl, runCredentials } from './apiCredentials';
 import { checkedBaseUrl } from './baseUrl';
-import { CREDENTIAL_TYPE, IDEMPOTENCY_HEADER } from './constants';
+import { IDEMPOTENCY_HEADER } from './constants';
 import { deriveIdempotencyKey, keyScope } from './idempotency';
 import { invalidInput, quoted } from './invalidInput';
 import { collectPages } from './pagination';
+import { DEFAULT_MAX_CONCURRENT, MAX_CONCURRENT_LIMIT } from './rateBudget';
 import { DEFAULT_RETRY, type RetrySettings } from './retry';
 import { sendWithRetries, type Session } from './transport';
 
@@ -26,6 +28,7 @@ interface FaultHandling {
 	retryDelay?: number;
 	idempotency?: 'derived' | 'custom' | 'off';
 	idempotencyKey?: string;
+	maxConcurrentRequests?: number;
 }
 
 function retrySettings(ctx: IExecutePaginationFunctions, faultHandling: FaultHandling): RetrySettings {
@@ -36,6 +39,13 @@ function retrySettings(ctx: IExecutePaginationFunctions, faultHandling: FaultHan
 	if (typeof initialDelayMs !== 'number' || !(initialDelayMs >= 0) || !Number.isFinite(initialDelayMs))
 		throw invalidInput(ctx, 'Retry Delay (Milliseconds)', `${quoted(initialDelayMs)} is not a number of milliseconds of at least 0`);
 	return { ...DEFAULT_RETRY, maxRetries, initialDelayMs };
+}
+
+function maxConcurrent(ctx: IExecutePaginationFunctions, faultHandling: FaultHandling): number {
+	const value = faultHandling.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT;
+	if (!Number.isInteger(value) || value < 1 || value > MAX_CONCURRENT_LIMIT)
+		throw invalidInput(ctx, 'Max Concurrent Requests', `${quoted(value)} is not a whole number from 1 to ${MAX_CONCURRENT_LIMIT}`);
+	return value;
 }
 
 function idempotencyKeyFor(ctx: IExecutePaginationFunctions, faultHandling: FaultHandling, options: IHttpRequestOptions): string | undefined {
@@ -73,17 +83,19 @@ export function perform(kind: OperationKind, shape?: Shaper, paged = false) {
 		const node = this.getNode();
 		const faultHandling = this.getNodeParameter('faultHandling', {}) as FaultHandling;
 		const options = requestData.options as IHttpRequestOptions;
-		options.baseURL = checkedBaseUrl(node, options.baseURL, itemIndex).href.replace(/\/+$/, '');
+		const credentials = await runCredentials(this);
+		options.baseURL = checkedBaseUrl(node, credentialBaseUrl(credentials), itemIndex).href.replace(/\/+$/, '');
 		const idempotencyKey = kind === 'write' ? idempotencyKeyFor(this, faultHandling, options) : undefined;
 		if (idempotencyKey) options.headers = { ...options.headers, [IDEMPOTENCY_HEADER]: idempotencyKey };
-		const credentials = await this.getCredentials<{ apiKey?: string }>(CREDENTIAL_TYPE);
 		const session: Session = {
 			ctx: this,
 			node,
 			itemIndex,
 			secret: credentials.apiKey,
+			credentials,
 			retry: retrySettings(this, faultHandling),
 			safeToRepeat: kind !== 'write' || idempotencyKey !== undefined,
+			maxConcurrent: maxConcurrent(this, faultHandling),
 		};
 		const results =
 			kind === 'list'

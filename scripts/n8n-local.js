@@ -30,12 +30,16 @@ const LOCKS = path.join(__dirname, 'n8n-locks');
 /** The release used end to end by default (demo, e2e, CI): the newest that runs on Node 20. */
 const DEFAULT_N8N_VERSION = '2.8.4';
 
-/** Which Node a release needs (n8n 2.9–2.35: Node >= 22.16; 2.36+: Node >= 24). */
+/**
+ * Which Node a release needs: 1.x on Node 20 fails to install (its isolated-vm does not compile
+ * there), so Node 22; 2.0–2.8 run on the machine's Node 20; 2.9–2.35: Node >= 22.16; 2.36+: Node >= 24.
+ */
 const NODE_22 = '22.23.3';
 const NODE_24 = '24.21.0';
 function nodeVersionFor(n8nVersion) {
 	const [major, minor] = n8nVersion.split('.').map(Number);
-	if (major < 2 || (major === 2 && minor <= 8)) return null; // the machine's Node 20 is fine
+	if (major < 2) return process.env.N8N_E2E_NODE_VERSION || NODE_22;
+	if (major === 2 && minor <= 8) return null; // the machine's Node 20 is fine
 	if (major === 2 && minor <= 35) return process.env.N8N_E2E_NODE_VERSION || NODE_22;
 	return process.env.N8N_E2E_NODE_VERSION || NODE_24;
 }

@@ -11,9 +11,14 @@ const KNOWN = [
 	},
 ];
 
-/** Whether `error` (a Playwright `pageerror`) is a known error of n8n `version`'s own editor. */
-function isKnownN8nPageError(version, error) {
-	return KNOWN.some((k) => k.releases.test(version) && error.message === k.message && k.stack.test(error.stack ?? ''));
+/** The known errors of n8n `version`'s own editor. */
+function knownN8nPageErrorsFor(version) {
+	return KNOWN.filter((k) => k.releases.test(version));
 }
 
-module.exports = { isKnownN8nPageError };
+/** Whether `error` (a Playwright `pageerror`) is a known error of n8n `version`'s own editor. */
+function isKnownN8nPageError(version, error) {
+	return knownN8nPageErrorsFor(version).some((k) => error.message === k.message && k.stack.test(error.stack ?? ''));
+}
+
+module.exports = { isKnownN8nPageError, knownN8nPageErrorsFor };

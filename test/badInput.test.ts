@@ -133,6 +133,14 @@ const cases: Record<string, Case> = {
 		parameters: { ...base.upgradeCreate, bricksJson: `[{"brick_id": "${UUID}"}]` },
 		message: 'Bricks, entry 1: Quantity in item 0: is required',
 	},
+	'a brick with a field the API does not take (copied from Plan → Get)': {
+		parameters: { ...base.upgradeCreate, bricksJson: `[{"brick_id": "${UUID}", "quantity": 1, "brick_name": "Seats"}]` },
+		message: 'Bricks, entry 1: Brick in item 0: "brick_name" is not one of its fields (brick_id, quantity, discount)',
+	},
+	'a discount with a field the API does not take': {
+		parameters: { ...base.recastCreate, bricksJson: `[{"brick_id": "${UUID}", "quantity": 1}, {"brick_id": "${UUID}", "quantity": 2, "discount": {"rate": "10", "amount": 5}}]` },
+		message: 'Bricks, entry 2: Discount in item 0: "amount" is not one of its fields (rate, renews)',
+	},
 	'no bricks at all': { parameters: { ...base.upgradeCreate, bricksInput: 'fields', bricksUi: {} }, message: 'Bricks in item 0: give at least one brick' },
 	'metadata that is not JSON': {
 		parameters: { ...base.upgradeCreate, metadataInput: 'json', metadataJson: '{"source": ' },
@@ -159,6 +167,10 @@ const cases: Record<string, Case> = {
 	'max retries of 11': {
 		parameters: { ...base.subscriptionGet, faultHandling: { maxRetries: '={{ 11 }}' } },
 		message: 'Max Retries in item 0: "11" is not a whole number from 0 to 10',
+	},
+	'negative retry delay': {
+		parameters: { ...base.subscriptionGet, faultHandling: { retryDelay: '={{ -1 }}' } },
+		message: 'Retry Delay (Milliseconds) in item 0: "-1" is not a number of milliseconds of at least 0',
 	},
 	// Dates and date-times.
 	'start date with slashes': { parameters: { ...base.upgradeCreate, startsAt: '2026/10/01' }, message: `Starts At in item 0: "2026/10/01" ${NOT_DATE}` },

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { MAX_PAGE_SIZE } from './constants';
+import { isPaged } from './operation';
 import type { ResourceDefinition } from './resource';
 import type { OperationKind } from './perform';
 
@@ -7,20 +8,32 @@ function operationsOfKind(resource: ResourceDefinition, kinds: OperationKind[]):
 	return resource.operations.filter((operation) => kinds.includes(operation.kind)).map((operation) => operation.value);
 }
 
-/** Return All / Limit for every list operation of the resource. */
+const RETURN_ALL_HINTS = {
+	paged: `Return All follows every page (${MAX_PAGE_SIZE} results a request); on very large lists it can take a while and produce many items`,
+	whole: 'The API sends this list whole, in one answer (it takes no paging parameters); Return All keeps every entry, Limit only the first ones',
+};
+
+/** Return All (its hint says how the list is read) / Limit for every list operation of the resource. */
 export function listFields(resource: ResourceDefinition): INodeProperties[] {
-	const operation = operationsOfKind(resource, ['list']);
+	const lists = resource.operations.filter((operation) => operation.kind === 'list');
+	const operation = lists.map((list) => list.value);
 	if (operation.length === 0) return [];
+	const returnAll = (['paged', 'whole'] as const)
+		.map((reading) => ({ reading, operation: lists.filter((list) => isPaged(list) === (reading === 'paged')).map((list) => list.value) }))
+		.filter((group) => group.operation.length > 0)
+		.map(
+			(group): INodeProperties => ({
+				displayName: 'Return All',
+				name: 'returnAll',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to return all results or only up to a given limit',
+				hint: RETURN_ALL_HINTS[group.reading],
+				displayOptions: { show: { resource: [resource.value], operation: group.operation } },
+			}),
+		);
 	return [
-		{
-			displayName: 'Return All',
-			name: 'returnAll',
-			type: 'boolean',
-			default: false,
-			description: 'Whether to return all results or only up to a given limit',
-			hint: `Return All follows every page (${MAX_PAGE_SIZE} results a request); on very large lists it can take a while and produce many items`,
-			displayOptions: { show: { resource: [resource.value], operation } },
-		},
+		...returnAll,
 		{
 			displayName: 'Limit',
 			name: 'limit',
@@ -40,15 +53,20 @@ const retryOptions: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 0, maxValue: 10 },
 		default: 4,
-		description: 'How many times a failed request is repeated after rate limiting (429), a server error (5xx), a timeout or a dropped connection',
+		hint: "Settings → Retry On Fail comes on top: n8n runs the whole node again, and each run retries each request up to this many times",
+		description:
+			"How often this node repeats one request after rate limiting (429), a server error (5xx), a timeout or a dropped connection, before the item fails. n8n's Settings → Retry On Fail comes on top: once the node has failed it runs the node again for every item, and each of those tries retries up to this many times again.",
 	},
 	{
-		displayName: 'Retry Delay (Ms)',
+		// n8n's own nodes write "(ms)" under an inline lint exception, which n8n's community
+		// package scan ignores (allowInlineConfig: false); "(Ms)" misreads, so the unit is spelled out.
+		displayName: 'Retry Delay (Milliseconds)',
 		name: 'retryDelay',
 		type: 'number',
 		typeOptions: { minValue: 0 },
 		default: 500,
-		description: 'First wait before a retry, doubled on each further attempt. A Retry-After header from the API takes precedence; one of more than 60 s stops the retries with an error.',
+		description:
+			"Wait before this node's first retry of a request, doubled for each further one. A Retry-After header from the API takes precedence; one of more than 60 s stops the retries with an error. Settings → Wait Between Tries (ms) is separate: n8n waits that long between Retry On Fail's runs of the whole node.",
 	},
 ];
 
@@ -61,20 +79,31 @@ const idempotencyOptions: INodeProperties[] = [
 			{
 				name: 'Derived From Request',
 				value: 'derived',
-				description: 'A key computed from the method, path, query and body: re-running the same item sends the same key, so the API applies the write once',
+				description:
+					"A key for this execution, run of the node and item, computed with the request. Applied once: this node's retries, Settings → Retry On Fail, and Retry execution of a failed execution. Applied again: a new execution, the next run of the node in a loop, another item. For writes that must survive a crash of n8n, use a custom key.",
 			},
-			{ name: 'Custom Key', value: 'custom', description: 'A key you give, e.g. from an ID in the input item' },
-			{ name: 'Off', value: 'off', description: 'No key: the write is repeated only when it provably did not reach the API' },
+			{
+				name: 'Custom Key',
+				value: 'custom',
+				description: 'A key you give, such as an order ID: the API applies one write per key, however often and in whatever execution it is sent',
+			},
+			{
+				name: 'Off',
+				value: 'off',
+				description: 'No key: this node repeats a write only when it provably did not reach the API, but Settings → Retry On Fail sends it again even when the API applied it',
+			},
 		],
 		default: 'derived',
-		description: 'Whether writes carry the X-SERVICE-IDEMPOTENT-OPERATION-KEY header, which makes retries and re-runs safe',
+		description: 'Whether writes carry the X-SERVICE-IDEMPOTENT-OPERATION-KEY header, with which the API recognises a repeated request and applies it once',
 	},
 	{
 		displayName: 'Idempotency Key',
 		name: 'idempotencyKey',
 		type: 'string',
 		default: '',
-		description: 'Up to 255 characters, unique per intended write',
+		placeholder: '{{ $json.order_id }}',
+		description:
+			'Up to 255 characters, one per intended write: usually an expression that reads an ID of the input item, like its order ID. The API applies the first request with a key and answers every later one with its result; the same key with a different request is refused.',
 		displayOptions: { show: { idempotency: ['custom'] } },
 	},
 ];

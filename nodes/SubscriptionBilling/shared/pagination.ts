@@ -8,8 +8,11 @@ interface Envelope {
 	results?: IDataObject[];
 }
 
-/** The request for the page behind `next`: the API's own link, with the key sent only to the same origin. */
-function nextPageRequest(session: Session, first: IHttpRequestOptions, next: string, remaining: number): IHttpRequestOptions {
+/**
+ * The request for the page behind `next`: the API's own link, with the key sent only to the same
+ * origin. On a paged list the link's `limit` asks only for what is still missing.
+ */
+function nextPageRequest(session: Session, first: IHttpRequestOptions, next: string, remaining: number, paged: boolean): IHttpRequestOptions {
 	const expectedOrigin = new URL(first.baseURL as string).origin;
 	let url: URL;
 	try {
@@ -26,20 +29,18 @@ function nextPageRequest(session: Session, first: IHttpRequestOptions, next: str
 			description: `The API's "next" link goes to ${url.origin}, not to the credential's ${expectedOrigin}. It was not followed, so the API key was not sent there.`,
 		});
 	}
-	if (Number.isFinite(remaining)) url.searchParams.set('limit', String(Math.min(remaining, MAX_PAGE_SIZE)));
+	if (paged && Number.isFinite(remaining)) url.searchParams.set('limit', String(Math.min(remaining, MAX_PAGE_SIZE)));
 	return { ...first, baseURL: undefined, url: url.href, qs: {} };
 }
 
 /**
- * Follows the envelope's `next` links. Stops exactly at `limit` (Infinity for Return All); each page
- * is retried on its own, so a fault never restarts the listing.
+ * Reads a list: a plain JSON array, or envelopes whose `next` links are followed. Stops exactly at
+ * `limit` (Infinity for Return All); each page is retried on its own, so a fault never restarts
+ * the listing. Only a `paged` list is sent `limit`; any other is asked for whole and cut here.
  */
-export async function collectPages(session: Session, first: IHttpRequestOptions, limit: number): Promise<IDataObject[]> {
+export async function collectPages(session: Session, first: IHttpRequestOptions, limit: number, paged: boolean): Promise<IDataObject[]> {
 	const results: IDataObject[] = [];
-	let request: IHttpRequestOptions = {
-		...first,
-		qs: { ...first.qs, limit: Math.min(limit, MAX_PAGE_SIZE) },
-	};
+	let request: IHttpRequestOptions = paged ? { ...first, qs: { ...first.qs, limit: Math.min(limit, MAX_PAGE_SIZE) } } : first;
 	const followed = new Set<string>();
 	for (;;) {
 		const body = await sendWithRetries(session, request);
@@ -56,7 +57,7 @@ export async function collectPages(session: Session, first: IHttpRequestOptions,
 			for (let i = 0; i < room; i++) results.push(page.results[i]);
 		}
 		if (results.length >= limit || !page.next || page.results.length === 0) return results;
-		request = nextPageRequest(session, first, page.next, limit - results.length);
+		request = nextPageRequest(session, first, page.next, limit - results.length, paged);
 		if (followed.has(request.url)) {
 			throw new NodeOperationError(session.node, 'Stopped paging: the API sent the same next-page link twice', {
 				itemIndex: session.itemIndex,

@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { checkedBaseUrl } from './baseUrl';
 import { CREDENTIAL_TYPE, IDEMPOTENCY_HEADER } from './constants';
-import { deriveIdempotencyKey } from './idempotency';
+import { deriveIdempotencyKey, keyScope } from './idempotency';
 import { invalidInput, quoted } from './invalidInput';
 import { collectPages } from './pagination';
 import { DEFAULT_RETRY, type RetrySettings } from './retry';
@@ -34,14 +34,14 @@ function retrySettings(ctx: IExecutePaginationFunctions, faultHandling: FaultHan
 	if (!Number.isInteger(maxRetries) || maxRetries < 0 || maxRetries > 10)
 		throw invalidInput(ctx, 'Max Retries', `${quoted(maxRetries)} is not a whole number from 0 to 10`);
 	if (typeof initialDelayMs !== 'number' || !(initialDelayMs >= 0) || !Number.isFinite(initialDelayMs))
-		throw invalidInput(ctx, 'Retry Delay (Ms)', `${quoted(initialDelayMs)} is not a number of milliseconds of at least 0`);
+		throw invalidInput(ctx, 'Retry Delay (Milliseconds)', `${quoted(initialDelayMs)} is not a number of milliseconds of at least 0`);
 	return { ...DEFAULT_RETRY, maxRetries, initialDelayMs };
 }
 
 function idempotencyKeyFor(ctx: IExecutePaginationFunctions, faultHandling: FaultHandling, options: IHttpRequestOptions): string | undefined {
 	const mode = faultHandling.idempotency ?? 'derived';
 	if (mode === 'off') return undefined;
-	if (mode === 'derived') return deriveIdempotencyKey(options.method ?? 'GET', options.url, options.body, options.qs);
+	if (mode === 'derived') return deriveIdempotencyKey(keyScope(ctx), options);
 	const key = String(faultHandling.idempotencyKey ?? '').trim();
 	if (key === '' || key.length > 255) throw invalidInput(ctx, 'Idempotency Key', key === '' ? 'is empty' : `is ${key.length} characters long, at most 255 are allowed`);
 	return key;
@@ -61,9 +61,10 @@ function asList(body: unknown): IDataObject[] {
 
 /**
  * The request step of every operation (declared as the routing's pagination function): retries,
- * paging, idempotency, error mapping and item pairing, shared by every resource.
+ * paging (`paged`: the list takes limit/offset), idempotency, error mapping and item pairing,
+ * shared by every resource.
  */
-export function perform(kind: OperationKind, shape?: Shaper) {
+export function perform(kind: OperationKind, shape?: Shaper, paged = false) {
 	return async function (
 		this: IExecutePaginationFunctions,
 		requestData: DeclarativeRestApiSettings.ResultOptions,
@@ -86,7 +87,7 @@ export function perform(kind: OperationKind, shape?: Shaper) {
 		};
 		const results =
 			kind === 'list'
-				? await collectPages(session, options, await listLimit(this))
+				? await collectPages(session, options, await listLimit(this), paged)
 				: asList(await sendWithRetries(session, options));
 		const pairedItem = { item: itemIndex };
 		const shapeResult = shape?.call(this);

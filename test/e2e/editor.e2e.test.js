@@ -18,6 +18,7 @@ const {
 	builtNodeDescription,
 	expectedOperations,
 } = require('./helpers');
+const { isKnownN8nPageError } = require('./knownN8nPageErrors');
 
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const CHROMIUM_FLAGS = [
@@ -166,7 +167,7 @@ beforeAll(async () => {
 	browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
 	page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
 	page.setDefaultTimeout(UI_TIMEOUT);
-	page.on('pageerror', (e) => pageErrors.push(e.message));
+	page.on('pageerror', (e) => isKnownN8nPageError(n8n.version, e) || pageErrors.push(e.message));
 });
 
 afterAll(async () => {

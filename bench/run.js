@@ -11,6 +11,7 @@
 //
 // node bench/run.js --render: rewrites RESULTS.md and the plot from bench/out/last-run.json.
 // Environment: BENCH_QUICK=1 (a smoke run: 1 round, small sizes), BENCH_PROFILE=0 (no profiles),
+// BENCH_ONLY=limited (only the scenarios against the API with latency and a rate limit),
 // BENCH_INSTALL_N8N=1 (install n8n 2.8.4 into .n8n-local/ if n8n-nodes-base is missing),
 // BENCH_N8N_NODES_BASE=<dir> (use that n8n-nodes-base).
 
@@ -21,11 +22,20 @@ const { fork, spawnSync } = require('node:child_process');
 const { findNodesBase, howToInstall } = require('./lib/n8n-nodes-base');
 const { summarise, format: formatProfile } = require('./lib/profile-summary');
 const { timePerInvoiceSvg } = require('./lib/svg');
+const { limitedReport } = require('./lib/limited');
 
 const ROOT = path.resolve(__dirname, '..');
 const OUT = path.join(__dirname, 'out');
 const QUICK = process.env.BENCH_QUICK === '1';
 const PROFILE = process.env.BENCH_PROFILE !== '0';
+const ONLY_LIMITED = process.env.BENCH_ONLY === 'limited';
+
+/** The API with latency and a rate limit (test/sandbox/limits.js): 40 ms on average, 100 requests/s per key. */
+const LIMITS = { latencyMs: 35, jitterMs: 10, ratePerSecond: 100, burst: 100 };
+const LIMITED = QUICK
+	? { writes: 500, writeRounds: 1, invoices: 10000, listRounds: 1 }
+	: { writes: 2000, writeRounds: 2, invoices: 10000, listRounds: 3 };
+const LIMITED_WRITE_WAYS = ['node', 'httpRequest', 'httpRequestRetry'];
 
 // ---- what runs ------------------------------------------------------------------------------
 const CONFIG = QUICK
@@ -42,8 +52,8 @@ const CONFIG = QUICK
 			listSizes: [1000, 10000, 30000, 100000],
 			listRounds: { 1000: 5, 10000: 5, 30000: 3, 100000: 3 },
 			limit: { size: 100000, limit: 250, rounds: 5 },
-			writeItems: 10000,
-			writeRounds: { seq: 3, batch16: 3, default: 2 },
+			writeItems: 5000,
+			writeRounds: { seq: 2, batch16: 2, default: 2 },
 			loadRounds: 5,
 			profileWriteItems: 2000,
 		};
@@ -72,7 +82,7 @@ const WRITE_MODES = [
 		loop: { concurrency: 'all', maxSockets: 64 },
 		explain:
 			"n8n: without batching RoutingNode and the HTTP Request node start every item's request at once and then await them all. " +
-			'loop: the same, all 10,000 requests started at once, queued by a keep-alive agent on 64 sockets.',
+			'loop: the same, all requests started at once, queued by a keep-alive agent on 64 sockets.',
 	},
 ];
 
@@ -145,12 +155,13 @@ function buildPackage() {
 
 // ---- processes ------------------------------------------------------------------------------
 function startSandbox(sizes, writeItems) {
+	const limited = { limits: LIMITS, invoices: LIMITED.invoices, writeItems: LIMITED.writes };
 	const child = fork(path.join(__dirname, 'lib', 'sandbox-server.js'), [], {
-		env: { ...process.env, BENCH_SIZES: JSON.stringify(sizes), BENCH_WRITE_ITEMS: String(writeItems) },
+		env: { ...process.env, BENCH_SIZES: JSON.stringify(sizes), BENCH_WRITE_ITEMS: String(writeItems), BENCH_LIMITED: JSON.stringify(limited) },
 		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 	});
 	let nextId = 0;
-	const call = (cmd) =>
+	const call = (cmd, limits) =>
 		new Promise((resolve) => {
 			const id = ++nextId;
 			const onMessage = (m) => {
@@ -160,7 +171,7 @@ function startSandbox(sizes, writeItems) {
 				}
 			};
 			child.on('message', onMessage);
-			child.send({ id, cmd });
+			child.send({ id, cmd, limits });
 		});
 	return new Promise((resolve, reject) => {
 		child.once('error', reject);
@@ -188,14 +199,21 @@ function runJob(sandbox, job) {
 		const timer = setTimeout(() => fail(new Error(`${job.scenario}/${job.way} timed out`)), 180_000);
 		worker.on('message', async (m) => {
 			if (m.type === 'ready') {
-				await sandbox.call('clear');
+				await sandbox.call('clear', job.limits);
 				worker.send({ type: 'go' });
 			} else if (m.type === 'result') {
 				answered = true; // the worker exits right after sending this
 				const counts = await sandbox.call('count');
 				clearTimeout(timer);
 				settled = true;
-				resolve({ ...m, requests: counts.requests, statuses: counts.statuses, connections: counts.connections, sandboxCpuMs: counts.cpuMs });
+				resolve({
+					...m,
+					requests: counts.requests,
+					statuses: counts.statuses,
+					connections: counts.connections,
+					sandboxCpuMs: counts.cpuMs,
+					limited: counts.limited,
+				});
 			} else if (m.type === 'error') {
 				answered = true;
 				clearTimeout(timer);
@@ -233,19 +251,30 @@ async function main() {
 	const writeTarget = { ...targets[Math.min(...CONFIG.listSizes)] };
 
 	const results = []; // { scenario, key, way, round, ...figures }
-	async function rounds(scenario, key, n, jobFor) {
+	async function rounds(scenario, key, n, jobFor, theseWays = ways) {
 		for (let round = 0; round < n; round++) {
-			const order = ways.map((_, i) => ways[(i + round) % ways.length]); // rotate who goes first
+			const order = theseWays.map((_, i) => theseWays[(i + round) % theseWays.length]); // rotate who goes first
 			for (const way of order) {
 				const job = { ...jobFor(way), scenario, way, nodesBase };
 				const r = await runJob(sandbox, job);
 				results.push({ scenario, key, way, round, ...r });
 				log(
 					`  ${key.padEnd(14)} ${way.padEnd(11)} round ${round + 1}/${n}: ${fmt(r.wallMs).padStart(6)} ms, ` +
-						`${r.requests} requests, cpu ${fmt(r.cpuMs)} ms, peak ${fmt(r.peakRssMb)} MB (+${fmt(r.peakRssMb - r.baseRssMb)})`,
+						`${r.requests} requests, cpu ${fmt(r.cpuMs)} ms, peak ${fmt(r.peakRssMb)} MB (+${fmt(r.peakRssMb - r.baseRssMb)})` +
+						(r.limited ? `; ${r.limited.limits.limited} 429s, ${r.failed ?? 0} failed, ${r.limited.doubled} applied twice, max ${r.limited.limits.maxInFlightSeen} in flight` : ''),
 				);
 			}
 		}
+	}
+
+	log(`\n# ${LIMITED.writes} usage writes against an API with ${LIMITS.latencyMs}+${LIMITS.jitterMs} ms latency and ${LIMITS.ratePerSecond} requests/s`);
+	const limitedWays = nodesBase ? LIMITED_WRITE_WAYS : ['node'];
+	await rounds('limited-write', 'limited-write', LIMITED.writeRounds, () => ({ target: targets.limited, warmTarget: writeTarget, items: LIMITED.writes }), limitedWays);
+	log(`\n# Return All of ${LIMITED.invoices} invoices from the same API`);
+	await rounds('list', 'limited-list', LIMITED.listRounds, () => ({ target: targets.limited }));
+	if (ONLY_LIMITED) {
+		sandbox.child.send({ cmd: 'close' });
+		return finish({ host, loadBefore, started, nodesBase, nodesBaseVersion, ways, results, profiles: [] });
 	}
 
 	log('\n# Return All of one customer\'s invoices (page size 1000)');
@@ -288,7 +317,10 @@ async function main() {
 		}
 	}
 	sandbox.child.send({ cmd: 'close' });
+	finish({ host, loadBefore, started, nodesBase, nodesBaseVersion, ways, results, profiles });
+}
 
+function finish({ host, loadBefore, started, nodesBase, nodesBaseVersion, ways, results, profiles }) {
 	const run = {
 		host,
 		loadBefore,
@@ -299,16 +331,28 @@ async function main() {
 		nodesBase,
 		nodesBaseVersion,
 		config: CONFIG,
+		limitsConfig: { limits: LIMITS, ...LIMITED },
+		onlyLimited: ONLY_LIMITED,
 		results,
 		profiles,
 	};
-	fs.writeFileSync(path.join(OUT, 'last-run.json'), JSON.stringify(run, null, 2));
+	fs.writeFileSync(path.join(OUT, ONLY_LIMITED ? 'last-limited-run.json' : 'last-run.json'), JSON.stringify(run));
 	report(run);
 }
 
 /** Figures, goals, the plot and RESULTS.md from a run (also: node bench/run.js --render). */
 function report(run) {
 	const { config: CONFIG, results, ways, profiles, nodesBaseVersion, elapsed } = run;
+	const limited = limitedReport(run);
+	const goalRow = (g) => `| ${g.name} | ${g.measured} | ${g.rule} | ${g.pass ? 'PASS' : 'MISS'} |`;
+	if (run.onlyLimited) {
+		const text = `${limited.tables.join('\n\n')}\n\n### Goals\n\n| goal | measured | rule | verdict |\n|---|---|---|---|\n${limited.goals.map(goalRow).join('\n')}\n`;
+		log(`\n${text}\ntotal ${fmt(elapsed)} s`);
+		fs.writeFileSync(path.join(OUT, 'limited-results.md'), text);
+		fs.writeFileSync(path.join(OUT, 'rate-limited-writes.svg'), limited.svg);
+		log('wrote bench/out/limited-results.md, bench/out/rate-limited-writes.svg (RESULTS.md is written by full runs only)');
+		return;
+	}
 	// ---- figures ----------------------------------------------------------------------------
 	const stats = {};
 	for (const r of results) {
@@ -370,6 +414,12 @@ function report(run) {
 		const k = `write-${mode.id}`;
 		goal(`${k}: per-item wall time vs plain loop`, fmtRatio(ratio(F[k].node.wallMs, F[k].loop.wallMs)), ratio(F[k].node.wallMs, F[k].loop.wallMs) <= 1.25, '<= 1.25x');
 		goal(`${k}: per-item client CPU vs plain loop`, fmtRatio(ratio(F[k].node.cpuMs, F[k].loop.cpuMs)), ratio(F[k].node.cpuMs, F[k].loop.cpuMs) <= 1.25, '<= 1.25x (informative)');
+		if (F[k].httpRequest) {
+			const wall = ratio(F[k].node.wallMs, F[k].httpRequest.wallMs);
+			const cpu = ratio(F[k].node.cpuMs, F[k].httpRequest.cpuMs);
+			goal(`${k}: wall time vs HTTP Request node`, fmtRatio(wall), wall <= 1.05, '<= 1.05x (not above it, 5% noise margin)');
+			goal(`${k}: client CPU vs HTTP Request node`, fmtRatio(cpu), cpu <= 1.05, '<= 1.05x (not above it, 5% noise margin)');
+		}
 	}
 	{
 		const seq = F['write-seq'];
@@ -419,8 +469,13 @@ function report(run) {
 	table(`Writes: ${CONFIG.writeItems} items, each PATCH /usage`, WRITE_MODES.map((m) => `write-${m.id}`), 'µs per item', (f) => fmt((f.wallMs * 1000) / f.count, 0));
 	table('Loading the package', ['load'], 'loaded', (f) => fmt(f.count));
 
+	if (limited) {
+		tables.push(...limited.tables);
+		goals.push(...limited.goals);
+		fs.writeFileSync(path.join(__dirname, 'rate-limited-writes.svg'), limited.svg);
+	}
 	const goalLines = ['| goal | measured | rule | verdict |', '|---|---|---|---|'];
-	for (const g of goals) goalLines.push(`| ${g.name} | ${g.measured} | ${g.rule} | ${g.pass ? 'PASS' : 'MISS'} |`);
+	for (const g of goals) goalLines.push(goalRow(g));
 
 	log(`\n${tables.join('\n\n')}\n\n### Goals\n\n${goalLines.join('\n')}\n`);
 	log(`total ${fmt(elapsed)} s`);
@@ -464,7 +519,7 @@ function renderResults({ host, loadBefore, loadAfter, elapsed, date, ways, nodes
 			'"peak RSS" is VmHWM; "peak − baseline" subtracts the RSS after loading and gc (n8n-core alone is ~90 MB that the loop does not load). Medians over the rounds; ways alternate, the first way rotates each round.',
 	);
 	lines.push(
-		`- Rounds: lists ${Object.entries(config.listRounds).map(([s, r]) => `${s}: ${r}`).join(', ')}; limit ${config.limit.rounds}; writes ${Object.entries(config.writeRounds).map(([m, r]) => `${m}: ${r}`).join(', ')} (10,000-item n8n runs take 10–30 s each, so fewer rounds there); package load ${config.loadRounds}.`,
+		`- Rounds: lists ${Object.entries(config.listRounds).map(([s, r]) => `${s}: ${r}`).join(', ')}; limit ${config.limit.rounds}; writes ${Object.entries(config.writeRounds).map(([m, r]) => `${m}: ${r}`).join(', ')} (the n8n write runs take 5–15 s each, so fewer rounds there); package load ${config.loadRounds}.`,
 	);
 	lines.push('- Writes, what "sequential" means for each way:');
 	for (const m of WRITE_MODES) lines.push(`  - \`write-${m.id}\` (${m.label}): ${m.explain}`);
@@ -472,6 +527,7 @@ function renderResults({ host, loadBefore, loadAfter, elapsed, date, ways, nodes
 	lines.push('## Figures (last run)', '');
 	lines.push(tables.join('\n\n'), '');
 	lines.push('![time per invoice](time-per-invoice.svg)', '');
+	if (fs.existsSync(path.join(__dirname, 'rate-limited-writes.svg'))) lines.push('![answers per second against a rate-limited API](rate-limited-writes.svg)', '');
 	lines.push('## Goals', '');
 	lines.push(goalLines.join('\n'), '');
 	if (profiles.length) {
@@ -485,7 +541,11 @@ function renderResults({ host, loadBefore, loadAfter, elapsed, date, ways, nodes
 	return lines.join('\n');
 }
 
-if (process.argv.includes('--render')) {
+module.exports = { buildPackage, startSandbox, runJob, LIMITS };
+
+if (require.main !== module) {
+	// used as a library (bench/concurrency.js)
+} else if (process.argv.includes('--render')) {
 	report(JSON.parse(fs.readFileSync(path.join(OUT, 'last-run.json'), 'utf8')));
 } else {
 	main().catch((error) => {

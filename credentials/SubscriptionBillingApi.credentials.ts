@@ -6,6 +6,24 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+/** An http address that is not on this machine (the node refuses to send the key there). */
+const PLAIN_HTTP_ELSEWHERE = '^\\s*[hH][tT][tT][pP]://(?!(localhost|127(\\.\\d{1,3}){3}|\\[::1\\])(:\\d+)?(/|$))';
+
+/**
+ * Shown under a base URL as soon as it is http on another host: the connection test cannot say
+ * why it fails there (n8n reports only that the connection cannot be established).
+ */
+function httpsRequiredNotice(environment: string, field: string): INodeProperties {
+	return {
+		displayName:
+			'This base URL must use https: the API key is never sent over plain http to another machine (only localhost and 127.0.0.1 may use http). The connection test fails, and so does every run, until it starts with https://.',
+		name: `${field}HttpsNotice`,
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { environment: [environment], [field]: [{ _cnd: { regex: PLAIN_HTTP_ELSEWHERE } }] } },
+	};
+}
+
 export class SubscriptionBillingApi implements ICredentialType {
 	name = 'subscriptionBillingApi';
 
@@ -56,6 +74,7 @@ export class SubscriptionBillingApi implements ICredentialType {
 				'Address of the production API, ending in /api/v2. Must be https, except on this machine (127.0.0.1, localhost), such as a local sandbox.',
 			displayOptions: { show: { environment: ['production'] } },
 		},
+		httpsRequiredNotice('production', 'productionBaseUrl'),
 		{
 			displayName: 'Staging Base URL',
 			name: 'stagingBaseUrl',
@@ -67,6 +86,7 @@ export class SubscriptionBillingApi implements ICredentialType {
 				'Address of the staging API, ending in /api/v2. Must be https, except on this machine (127.0.0.1, localhost), such as a local sandbox.',
 			displayOptions: { show: { environment: ['staging'] } },
 		},
+		httpsRequiredNotice('staging', 'stagingBaseUrl'),
 	];
 
 	authenticate: IAuthenticateGeneric = {
@@ -81,8 +101,13 @@ export class SubscriptionBillingApi implements ICredentialType {
 	/**
 	 * The base URL of the chosen environment, as the node uses it. The node refuses an http address
 	 * that is not on this machine; so does the test: such an address is replaced by a host in the
-	 * reserved `.invalid` domain, which never resolves, so the test fails with that name in its
-	 * message ("base-url-must-use-https.invalid") and the key is sent nowhere.
+	 * reserved `.invalid` domain, which never resolves, and the key is sent nowhere (the notice
+	 * under the field says why).
+	 *
+	 * n8n 2.8 applies `responseCode` rules only to errors that keep the HTTP response, which its
+	 * declarative test request does not: a 401 would show n8n's generic "Authorization failed".
+	 * So HTTP errors are not errors here (`ignoreHttpStatusErrors`) and the rules read the answer:
+	 * the API's 401 and 403 error codes, and any answer that is not the customer list.
 	 */
 	test: ICredentialTestRequest = {
 		request: {
@@ -91,15 +116,35 @@ export class SubscriptionBillingApi implements ICredentialType {
 			url: '/customers',
 			method: 'GET',
 			qs: { limit: 1 },
+			ignoreHttpStatusErrors: true,
+			disableFollowRedirect: true,
 		},
 		rules: [
 			{
-				type: 'responseCode',
-				properties: { value: 401, message: 'The API key was not accepted (401): check the key and the environment' },
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'error.code',
+					value: 'ERR_UNAUTHORIZED',
+					message:
+						'The API key was not accepted (ERR_UNAUTHORIZED): check the API Key, and that it belongs to the environment chosen in Environment (Production or Staging)',
+				},
 			},
 			{
-				type: 'responseCode',
-				properties: { value: 403, message: 'The API key may not list customers (403): check its permissions' },
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'error.code',
+					value: 'ERR_FORBIDDEN',
+					message: 'The API key may not list customers (ERR_FORBIDDEN): check its permissions',
+				},
+			},
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'results',
+					value: undefined,
+					message:
+						'The API did not answer with the customer list: check the API Key and the Environment, and that the Base URL is the API\'s address ending in /api/v2. A run of the node shows the API\'s own error code and message.',
+				},
 			},
 		],
 	};

@@ -4,7 +4,8 @@
 # Installs what is missing, reusing what is there: Debian's Chromium (apt), the pinned n8n into
 # .n8n-local/ (scripts/n8n-local.js; about 6 minutes the first time), then builds the package and
 # runs `npm run test:e2e` (jest -c jest.e2e.config.js). Run after `npm ci`.
-# Env: N8N_E2E_VERSION (another n8n release, see scripts/n8n-local.js), E2E_TIMEOUT (default 45m).
+# Env: N8N_E2E_VERSION (another n8n release, or `newest`: see scripts/n8n-local.js), E2E_TIMEOUT
+# (default 45m), N8N_LOCAL_DIR (where the n8n installs go).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 started=$(date +%s)

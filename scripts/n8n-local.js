@@ -8,6 +8,7 @@
  *   node scripts/n8n-local.js                 install (if missing) the default release; prints
  *                                             "<node binary> <n8n bin>"
  *   node scripts/n8n-local.js 2.40.7          another release (or N8N_E2E_VERSION=2.40.7)
+ *   node scripts/n8n-local.js newest          NEWEST_N8N_VERSION (also N8N_E2E_VERSION=newest)
  *   node scripts/n8n-local.js 2.40.7 --save-lock   also store its lock file in scripts/n8n-locks/
  *
  * Each release gets its own folder `.n8n-local/n8n-<version>/` with its own package.json (with
@@ -30,12 +31,19 @@ const LOCKS = path.join(__dirname, 'n8n-locks');
 /** The release used end to end by default (demo, e2e, CI): the newest that runs on Node 20. */
 const DEFAULT_N8N_VERSION = '2.8.4';
 
-/** Which Node a release needs (n8n 2.9–2.35: Node >= 22.16; 2.36+: Node >= 24). */
+/** The newest release that installs from the registry here; CI runs the end-to-end tests on it too. */
+const NEWEST_N8N_VERSION = '2.41.1';
+
+/**
+ * Which Node a release needs: 1.x on Node 20 fails to install (its isolated-vm does not compile
+ * there), so Node 22; 2.0–2.8 run on the machine's Node 20; 2.9–2.35: Node >= 22.16; 2.36+: Node >= 24.
+ */
 const NODE_22 = '22.23.3';
 const NODE_24 = '24.21.0';
 function nodeVersionFor(n8nVersion) {
 	const [major, minor] = n8nVersion.split('.').map(Number);
-	if (major < 2 || (major === 2 && minor <= 8)) return null; // the machine's Node 20 is fine
+	if (major < 2) return process.env.N8N_E2E_NODE_VERSION || NODE_22;
+	if (major === 2 && minor <= 8) return null; // the machine's Node 20 is fine
 	if (major === 2 && minor <= 35) return process.env.N8N_E2E_NODE_VERSION || NODE_22;
 	return process.env.N8N_E2E_NODE_VERSION || NODE_24;
 }
@@ -96,7 +104,8 @@ function ensureNode(version) {
  * Makes sure n8n `version` is installed; returns { version, dir, bin, node, env }: run n8n as
  * `spawn(node, [bin, ...args], { env: { ...process.env, ...env } })`.
  */
-function ensureN8n(version = process.env.N8N_E2E_VERSION || DEFAULT_N8N_VERSION) {
+function ensureN8n(requested = process.env.N8N_E2E_VERSION || DEFAULT_N8N_VERSION) {
+	const version = requested === 'newest' ? NEWEST_N8N_VERSION : requested;
 	const nodeVersion = nodeVersionFor(version);
 	const node = ensureNode(nodeVersion);
 	const nodeDir = nodeVersion ? path.dirname(path.dirname(node)) : null;
@@ -173,7 +182,7 @@ function saveLock(version) {
 	log(`saved ${path.relative(ROOT, target)}`);
 }
 
-module.exports = { ensureN8n, ensureNode, DEFAULT_N8N_VERSION, LOCAL, ROOT, nodeVersionFor };
+module.exports = { ensureN8n, ensureNode, DEFAULT_N8N_VERSION, NEWEST_N8N_VERSION, LOCAL, ROOT, nodeVersionFor };
 
 if (require.main === module) {
 	try {

@@ -353,7 +353,7 @@ describe('an agent calling the tool (n8n-core getInputConnectionData → createN
 			args: { subscriptionId: '../customers' },
 		}));
 		const error = result.errorOf('Agent');
-		expect(error?.message).toContain('Subscription ID in item 0: "../customers" may contain only letters, digits and hyphens');
+		expect(error?.message).toContain('Subscription in item 0: "../customers" may contain only letters, digits and hyphens');
 		expect(error?.message).toContain('Nothing was sent to the API');
 		expect(sandbox.requests).toHaveLength(0);
 	});

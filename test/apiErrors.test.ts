@@ -11,6 +11,8 @@ test('a wrong API key fails with the API code and message, and the key is not in
 	expect(run.items).toHaveLength(0);
 	expect(run.error?.message).toBe('ERR_UNAUTHORIZED: Invalid or missing API key.');
 	expect(run.error?.description).toContain('HTTP 401');
+	// What to check: the key and the environment of the credential.
+	expect(run.error?.description).toMatch(/check the API Key of the Subscription Billing API credential, and that it belongs to the environment chosen in its Environment/);
 	expect(run.error?.httpCode).toBe('401');
 	expect(JSON.stringify(run.error)).not.toContain('wrong-key-0123456789');
 	expect(sandbox.requests[0].headers['x-service-key']).toBe('wrong-key-0123456789');
@@ -63,7 +65,7 @@ test('with Continue On Fail, failing items become error items paired with their 
 	expect(run.json[0].subscription_id).toBe(ids[0]);
 	expect(run.json[3].subscription_id).toBe(ids[3]);
 	expect(String(run.json[1].error)).toMatch(/^ERR_NOT_FOUND: /);
-	expect(String(run.json[2].error)).toBe('Subscription ID in item 2: "../escape" may contain only letters, digits and hyphens');
+	expect(String(run.json[2].error)).toBe('Subscription in item 2: "../escape" may contain only letters, digits and hyphens');
 	expect(sandbox.requests.map((request) => request.path)).toEqual(
 		expect.arrayContaining([`/api/v2/subscriptions/${ids[0]}`, '/api/v2/subscriptions/no-such-subscription', `/api/v2/subscriptions/${ids[3]}`]),
 	);

@@ -58,28 +58,28 @@ interface Case {
 
 const cases: Record<string, Case> = {
 	// Ids in the path: the contract's patterns, and anything that would change the path.
-	'empty subscription ID': { parameters: { ...base.subscriptionGet, subscriptionId: '={{ "" }}' }, message: 'Subscription ID in item 0: is empty' },
-	'blank subscription ID': { parameters: { ...base.subscriptionGet, subscriptionId: '={{ "   " }}' }, message: 'Subscription ID in item 0: is empty' },
-	'subscription ID with ../': { parameters: { ...base.subscriptionGet, subscriptionId: '../customers' }, message: `Subscription ID in item 0: "../customers" ${ID_RULE}` },
-	'subscription ID ..': { parameters: { ...base.subscriptionGet, subscriptionId: '..' }, message: `Subscription ID in item 0: ".." ${ID_RULE}` },
-	'subscription ID with /': { parameters: { ...base.subscriptionGet, subscriptionId: 'sub/invoices' }, message: `Subscription ID in item 0: "sub/invoices" ${ID_RULE}` },
-	'subscription ID with ?': { parameters: { ...base.subscriptionGet, subscriptionId: 'sub?limit=1' }, message: `Subscription ID in item 0: "sub?limit=1" ${ID_RULE}` },
-	'subscription ID with #': { parameters: { ...base.subscriptionGet, subscriptionId: 'sub#x' }, message: `Subscription ID in item 0: "sub#x" ${ID_RULE}` },
-	'subscription ID with %2F': { parameters: { ...base.subscriptionGet, subscriptionId: 'a%2Fb' }, message: `Subscription ID in item 0: "a%2Fb" ${ID_RULE}` },
-	'subscription ID with a space': { parameters: { ...base.subscriptionGet, subscriptionId: 'sub 1' }, message: `Subscription ID in item 0: "sub 1" ${ID_RULE}` },
-	'subscription ID with a newline': { parameters: { ...base.subscriptionGet, subscriptionId: '={{ "sub\\n1" }}' }, message: `Subscription ID in item 0: "sub\n1" ${ID_RULE}` },
-	'customer ID with ../ (invoice list)': { parameters: { ...base.customerInvoices, customerId: '../../plans' }, message: `Customer ID in item 0: "../../plans" ${ID_RULE}` },
-	'empty customer ID (customer update)': { parameters: { ...base.customerUpdate, customerId: '={{ "" }}' }, message: 'Customer ID in item 0: is empty' },
-	'customer ID with / (customer update)': { parameters: { ...base.customerUpdate, customerId: 'cus/1' }, message: `Customer ID in item 0: "cus/1" ${ID_RULE}` },
+	'empty subscription ID': { parameters: { ...base.subscriptionGet, subscriptionId: '={{ "" }}' }, message: 'Subscription in item 0: is empty' },
+	'blank subscription ID': { parameters: { ...base.subscriptionGet, subscriptionId: '={{ "   " }}' }, message: 'Subscription in item 0: is empty' },
+	'subscription ID with ../': { parameters: { ...base.subscriptionGet, subscriptionId: '../customers' }, message: `Subscription in item 0: "../customers" ${ID_RULE}` },
+	'subscription ID ..': { parameters: { ...base.subscriptionGet, subscriptionId: '..' }, message: `Subscription in item 0: ".." ${ID_RULE}` },
+	'subscription ID with /': { parameters: { ...base.subscriptionGet, subscriptionId: 'sub/invoices' }, message: `Subscription in item 0: "sub/invoices" ${ID_RULE}` },
+	'subscription ID with ?': { parameters: { ...base.subscriptionGet, subscriptionId: 'sub?limit=1' }, message: `Subscription in item 0: "sub?limit=1" ${ID_RULE}` },
+	'subscription ID with #': { parameters: { ...base.subscriptionGet, subscriptionId: 'sub#x' }, message: `Subscription in item 0: "sub#x" ${ID_RULE}` },
+	'subscription ID with %2F': { parameters: { ...base.subscriptionGet, subscriptionId: 'a%2Fb' }, message: `Subscription in item 0: "a%2Fb" ${ID_RULE}` },
+	'subscription ID with a space': { parameters: { ...base.subscriptionGet, subscriptionId: 'sub 1' }, message: `Subscription in item 0: "sub 1" ${ID_RULE}` },
+	'subscription ID with a newline': { parameters: { ...base.subscriptionGet, subscriptionId: '={{ "sub\\n1" }}' }, message: `Subscription in item 0: "sub\n1" ${ID_RULE}` },
+	'customer ID with ../ (invoice list)': { parameters: { ...base.customerInvoices, customerId: '../../plans' }, message: `Customer in item 0: "../../plans" ${ID_RULE}` },
+	'empty customer ID (customer update)': { parameters: { ...base.customerUpdate, customerId: '={{ "" }}' }, message: 'Customer in item 0: is empty' },
+	'customer ID with / (customer update)': { parameters: { ...base.customerUpdate, customerId: 'cus/1' }, message: `Customer in item 0: "cus/1" ${ID_RULE}` },
 	'order ID that is not a UUID': { parameters: { ...base.recastDelete, orderId: 'order-1' }, message: `Order ID in item 0: "order-1" ${UUID_RULE}` },
 	'order ID in upper case': { parameters: { ...base.recastDelete, orderId: UUID.toUpperCase() }, message: `Order ID in item 0: "${UUID.toUpperCase()}" ${UUID_RULE}` },
 	'order ID with ../': { parameters: { ...base.recastDelete, orderId: `../${UUID}` }, message: `Order ID in item 0: "../${UUID}" ${UUID_RULE}` },
-	'plan ID with ?': { parameters: { ...base.planGet, planId: 'plan?x' }, message: `Plan ID in item 0: "plan?x" ${ID_RULE}` },
+	'plan ID with ?': { parameters: { ...base.planGet, planId: 'plan?x' }, message: `Plan in item 0: "plan?x" ${ID_RULE}` },
 	'milestone ID with %2F': { parameters: { ...base.milestoneComplete, milestoneId: 'ms%2F1' }, message: `Milestone ID in item 0: "ms%2F1" ${ID_RULE}` },
 	// Ids in a body follow the same patterns.
-	'subscription ID in a usage body with a space': { parameters: { ...base.usageCreate, subscriptionId: 'sub 1' }, message: `Subscription ID in item 0: "sub 1" ${ID_RULE}` },
-	'customer ID in an invoice search body with /': { parameters: { ...base.invoiceSearch, customerId: 'cus/1' }, message: `Customer ID in item 0: "cus/1" ${ID_RULE}` },
-	'empty customer ID in an invoice search body': { parameters: { ...base.invoiceSearch, customerId: '={{ "" }}' }, message: 'Customer ID in item 0: is required' },
+	'subscription ID in a usage body with a space': { parameters: { ...base.usageCreate, subscriptionId: 'sub 1' }, message: `Subscription in item 0: "sub 1" ${ID_RULE}` },
+	'customer ID in an invoice search body with /': { parameters: { ...base.invoiceSearch, customerId: 'cus/1' }, message: `Customer in item 0: "cus/1" ${ID_RULE}` },
+	'empty customer ID in an invoice search body': { parameters: { ...base.invoiceSearch, customerId: '={{ "" }}' }, message: 'Customer in item 0: is required' },
 	'invoice ID that is not a UUID': {
 		parameters: { ...base.invoiceSearch, invoiceIdsInput: 'fields', invoiceIdsUi: { entry: [{ value: 'INV-1' }] } },
 		message: 'Invoice IDs, entry 1 in item 0: "INV-1" is not a UUID',
@@ -104,15 +104,15 @@ const cases: Record<string, Case> = {
 	'empty customer name': { parameters: { ...base.customerCreate, name: '={{ "" }}' }, message: 'Name in item 0: is required' },
 	'search with no search field': {
 		parameters: { ...base.customerSearch, searchFields: {} },
-		message: 'Search Fields in item 0: give at least one of name, external_id, processor_customer_id',
+		message: 'Search Fields in item 0: give at least one of External ID, Name, Processor Customer ID',
 	},
 	'search whose only field is empty': {
 		parameters: { ...base.customerSearch, searchFields: { name: '={{ "" }}' } },
-		message: 'Search Fields in item 0: give at least one of name, external_id, processor_customer_id',
+		message: 'Search Fields in item 0: give at least one of External ID, Name, Processor Customer ID',
 	},
 	'update with no field': {
 		parameters: { ...base.customerUpdate, updateFields: {} },
-		message: 'Update Fields in item 0: give at least one of name, legal_name, external_id, address, processor_customer_id, tax_id',
+		message: 'Update Fields in item 0: give at least one of Name, Legal Name, External ID, Processor Customer ID, Tax ID, Address',
 	},
 	'empty transaction ID': { parameters: { ...base.usageUpdate, transactionId: '={{ "" }}' }, message: 'Transaction ID in item 0: is required' },
 	// JSON fields.
@@ -168,6 +168,10 @@ const cases: Record<string, Case> = {
 		parameters: { ...base.subscriptionGet, faultHandling: { maxRetries: '={{ 11 }}' } },
 		message: 'Max Retries in item 0: "11" is not a whole number from 0 to 10',
 	},
+	'negative retry delay': {
+		parameters: { ...base.subscriptionGet, faultHandling: { retryDelay: '={{ -1 }}' } },
+		message: 'Retry Delay (Milliseconds) in item 0: "-1" is not a number of milliseconds of at least 0',
+	},
 	// Dates and date-times.
 	'start date with slashes': { parameters: { ...base.upgradeCreate, startsAt: '2026/10/01' }, message: `Starts At in item 0: "2026/10/01" ${NOT_DATE}` },
 	'start date day first': { parameters: { ...base.recastCreate, startsAt: '01-10-2026' }, message: `Starts At in item 0: "01-10-2026" ${NOT_DATE}` },
@@ -203,7 +207,7 @@ const cases: Record<string, Case> = {
 	'bad ID in the third item': {
 		parameters: { ...base.subscriptionGet, subscriptionId: '={{ $json.id }}' },
 		items: [{ id: 'FIXTURE:subscriptionId' }, { id: 'FIXTURE:noPhasesSubscriptionId' }, { id: '../../customers' }],
-		message: `Subscription ID in item 2: "../../customers" ${ID_RULE}`,
+		message: `Subscription in item 2: "../../customers" ${ID_RULE}`,
 		sent: 2,
 	},
 	'bad value in the second item': {
@@ -240,8 +244,8 @@ test('with Continue On Fail, each bad item is an error item paired with its inpu
 	);
 	expect(run.error).toBeUndefined();
 	expect(run.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
-	expect(run.json[1].error).toBe(`Subscription ID in item 1: "a/b" ${ID_RULE}`);
-	expect(run.json[2].error).toBe('Subscription ID in item 2: is empty');
+	expect(run.json[1].error).toBe(`Subscription in item 1: "a/b" ${ID_RULE}`);
+	expect(run.json[2].error).toBe('Subscription in item 2: is empty');
 	expect([run.json[0].subscription_id, run.json[3].subscription_id]).toEqual([subscriptionId, noPhasesSubscriptionId]);
 	expect(sandbox.requests.map((request) => request.path).sort()).toEqual(
 		[`/api/v2/subscriptions/${subscriptionId}`, `/api/v2/subscriptions/${noPhasesSubscriptionId}`].sort(),

@@ -1,3 +1,4 @@
+import type { IDataObject } from 'n8n-workflow';
 import { runBilling, useSandbox } from './helpers/billing';
 
 const sandbox = useSandbox();
@@ -200,7 +201,28 @@ describe('Usage', () => {
 			value: 42.5,
 			properties: { region: 'eu', source: 'n8n' },
 		});
-		expect(run.json[0]).toEqual({ message: 'Usage entry updated successfully.' });
+		// The API answers only a message: the item also shows what was written.
+		expect(run.json).toEqual([
+			{
+				message: 'Usage entry updated successfully.',
+				transaction_id: sandbox.fixtures.usageTransactionId,
+				value: 42.5,
+				properties: { region: 'eu', source: 'n8n' },
+			},
+		]);
+		expect((sandbox.state.usage as Map<string, IDataObject>).get(sandbox.fixtures.usageTransactionId)).toMatchObject({
+			value: 42.5,
+			properties: { region: 'eu', source: 'n8n' },
+		});
+	});
+
+	test('Update without properties writes only the value, and the item shows only what was written', async () => {
+		const before = (sandbox.state.usage as Map<string, IDataObject>).get(sandbox.fixtures.usageTransactionId)!.properties;
+		const run = await runBilling(sandbox, { resource: 'usage', operation: 'update', transactionId: sandbox.fixtures.usageTransactionId, value: 9 });
+		expect(run.error).toBeUndefined();
+		expect(onlyRequest().body).toEqual({ transaction_id: sandbox.fixtures.usageTransactionId, value: 9 });
+		expect(run.json).toEqual([{ message: 'Usage entry updated successfully.', transaction_id: sandbox.fixtures.usageTransactionId, value: 9 }]);
+		expect((sandbox.state.usage as Map<string, IDataObject>).get(sandbox.fixtures.usageTransactionId)!.properties).toEqual(before);
 	});
 
 	test('Update takes properties as JSON', async () => {

@@ -83,18 +83,106 @@ describe('Resource locator "From list" searches (LoadOptionsContext, as the edit
 		expect(request.query).toEqual({ limit: '50', offset: '0' });
 	});
 
-	test("subscriptions are listed per customer, labelled with the customer's name, status and dates", async () => {
-		const page = await search('searchSubscriptions', sandbox.fixtures.customerName);
+	test('subscriptions are labelled by what tells them apart (own name, status, dates), the customer named once at the end', async () => {
+		const page = await search('searchSubscriptions');
 		const byId = new Map(page.results.map((result) => [result.value, result.name]));
-		expect(byId.get(sandbox.fixtures.subscriptionId)).toBe(
-			'Acme Corporation: Acme Corporation - Growth (ACTIVE, 2025-01-01 to 2027-12-31)',
+		expect(byId.get(sandbox.fixtures.subscriptionId)).toBe('Growth · ACTIVE · 2025-01-01 to 2027-12-31 · Acme Corporation');
+		expect(byId.get(sandbox.fixtures.pausedSubscriptionId)).toBe('Growth · PAUSED · 2026-01-01 to 2026-12-31 · Acme Corporation');
+		for (const name of byId.values()) {
+			expect(name).toMatch(/^[^·]+ · [A-Z_]+ · \S+ to \S+ · [^·]+$/);
+			const customerName = name.split(' · ')[3];
+			expect(name.split(customerName)).toHaveLength(2); // the customer's name appears once
+		}
+		// One GET /customers page of 50 customers, with a token for more.
+		expect(page.paginationToken).toBe(50);
+		expect(sandbox.requests.map((request) => `${request.method} ${request.path} ${JSON.stringify(request.query)}`)).toEqual([
+			'GET /api/v2/customers {"limit":"50","offset":"0"}',
+		]);
+	});
+
+	test("typing a subscription's or plan's name finds subscriptions by their own names, across customers", async () => {
+		const page = await search('searchSubscriptions', 'STARTER');
+		const expected = [...(sandbox.state.subscriptions as Map<string, IDataObject>).values()]
+			.filter((subscription) => /starter/i.test(String(subscription.name)))
+			.map((subscription) => subscription.subscription_id);
+		expect(expected.length).toBeGreaterThan(1);
+		expect(page.results.map((result) => result.value).sort()).toEqual([...expected].sort());
+		for (const result of page.results) expect(result.name).toMatch(/^Starter · /);
+		expect(page.paginationToken).toBeUndefined();
+		// The API has no subscription search: the customer list is read in pages of 1000 and filtered.
+		expect(sandbox.requests.map((request) => `${request.method} ${request.path} ${JSON.stringify(request.query)}`)).toEqual([
+			'GET /api/v2/customers {"limit":"1000","offset":"0"}',
+		]);
+	});
+
+	test("typing a customer's name lists all of that customer's subscriptions", async () => {
+		const page = await search('searchSubscriptions', 'acme corporation');
+		const ids = page.results.map((result) => result.value);
+		expect(ids).toEqual(
+			expect.arrayContaining([
+				sandbox.fixtures.subscriptionId,
+				sandbox.fixtures.noPhasesSubscriptionId,
+				sandbox.fixtures.pausedSubscriptionId,
+				sandbox.fixtures.openOrderSubscriptionId,
+			]),
 		);
-		expect(byId.get(sandbox.fixtures.pausedSubscriptionId)).toBe(
-			'Acme Corporation: Acme Corporation - Growth (PAUSED, 2026-01-01 to 2026-12-31)',
+		expect(ids).toHaveLength(4);
+		for (const result of page.results) expect(result.name).toMatch(/ · Acme Corporation$/);
+	});
+
+	test('bricks: the bricks of every plan, labelled with type and plan; Usage lists only usage bricks', async () => {
+		const brickSearch = (resource: string, filter?: string) =>
+			runListSearch({
+				nodeType: new SubscriptionBilling(),
+				credentialType: new SubscriptionBillingApi(),
+				credentials: { apiKey: sandbox.apiKey, environment: 'production', productionBaseUrl: sandbox.baseUrl },
+				method: 'searchBricks',
+				filter,
+				parameters: { resource, operation: 'create' },
+				path: resource === 'usage' ? 'parameters.brickId' : 'parameters.bricksUi.brick[0].brickId',
+			});
+		const bricks = [...(sandbox.state.bricks as Map<string, IDataObject>).values()];
+		const all = await brickSearch('subscriptionUpgrade');
+		expect(all.results.map((result) => result.value).sort()).toEqual(bricks.map((brick) => brick.brick_id).sort());
+		expect(all.results).toContainEqual({ name: 'API Calls · USAGE · Growth', value: sandbox.fixtures.usageBrickId });
+		expect(all.results).toContainEqual({ name: 'Platform Seats · RECURRING · Growth', value: sandbox.fixtures.seatsBrickId });
+		const usage = await brickSearch('usage');
+		expect(usage.results.map((result) => result.name).sort()).toEqual(['API Calls · USAGE · Growth', 'Storage GB · USAGE · Enterprise']);
+		const seats = await brickSearch('subscriptionRecast', 'seats');
+		expect(seats.results.map((result) => result.name).sort()).toEqual([
+			'Enterprise Seats · RECURRING · Enterprise',
+			'Platform Seats · RECURRING · Growth',
+			'Starter Seats · RECURRING · Starter',
+		]);
+		expect(sandbox.requests.map((request) => `${request.method} ${request.path} ${JSON.stringify(request.query)}`)).toEqual(
+			Array(3).fill('GET /api/v2/plans {"limit":"1000","offset":"0"}'),
 		);
-		expect(byId.get(sandbox.fixtures.openOrderSubscriptionId)).toMatch(/^Acme Corporation: .*\(OPEN_ORDER, \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}\)$/);
-		for (const name of byId.values()) expect(name).toMatch(/^Acme Corporation: .+ \([A-Z_]+, \S+ to \S+\)$/);
-		expect(sandbox.requests[0].body).toEqual({ name: sandbox.fixtures.customerName });
+	});
+
+	test('a brick picked From list (in the rows of an upgrade, and for a usage entry) is sent as its ID', async () => {
+		const { subscriptionId, addOnBrickId, usageBrickId } = sandbox.fixtures;
+		const upgrade = await runBilling(sandbox, {
+			resource: 'subscriptionUpgrade',
+			operation: 'create',
+			subscriptionId,
+			startsAt: '2026-10-01',
+			bricksInput: 'fields',
+			bricksUi: { brick: [{ brickId: { __rl: true, mode: 'list', value: addOnBrickId, cachedResultName: 'Premium Support · RECURRING · Growth' }, quantity: 1 }] },
+		});
+		expect(upgrade.error).toBeUndefined();
+		expect(sandbox.requests[0].body).toEqual({ starts_at: '2026-10-01', bricks: [{ brick_id: addOnBrickId, quantity: 1 }] });
+		const usage = await runBilling(sandbox, {
+			resource: 'usage',
+			operation: 'create',
+			transactionId: 'txn-picked-brick',
+			subscriptionId,
+			brickId: { __rl: true, mode: 'list', value: usageBrickId, cachedResultName: 'API Calls · USAGE · Growth' },
+			value: 7,
+			time: '2026-09-10T10:00:00Z',
+		});
+		expect(usage.error).toBeUndefined();
+		expect(sandbox.requests[1].body).toMatchObject({ transaction_id: 'txn-picked-brick', brick_id: usageBrickId, value: 7 });
+		expect(usage.json[0]).toMatchObject({ transaction_id: 'txn-picked-brick', brick_id: usageBrickId });
 	});
 
 	test('plans are filtered by name (case-insensitive) and all plans are listed without a filter', async () => {
@@ -111,7 +199,9 @@ describe('Resource locator "From list" searches (LoadOptionsContext, as the edit
 		await expect(failure).rejects.toThrow('ERR_UNAUTHORIZED: Invalid or missing API key.');
 		const error = (await failure.catch((caught: unknown) => caught)) as Error & { description?: string; httpCode?: string };
 		expect(error.httpCode).toBe('401');
-		expect(error.description).toBe('HTTP 401 from GET /api/v2/customers');
+		expect(error.description).toBe(
+			'HTTP 401 from GET /api/v2/customers; the API did not accept the key: check the API Key of the Subscription Billing API credential, and that it belongs to the environment chosen in its Environment (Production or Staging)',
+		);
 		expect(`${error.message} ${error.description ?? ''}`).not.toContain('sbx_wrong_key_0000');
 		expect(sandbox.requests).toHaveLength(1); // a 401 is not retried
 	});
@@ -136,14 +226,14 @@ describe('Resource locator "By ID" and "From list" values in a run', () => {
 			{ resource: 'subscription', operation: 'get', subscriptionId: { __rl: true, mode: 'id', value: '={{ $json.id }}' } },
 			{ items: [{ id: 'bad/id' }, { id: '' }] },
 		);
-		expect(run.error?.message).toBe('Subscription ID in item 0: "bad/id" may contain only letters, digits and hyphens');
+		expect(run.error?.message).toBe('Subscription in item 0: "bad/id" may contain only letters, digits and hyphens');
 		expect(run.error?.description).toMatch(/Nothing was sent/);
 		const empty = await runBilling(
 			sandbox,
 			{ resource: 'subscription', operation: 'get', subscriptionId: { __rl: true, mode: 'id', value: '={{ $json.id }}' } },
 			{ items: [{ id: sandbox.fixtures.subscriptionId }, { id: '' }], continueOnFail: true },
 		);
-		expect(empty.json[1].error).toBe('Subscription ID in item 1: is empty');
+		expect(empty.json[1].error).toBe('Subscription in item 1: is empty');
 		expect(sandbox.requests.map((request) => request.path)).toEqual([`/api/v2/subscriptions/${sandbox.fixtures.subscriptionId}`]);
 	});
 
@@ -180,7 +270,7 @@ describe('Output modes', () => {
 	];
 	const CUSTOMER_FIELDS = [
 		'customer_id', 'name', 'legal_name', 'external_id', 'processor_customer_id', 'tax_id', 'country',
-		'subscription_count', 'active_subscription_ids',
+		'all_subscriptions_count', 'active_subscriptions_count', 'active_subscription_ids',
 	];
 
 	async function apiGet(path: string): Promise<IDataObject> {
@@ -226,10 +316,87 @@ describe('Output modes', () => {
 		expect(run.json).toEqual([raw]);
 	});
 
-	test('Subscription Get, Selected Fields: only the named fields, dots reaching into objects', async () => {
-		const run = await getSubscription(sandbox.fixtures.subscriptionId, { output: 'selected', fields: 'subscription_id, customer.name' });
+	test('Subscription Get, Selected Fields: only the named fields, a dotted path kept nested ($json.customer.name)', async () => {
+		const run = await getSubscription(sandbox.fixtures.subscriptionId, {
+			output: 'selected',
+			fields: 'subscription_id, customer.name, customer.address.city, customer.address.zip, purchase_order',
+		});
 		expect(run.error).toBeUndefined();
-		expect(run.json).toEqual([{ subscription_id: sandbox.fixtures.subscriptionId, 'customer.name': sandbox.fixtures.customerName }]);
+		const raw = await apiGet(`/subscriptions/${sandbox.fixtures.subscriptionId}`);
+		const customer = raw.customer as IDataObject;
+		expect(run.json).toEqual([
+			{
+				subscription_id: sandbox.fixtures.subscriptionId,
+				customer: { name: sandbox.fixtures.customerName, address: { city: (customer.address as IDataObject).city, zip: (customer.address as IDataObject).zip } },
+				purchase_order: raw.purchase_order,
+			},
+		]);
+		expect(raw.purchase_order).toEqual({ code: expect.any(String) });
+	});
+
+	test('Selected Fields: a documented field this result does not carry is null; a path inside a selected object adds nothing', async () => {
+		// The subscription without phases: the contract says `phases` is then omitted.
+		const run = await getSubscription(sandbox.fixtures.noPhasesSubscriptionId, { output: 'selected', fields: 'phases, customer, customer.name, status' });
+		expect(run.error).toBeUndefined();
+		const raw = await apiGet(`/subscriptions/${sandbox.fixtures.noPhasesSubscriptionId}`);
+		expect(raw).not.toHaveProperty('phases');
+		expect(run.json).toEqual([{ phases: null, customer: raw.customer, status: raw.status }]);
+	});
+
+	test('Customer Get Many, Selected Fields: address.city comes out as {address: {city}} on every customer', async () => {
+		const run = await runBilling(sandbox, { resource: 'customer', operation: 'getMany', limit: 3, output: 'selected', fields: 'name,address.city' });
+		expect(run.error).toBeUndefined();
+		const customers = allCustomers().slice(0, 3);
+		expect(run.json).toEqual(customers.map((customer) => ({ name: customer.name, address: { city: (customer.address as IDataObject | null)?.city ?? null } })));
+		expect(run.json[0]).toEqual({ name: sandbox.fixtures.customerName, address: { city: expect.any(String) } });
+	});
+
+	test.each([
+		['empty (from an expression)', '={{ "" }}', 'Fields in item 0: is empty: name the subscription fields to return, e.g. subscription_id, status, customer.name'],
+		['only commas and spaces', ' , ,', 'Fields in item 0: is empty: name the subscription fields to return, e.g. subscription_id, status, customer.name'],
+		[
+			'a misspelt name',
+			'subscription_id, stauts',
+			'Fields in item 0: "stauts" is not a field of a subscription (its fields: subscription_id, status, stage, transaction_method, starts_at, ends_at, renews_at, terminates_at, time_zone, billing_frequency, currency, payment_terms, auto_renews, renewal_total, renewal_contract_period, sub_total, grand_total, grand_total_details, line_items, billing_schedule, customer, crm_account_id, crm_opportunity_id, point_of_contact, signatory_user, accounts_payable_emails, products, pauses, phases, metadata, attributed_to, purchase_order)',
+		],
+		[
+			'an unknown name inside an object',
+			'customer.adress.city',
+			'Fields in item 0: "customer.adress.city" is not a field of customer (its fields: customer_id, name, legal_name, external_id, address, processor_customer_id, tax_id, subscriptions)',
+		],
+		['a path into a list', 'line_items.brick_name', 'Fields in item 0: "line_items.brick_name": line_items is a list, which is selected whole (line_items)'],
+		['a path into a single value', 'status.name', 'Fields in item 0: "status.name": status is a single value, with no fields inside'],
+	])('Selected Fields %s: refused before sending, naming Fields and the item', async (_case, fields, message) => {
+		const run = await getSubscription(sandbox.fixtures.subscriptionId, { output: 'selected', fields });
+		expect(run.error?.message).toBe(message);
+		expect(run.error?.description).toBe('Nothing was sent to the API for this item. Correct the value and run again.');
+		expect(sandbox.requests).toHaveLength(0);
+	});
+
+	test('Selected Fields left empty in the editor: n8n marks Fields as required and runs nothing', async () => {
+		await expect(getSubscription(sandbox.fixtures.subscriptionId, { output: 'selected', fields: '' })).rejects.toThrow(
+			'{"Subscription Billing":{"parameters":{"fields":["Parameter \\"Fields\\" is required."]}}}',
+		);
+		expect(sandbox.requests).toHaveLength(0);
+	});
+
+	test('Selected Fields on a list: an unknown name is refused for the customer and the invoice lists too, naming the item', async () => {
+		const customers = await runBilling(
+			sandbox,
+			{ resource: 'customer', operation: 'search', searchFields: { name: 'acme' }, output: 'selected', fields: '={{ $json.fields }}' },
+			{ items: [{ fields: 'name' }, { fields: 'name, invoice_number' }], continueOnFail: true },
+		);
+		expect(customers.json[0]).toEqual({ name: expect.stringMatching(/acme/i) });
+		expect(customers.json.at(-1)?.error).toMatch(/^Fields in item 1: "invoice_number" is not a field of a customer \(its fields: customer_id, name,/);
+		const invoices = await runBilling(sandbox, {
+			resource: 'invoice',
+			operation: 'getManyForCustomer',
+			customerId: sandbox.fixtures.customerId,
+			output: 'selected',
+			fields: 'invoice_number, address.city',
+		});
+		expect(invoices.error?.message).toMatch(/^Fields in item 0: "address.city" is not a field of an? invoice/);
+		expect(sandbox.requests.map((request) => request.path)).toEqual(['/api/v2/customers/search']);
 	});
 
 	test("Invoice Get Many for Customer, Simplified: the documented fields on every invoice", async () => {
@@ -261,11 +428,13 @@ describe('Output modes', () => {
 			external_id: sandbox.fixtures.customerExternalId,
 			processor_customer_id: sandbox.fixtures.processorCustomerId,
 			country: 'US',
-			subscription_count: 4,
+			all_subscriptions_count: 4,
+			active_subscriptions_count: 2,
 		});
 		expect(customer.active_subscription_ids).toEqual(
 			expect.arrayContaining([sandbox.fixtures.subscriptionId, sandbox.fixtures.noPhasesSubscriptionId]),
 		);
+		expect(customer.active_subscription_ids).toHaveLength(2);
 		expect(customer.active_subscription_ids).not.toContain(sandbox.fixtures.pausedSubscriptionId);
 		expect(sandbox.requests[0].body).toEqual({ name: 'acme corp' });
 	});

@@ -255,19 +255,25 @@ describe('writes are applied once', () => {
 		expect(run.json[0].customer_id).toBe(customersNamed('Initech Fault Test')[0].customer_id);
 	});
 
-	test('a re-run of the same workflow sends the same key and creates nothing twice', async () => {
+	test('a re-run of the same workflow is a new execution: new keys, and the API processes each write again', async () => {
 		const parameters = { resource: 'customer', operation: 'create', name: 'Re-run Ltd', additionalFields: { externalId: 'ext-rerun' } };
 		const first = await runBilling(sandbox, parameters);
 		const second = await runBilling(sandbox, parameters);
 		const usageFirst = await createUsage('txn-rerun');
 		const usageSecond = await createUsage('txn-rerun');
-		for (const run of [first, second, usageFirst, usageSecond]) expect(run.error).toBeUndefined();
-		expect(second.json).toEqual(first.json);
-		expect(usageSecond.json).toEqual(usageFirst.json);
-		expect(keys()[0]).toBe(keys()[1]);
-		expect(keys()[2]).toBe(keys()[3]);
-		expect(keys()[0]).not.toBe(keys()[2]);
-		expect(sandbox.requests.map((request) => replayed(request))).toEqual([false, true, false, true]);
+		expect(first.error).toBeUndefined();
+		expect(usageFirst.error).toBeUndefined();
+		// Not replayed: the API sees the second creation of each and refuses the duplicate itself.
+		expect(second.error?.message).toBe("ERR_BAD_REQUEST: name: A customer named 'Re-run Ltd' already exists.");
+		expect(usageSecond.error?.message).toBe("ERR_BAD_REQUEST: transaction_id: A usage entry with transaction_id 'txn-rerun' already exists.");
+		expect(keys()[0]).not.toBe(keys()[1]);
+		expect(keys()[2]).not.toBe(keys()[3]);
+		expect(sandbox.requests.map((request) => [request.status, replayed(request)])).toEqual([
+			[201, false],
+			[400, false],
+			[201, false],
+			[400, false],
+		]);
 		expect(customersNamed('Re-run Ltd')).toHaveLength(1);
 	});
 

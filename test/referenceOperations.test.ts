@@ -771,15 +771,10 @@ describe('API rules as failures', () => {
 		sandbox.clearRequests();
 		expectApiError(await run(sign), 'ERR_BAD_REQUEST', 400, 'stage CLOSED');
 		sandbox.clearRequests();
-		// Without an idempotency key: with the derived key the API would replay the first start's answer.
-		const startAgain = await run({
-			resource: 'subscriptionUpgrade',
-			operation: 'start',
-			subscriptionId,
-			orderId,
-			faultHandling: { retryDelay: 5, idempotency: 'off' },
-		});
+		// A second execution carries a new derived key: the API processes the start again and refuses it.
+		const startAgain = await run({ resource: 'subscriptionUpgrade', operation: 'start', subscriptionId, orderId });
 		expectApiError(startAgain, 'ERR_BAD_REQUEST', 400, 'stage CLOSED');
+		expect(sandbox.requests.at(-1)?.headers[IDEMPOTENCY_HEADER]).toMatch(/^n8n-/);
 	});
 
 	test('a created recast is in stage BUILDING; once deleted it can be neither signed nor started', async () => {

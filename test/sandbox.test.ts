@@ -479,6 +479,51 @@ describe('idempotency', () => {
 	});
 });
 
+describe('idempotency keys are kept across calls and bound to one request', () => {
+	const key = (value: string) => ({ 'X-SERVICE-IDEMPOTENT-OPERATION-KEY': value });
+	const milestonePath = () => `/subscriptions/${sb.fixtures.subscriptionId}/milestones/${sb.fixtures.milestoneId}/complete`;
+	const completed = () => (sb.state.milestones.get(sb.fixtures.milestoneId) as { quantity_completed: number }).quantity_completed;
+
+	it('replays the same request with the same key whatever the order of its body keys, applying it once', async () => {
+		const before = completed();
+		const first = await call('POST', milestonePath(), { body: { quantity: 1, bill_on: 'IMMEDIATELY' }, headers: key('same-request') });
+		const reordered = await call('POST', milestonePath(), { raw: '{"bill_on":"IMMEDIATELY","quantity":1}', contentType: 'application/json', headers: key('same-request') });
+		expect(first.status).toBe(200);
+		expect(reordered.body).toEqual(first.body);
+		expect(reordered.headers.get('idempotent-replayed')).toBe('true');
+		expect(completed()).toBe(before + 1);
+	});
+
+	it('refuses the same key with another body, query, path or method, and applies none of them', async () => {
+		const before = completed();
+		expect((await call('POST', milestonePath(), { body: { quantity: 1, bill_on: 'IMMEDIATELY' }, headers: key('bound') })).status).toBe(200);
+		const refusals = [
+			['body', await call('POST', milestonePath(), { body: { quantity: 2, bill_on: 'IMMEDIATELY' }, headers: key('bound') })],
+			['path', await call('POST', milestonePath().replace(sb.fixtures.subscriptionId, 'another-subscription'), { body: { quantity: 1, bill_on: 'IMMEDIATELY' }, headers: key('bound') })],
+			['method, path and body', await call('PATCH', '/usage', { body: { transaction_id: sb.fixtures.usageTransactionId, value: 1 }, headers: key('bound') })],
+		] as const;
+		for (const [part, answer] of refusals) {
+			expect(answer.status).toBe(400);
+			expect((answer.body as { error: { message: string } }).error.message).toBe(
+				`X-SERVICE-IDEMPOTENT-OPERATION-KEY: This key was already used for a different request (POST /api/v2${milestonePath()}; the ${part} differ${part.includes(' and ') ? '' : 's'}). Send a new key for a new write.`,
+			);
+		}
+		expect(completed()).toBe(before + 1);
+		expect(sb.state.usage.get(sb.fixtures.usageTransactionId).value).not.toBe(1);
+	});
+
+	it('refuses the same key with another value of a documented query parameter, and applies nothing', async () => {
+		const startPath = `/subscriptions/${sb.fixtures.subscriptionId}/upgrade/${sb.fixtures.upgradeOrderId}/start`;
+		expect((await call('POST', `${startPath}?charge_immediately=no`, { headers: key('bound-query') })).status).toBe(200);
+		const other = await call('POST', `${startPath}?charge_immediately=yes`, { headers: key('bound-query') });
+		expect(other.status).toBe(400);
+		expect((other.body as { error: { message: string } }).error.message).toBe(
+			`X-SERVICE-IDEMPOTENT-OPERATION-KEY: This key was already used for a different request (POST /api/v2${startPath}; the query differs). Send a new key for a new write.`,
+		);
+		expect((sb.state.orders.get(sb.fixtures.upgradeOrderId) as { charge_immediately: boolean }).charge_immediately).toBe(false);
+	});
+});
+
 describe('faults', () => {
 	const kinds: FaultKind[] = ['429', '500', '502', '503', 'drop', 'slow', 'truncate'];
 	for (const kind of kinds) {

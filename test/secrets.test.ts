@@ -183,7 +183,9 @@ test('an echoed key is replaced by [redacted] in the output and in the error', a
 	expect(ok.json).toEqual([{ subscription_id: 'echo-ok', note: 'received [redacted]', nested: { headers: { 'x-service-key': '[redacted]' } } }]);
 	const failed = await runBilling(sandbox, get('echo-error'), { baseUrl: echo.baseUrl });
 	expect(failed.error?.message).toBe('ERR_FORBIDDEN: Key [redacted] may not do this');
-	expect(failed.error?.description).toBe('HTTP 403 from GET /api/v2/subscriptions/echo-error; error id [redacted]');
+	expect(failed.error?.description).toBe(
+		'HTTP 403 from GET /api/v2/subscriptions/echo-error; the API key may not do this: check its permissions, and the Environment of the credential; error id [redacted]',
+	);
 	expect(echo.keysSeen).toEqual([KEY, KEY]);
 });
 

@@ -6,7 +6,8 @@
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import type { IDataObject, INode, INodeType } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
+import type { ICredentialTestRequest, IDataObject, INode, INodeCredentialTestResult, INodeType } from 'n8n-workflow';
 import { SubscriptionBillingApi } from '../credentials/SubscriptionBillingApi.credentials';
 import { SubscriptionBilling } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
 import { checkedBaseUrl } from '../nodes/SubscriptionBilling/shared/baseUrl';
@@ -199,7 +200,9 @@ describe('credential', () => {
 		expect(others.map((property) => [property.name, property.type, property.default])).toEqual([
 			['environment', 'options', 'production'],
 			['productionBaseUrl', 'string', ''],
+			['productionBaseUrlHttpsNotice', 'notice', ''],
 			['stagingBaseUrl', 'string', ''],
+			['stagingBaseUrlHttpsNotice', 'notice', ''],
 		]);
 		expect(credential.authenticate).toEqual({ type: 'generic', properties: { headers: { 'X-SERVICE-KEY': '={{$credentials.apiKey}}' } } });
 	});
@@ -230,6 +233,57 @@ describe('credential', () => {
 			['GET', '/api/v2/customers', 'limit=1', sandbox.apiKey],
 			['GET', '/api/v2/customers', 'limit=1', sandbox.apiKey],
 		]);
+	});
+
+	/**
+	 * What the credential dialog shows: n8n 2.8's CredentialsTester (credentials-tester.service.js)
+	 * runs the request, then returns the first `responseSuccessBody` rule whose key holds its value
+	 * (lodash get, strict equality), else "Connection successful!"; a request error shows its code
+	 * or message.
+	 */
+	async function dialogResult(data: IDataObject): Promise<INodeCredentialTestResult> {
+		const run = await runCredentialTest(data);
+		if (run.error) return { status: 'Error', message: run.error.message };
+		const body = run.items[0].json;
+		const get = (key: string) => key.split('.').reduce<unknown>((value, part) => (value && typeof value === 'object' ? (value as IDataObject)[part] : undefined), body);
+		for (const rule of (credential.test as ICredentialTestRequest).rules ?? []) {
+			if (rule.type === 'responseSuccessBody' && get(rule.properties.key) === rule.properties.value) return { status: 'Error', message: rule.properties.message };
+		}
+		return { status: 'OK', message: 'Connection successful!' };
+	}
+
+	test('the dialog: the right key connects; a wrong key says the key was not accepted and what to check', async () => {
+		await expect(dialogResult({ productionBaseUrl: sandbox.baseUrl })).resolves.toEqual({ status: 'OK', message: 'Connection successful!' });
+		await expect(dialogResult({ productionBaseUrl: sandbox.baseUrl, apiKey: 'sbx_wrong_key_1234' })).resolves.toEqual({
+			status: 'Error',
+			message:
+				'The API key was not accepted (ERR_UNAUTHORIZED): check the API Key, and that it belongs to the environment chosen in Environment (Production or Staging)',
+		});
+		expect(sandbox.requests.map((request) => `${request.path} ${request.status}`)).toEqual(['/api/v2/customers 200', '/api/v2/customers 401']);
+	});
+
+	test('the dialog: an address that is not the API (no /api/v2) says to check the Base URL, not "successful"', async () => {
+		const result = await dialogResult({ productionBaseUrl: sandbox.baseUrl.replace(/\/api\/v2$/, '') });
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/^The API did not answer with the customer list: check the API Key and the Environment, and that the Base URL/);
+		expect(sandbox.requests.map((request) => `${request.path} ${request.status}`)).toEqual(['/customers 404']);
+	});
+
+	test('the dialog shows, under an http base URL on another host, that https is required (and nothing is sent)', async () => {
+		const shown = (data: IDataObject) =>
+			credential.properties
+				.filter((property) => property.type === 'notice')
+				.filter((property) => NodeHelpers.displayParameter({ environment: 'production', ...data }, property, { parameters: {} } as INode, new SubscriptionBilling().description))
+				.map((property) => property.displayName);
+		expect(shown({ productionBaseUrl: 'http://billing.example.com/api/v2' })).toEqual([expect.stringMatching(/^This base URL must use https/)]);
+		expect(shown({ environment: 'staging', stagingBaseUrl: 'HTTP://10.0.0.5/api/v2', productionBaseUrl: 'https://ok.example.com' })).toHaveLength(1);
+		for (const fine of ['https://billing.example.com/api/v2', 'http://127.0.0.1:8080/api/v2', 'http://localhost/api/v2', '']) {
+			expect(shown({ productionBaseUrl: fine })).toEqual([]);
+		}
+		expect(shown({ environment: 'staging', productionBaseUrl: 'http://billing.example.com/api/v2', stagingBaseUrl: 'https://s.example.com' })).toEqual([]);
+		const result = await dialogResult({ productionBaseUrl: 'http://billing.example.com/api/v2' });
+		expect(result.status).toBe('Error');
+		expect(sandbox.requests).toHaveLength(0);
 	});
 
 	test('the test request never sends the key over http to another host: it fails naming the problem', async () => {

@@ -4,9 +4,15 @@
 // orchestrator resets the sandbox counters meanwhile) -> gc, reset the peak-RSS mark, run, send
 // {type:'result'} while still holding the run's results -> exit.
 //
-// Job (JSON in BENCH_JOB): { scenario: 'list' | 'limit' | 'write' | 'load', way: 'node' |
-// 'httpRequest' | 'loop', target: {baseUrl, apiKey, customerId, smallCustomerId, invoices},
+// Job (JSON in BENCH_JOB): { scenario: 'list' | 'limit' | 'write' | 'limited-write' | 'load', way:
+// 'node' | 'httpRequest' | 'httpRequestRetry' | 'loop', target: {baseUrl, apiKey, customerId,
+// smallCustomerId, invoices}, warmTarget (limited-write: warm up there, not on the limited API),
 // limit, items, mode: {batchSize, batchInterval} | {concurrency}, nodesBase, profile }
+//
+// limited-write: every n8n way with its defaults (no batching; this node's request budget as it
+// comes; the HTTP Request node without an idempotency header, as a user would set it up;
+// httpRequestRetry: the same with the node setting Retry On Fail, n8n's 3 tries 1 s apart). A failed
+// execution counts all its items as failed: the node's output is lost.
 
 const fs = require('node:fs');
 const http = require('node:http');
@@ -75,7 +81,20 @@ function runBilling(target, parameters, items) {
 }
 
 function runHttpRequest(parameters, items) {
+	if (job.way === 'httpRequestRetry') return runHttpRequestRetrying(parameters, items);
 	return harness.runNode({ nodeType: httpRequestNode, typeVersion: 4.4, parameters, items });
+}
+
+/** Start -> HTTP Request with the node setting Retry On Fail (n8n's defaults: 3 tries, 1000 ms apart). */
+async function runHttpRequestRetrying(parameters, items) {
+	const start = { id: 'start', name: 'Start', type: harness.START_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} };
+	const node = { id: 'http', name: 'HTTP Request', type: 'httpRequest', typeVersion: 4.4, position: [200, 0], parameters, retryOnFail: true };
+	const result = await harness.runWorkflow({
+		nodeTypes: [httpRequestNode],
+		workflow: { nodes: [start, node], connections: { Start: { main: [[{ node: 'HTTP Request', type: 'main', index: 0 }]] } } },
+		startItems: items,
+	});
+	return { items: result.outputOf('HTTP Request'), error: result.errorOf('HTTP Request') ?? result.run.data.resultData.error, run: result.run };
 }
 
 function checked(run, expectedItems) {
@@ -106,6 +125,39 @@ function request(agent, url, { method = 'GET', headers = {}, body } = {}) {
 		if (body !== undefined) req.end(body);
 		else req.end();
 	});
+}
+
+/** limited-write: n items, each PATCH /usage, every way with its defaults; items that failed are counted, not thrown. */
+async function limitedWrite(target, n, tag) {
+	const items = writeItems(n, tag);
+	let run;
+	if (job.way === 'node') {
+		const parameters = { resource: 'usage', operation: 'update', transactionId: '={{ $json.transaction_id }}', value: '={{ $json.value }}' };
+		if (job.maxConcurrent !== undefined) parameters.faultHandling = { maxConcurrentRequests: job.maxConcurrent };
+		run = await runBilling(target, parameters, items);
+	} else {
+		const parameters = {
+			method: 'PATCH',
+			url: `${target.baseUrl}/usage`,
+			authentication: 'none',
+			sendHeaders: true,
+			specifyHeaders: 'keypair',
+			headerParameters: { parameters: [{ name: 'X-SERVICE-KEY', value: target.apiKey }] },
+			sendBody: true,
+			contentType: 'json',
+			specifyBody: 'keypair',
+			bodyParameters: {
+				parameters: [
+					{ name: 'transaction_id', value: '={{ $json.transaction_id }}' },
+					{ name: 'value', value: '={{ $json.value }}' },
+				],
+			},
+			options: {},
+		};
+		run = await runHttpRequest(parameters, items);
+	}
+	const failed = run.error ? n : run.items.filter((item) => item.json.error !== undefined || item.error !== undefined).length;
+	return { held: run, count: n, failed, error: run.error ? String(run.error.message).slice(0, 160) : undefined };
 }
 
 // ---- scenarios ----------------------------------------------------------------------------
@@ -196,7 +248,7 @@ async function write(target, n, mode, tag) {
 		const run = checked(await runBilling(target, parameters, items), n);
 		return { held: run, count: run.items.length };
 	}
-	if (job.way === 'httpRequest') {
+	if (job.way === 'httpRequest' || job.way === 'httpRequestRetry') {
 		const parameters = {
 			method: 'PATCH',
 			url: `${target.baseUrl}/usage`,
@@ -277,6 +329,8 @@ function measured() {
 			return list(t, t.customerId, job.limit, job.limit);
 		case 'write':
 			return write(t, job.items, job.mode, 1000 + Math.floor(Math.random() * 1e6));
+		case 'limited-write':
+			return limitedWrite(t, job.items, 1000 + Math.floor(Math.random() * 1e6));
 		case 'load':
 			return load();
 		default:
@@ -291,7 +345,13 @@ async function warmUp() {
 		return;
 	}
 	if (job.way !== 'loop') loadN8n();
-	if (job.scenario === 'write') {
+	if (job.scenario === 'limited-write') {
+		const way = job.way;
+		job.way = way === 'httpRequestRetry' ? 'httpRequest' : way; // warm the same code, without the limit
+		await write(job.warmTarget, 100, {}, 1);
+		await write(job.warmTarget, 100, {}, 2);
+		job.way = way;
+	} else if (job.scenario === 'write') {
 		await write(t, 100, job.mode, 1);
 		await write(t, 100, job.mode, 2);
 	} else {
@@ -343,6 +403,8 @@ async function main() {
 		wallMs,
 		cpuMs: (cpu.user + cpu.system) / 1000,
 		count: outcome.count,
+		failed: outcome.failed,
+		error: outcome.error,
 		baseRssMb: baseRss / 1048576,
 		peakRssMb: peakRss / 1048576,
 		peakMethod: canReset ? 'VmHWM' : 'sampled',

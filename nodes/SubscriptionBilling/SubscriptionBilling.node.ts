@@ -1,6 +1,6 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { nodeProperties } from './descriptions';
-import { searchCustomers, searchPlans, searchSubscriptions } from './shared/listSearch';
+import { searchBricks, searchCustomers, searchPlans, searchSubscriptions } from './shared/listSearch';
 
 export class SubscriptionBilling implements INodeType {
 	description: INodeTypeDescription = {
@@ -16,15 +16,12 @@ export class SubscriptionBilling implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'subscriptionBillingApi', required: true }],
-		requestDefaults: {
-			baseURL:
-				'={{ $credentials.environment === "staging" ? $credentials.stagingBaseUrl : $credentials.productionBaseUrl }}',
-			headers: { Accept: 'application/json' },
-		},
+		// the base URL comes from the credential in shared/perform.ts, read once per run, not per item
+		requestDefaults: { headers: { Accept: 'application/json' } },
 		properties: nodeProperties(),
 	};
 
 	methods = {
-		listSearch: { searchCustomers, searchSubscriptions, searchPlans },
+		listSearch: { searchCustomers, searchSubscriptions, searchPlans, searchBricks },
 	};
 }

@@ -76,10 +76,22 @@ describe('credential test through the server', () => {
 		const r = await n8n.rest('POST', '/rest/credentials/test', { credentials: wrong });
 		expect(r.status).toBe(200);
 		expect(r.body.data.status).toBe('Error');
-		expect(r.body.data.message).toMatch(/authori[sz]ation failed|unauthori[sz]ed|credentials|401/i);
+		// the real cause, not n8n's generic "Authorization failed"
+		expect(r.body.data.message).toBe(
+			'The API key was not accepted (ERR_UNAUTHORIZED): check the API Key, and that it belongs to the environment chosen in Environment (Production or Staging)',
+		);
 		const requests = requestsOf(sandbox);
 		expect(requests.length).toBeGreaterThan(0);
 		expect(requests.every((q) => q.status === 401 && q.apiKey === 'sbx_wrong_key_1234')).toBe(true);
+	});
+
+	test('fails with a base URL that is not the API (no /api/v2), saying to check it, never "successful"', async () => {
+		const notTheApi = { ...stored, data: { ...stored.data, productionBaseUrl: stored.data.productionBaseUrl.replace(/\/api\/v2$/, '') } };
+		const r = await n8n.rest('POST', '/rest/credentials/test', { credentials: notTheApi });
+		expect(r.status).toBe(200);
+		expect(r.body.data.status).toBe('Error');
+		expect(r.body.data.message).toMatch(/^The API did not answer with the customer list: check the API Key and the Environment, and that the Base URL/);
+		expect(requestsOf(sandbox).map((q) => q.status)).toEqual([404]);
 	});
 
 	test('fails with a base URL where no API answers', async () => {

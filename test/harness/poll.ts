@@ -76,7 +76,7 @@ export class Poller {
 
 	/** One scheduled poll of the active workflow. */
 	async poll(activation: WorkflowActivateMode = 'init'): Promise<PollResult> {
-		const additionalData = buildAdditionalData(`harness-poll-${++pollCounter}`, this.workflowData, this.credentialsHelper);
+		const additionalData = buildAdditionalData(`harness-poll-${++pollCounter}`, this.workflowData, this.credentialsHelper, 'trigger');
 		const context = new PollContext(this.workflow, this.node, additionalData, 'trigger', activation);
 		const { value, logs } = await withCapturedLogs(async () => {
 			try {
@@ -91,7 +91,7 @@ export class Poller {
 
 	/** The editor's "Fetch Test Event": a manual run through WorkflowExecute starting at the trigger. */
 	async fetchTestEvent(): Promise<PollResult> {
-		const additionalData = buildAdditionalData(`harness-manual-${++pollCounter}`, this.workflowData, this.credentialsHelper);
+		const additionalData = buildAdditionalData(`harness-manual-${++pollCounter}`, this.workflowData, this.credentialsHelper, 'manual');
 		const startNode = this.workflow.getNode(this.node.name) ?? undefined;
 		const { value: run, logs } = await withCapturedLogs(() => new WorkflowExecute(additionalData, 'manual').run({ workflow: this.workflow, startNode }));
 		const task = run.data.resultData.runData[this.node.name]?.at(-1);

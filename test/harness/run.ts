@@ -13,6 +13,7 @@ import type {
 	INodeParameters,
 	INodeType,
 	IRun,
+	IRunExecutionData,
 	IVersionedNodeType,
 	IWorkflowBase,
 	IWorkflowExecuteAdditionalData,
@@ -34,9 +35,12 @@ export interface RunWorkflowOptions {
 	workflow: { nodes: INode[]; connections: IConnections };
 	/** Items the START_NODE_TYPE node emits; default [{}]. */
 	startItems?: IDataObject[];
+	/** Run as n8n's Retry of this failed execution (executions list), under a new execution id. */
+	retryOf?: IRun;
 }
 
 export interface WorkflowRunResult {
+	executionId: string;
 	run: IRun;
 	outputOf(nodeName: string): INodeExecutionData[];
 	errorOf(nodeName: string): HarnessError | undefined;
@@ -44,6 +48,7 @@ export interface WorkflowRunResult {
 }
 
 const MODE: WorkflowExecuteMode = 'manual';
+const RETRY_MODE: WorkflowExecuteMode = 'retry';
 const BASE_URL = 'http://localhost:5678';
 let executionCounter = 0;
 
@@ -53,16 +58,40 @@ function toError(recorded: unknown): HarnessError | undefined {
 	return Object.assign(Object.create(Error.prototype) as HarnessError, recorded);
 }
 
+/**
+ * What n8n 2.8's ExecutionService.retry hands to the new execution: the failed execution's data
+ * as stored (and read back from the database), without the workflow's error and with the failed
+ * run of the last executed node removed, so that node runs again under the same run index. The
+ * nodes waiting to run are taken from the workflow given, as "Retry with currently saved workflow"
+ * does (the same as "with original workflow" when the workflow is unchanged).
+ */
+function dataForRetry(failed: IRun, workflow: Workflow): IRunExecutionData {
+	const data = JSON.parse(JSON.stringify(failed.data)) as IRunExecutionData;
+	const { lastNodeExecuted } = data.resultData;
+	if (lastNodeExecuted) {
+		delete data.resultData.error;
+		const runs = data.resultData.runData[lastNodeExecuted];
+		if (runs.length > 0 && runs[runs.length - 1].error !== undefined) runs.pop();
+	}
+	for (const entry of data.executionData?.nodeExecutionStack ?? []) {
+		const node = workflow.getNode(entry.node.name);
+		if (!node) throw new Error(`Harness: cannot retry, node "${entry.node.name}" is not in the workflow`);
+		entry.node = node;
+	}
+	return data;
+}
+
 export function buildAdditionalData(
 	executionId: string,
 	workflowData: IWorkflowBase,
 	credentialsHelper: HarnessCredentialsHelper,
+	mode: WorkflowExecuteMode,
 ): IWorkflowExecuteAdditionalData {
 	const unsupported = (what: string) => async (): Promise<never> => {
 		throw new Error(`Harness: ${what} is not supported`);
 	};
 	return {
-		hooks: new ExecutionLifecycleHooks(MODE, executionId, workflowData),
+		hooks: new ExecutionLifecycleHooks(mode, executionId, workflowData),
 		credentialsHelper,
 		executionId,
 		currentNodeExecutionIndex: 0,
@@ -94,13 +123,15 @@ export async function runWorkflow(opts: RunWorkflowOptions): Promise<WorkflowRun
 	};
 	const workflow = new Workflow({ ...workflowData, nodeTypes });
 	const executionId = `harness-${++executionCounter}`;
-	const additionalData = buildAdditionalData(executionId, workflowData, credentialsHelper);
+	const mode = opts.retryOf ? RETRY_MODE : MODE;
+	const additionalData = buildAdditionalData(executionId, workflowData, credentialsHelper, mode);
 	const start = nodes.find((node) => node.type === START_NODE_TYPE);
 	const startNode = start ? workflow.getNode(start.name) ?? undefined : workflow.getStartNode();
 
-	const workflowExecute = new WorkflowExecute(additionalData, MODE);
+	const workflowExecute = opts.retryOf ? new WorkflowExecute(additionalData, mode, dataForRetry(opts.retryOf, workflow)) : new WorkflowExecute(additionalData, mode);
 	const { value: run, logs } = await withCapturedLogs(async () => {
 		try {
+			if (opts.retryOf) return await workflowExecute.processRunExecutionData(workflow);
 			return await workflowExecute.run({ workflow, startNode });
 		} catch (error) {
 			if (error instanceof WorkflowHasIssuesError) {
@@ -113,6 +144,7 @@ export async function runWorkflow(opts: RunWorkflowOptions): Promise<WorkflowRun
 
 	const { runData } = run.data.resultData;
 	return {
+		executionId,
 		run,
 		logs,
 		outputOf: (nodeName) => runData[nodeName]?.at(-1)?.data?.[NodeConnectionTypes.Main]?.[0] ?? [],
@@ -128,9 +160,14 @@ export interface RunNodeOptions {
 	items?: IDataObject[];
 	continueOnFail?: boolean;
 	typeVersion?: number;
+	/** The node's Settings tab (Retry On Fail, Max. Tries, Wait Between Tries (ms)). */
+	settings?: Pick<INode, 'retryOnFail' | 'maxTries' | 'waitBetweenTries'>;
+	/** Run as n8n's Retry of this failed execution of the same node. */
+	retryOf?: IRun;
 }
 
 export interface RunResult {
+	executionId: string;
 	items: INodeExecutionData[];
 	error?: HarnessError;
 	run: IRun;
@@ -152,6 +189,7 @@ export async function runNode(opts: RunNodeOptions): Promise<RunResult> {
 			credentials: { [opts.credentialType.name]: { id: 'harness-credential', name: 'Harness credential' } },
 		}),
 		...(opts.continueOnFail && { onError: 'continueRegularOutput' as const }),
+		...opts.settings,
 	};
 	const result = await runWorkflow({
 		nodeTypes: [opts.nodeType],
@@ -162,8 +200,10 @@ export async function runNode(opts: RunNodeOptions): Promise<RunResult> {
 			connections: { [start.name]: { main: [[{ node: name, type: NodeConnectionTypes.Main, index: 0 }]] } },
 		},
 		startItems: opts.items,
+		retryOf: opts.retryOf,
 	});
 	return {
+		executionId: result.executionId,
 		items: result.outputOf(name),
 		error: result.errorOf(name) ?? toError(result.run.data.resultData.error),
 		run: result.run,

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INode, INodeParameters, IRun } from 'n8n-workflow';
 import { SubscriptionBillingApi } from '../../credentials/SubscriptionBillingApi.credentials';
 import { SubscriptionBilling } from '../../nodes/SubscriptionBilling/SubscriptionBilling.node';
 import { runNode, shutdownN8nCore, type RunResult } from '../harness';
@@ -64,7 +64,14 @@ export interface BillingRun extends RunResult {
 export async function runBilling(
 	sandbox: Sandbox,
 	parameters: INodeParameters,
-	options: { items?: IDataObject[]; continueOnFail?: boolean; apiKey?: string; baseUrl?: string } = {},
+	options: {
+		items?: IDataObject[];
+		continueOnFail?: boolean;
+		apiKey?: string;
+		baseUrl?: string;
+		settings?: Pick<INode, 'retryOnFail' | 'maxTries' | 'waitBetweenTries'>;
+		retryOf?: IRun;
+	} = {},
 ): Promise<BillingRun> {
 	const result = await runNode({
 		nodeType: new SubscriptionBilling(),
@@ -77,6 +84,8 @@ export async function runBilling(
 		parameters: { faultHandling: { retryDelay: 5 }, ...parameters },
 		items: options.items,
 		continueOnFail: options.continueOnFail,
+		settings: options.settings,
+		retryOf: options.retryOf,
 	});
 	return { ...result, json: result.items.map((item) => item.json) };
 }

@@ -29,7 +29,32 @@ export interface SeedOptions {
 	seed?: number;
 }
 
+export interface LimitsConfig {
+	/** Every answer is held this long after the request arrived (default 0). */
+	latencyMs?: number;
+	/** Plus a uniform 0..jitterMs (seeded). */
+	jitterMs?: number;
+	/** Token bucket per API key: requests per second (default 0: no limit). Over it: 429 with Retry-After. */
+	ratePerSecond?: number;
+	/** Tokens the bucket holds (default: ratePerSecond, one second's worth). */
+	burst?: number;
+	/** Requests in flight over all keys (default 0: no cap). One more: 429 at once, Retry-After: 1. */
+	maxInFlight?: number;
+	seed?: number;
+}
+
+export interface LimitStats {
+	inFlight: number;
+	maxInFlightSeen: number;
+	/** 429s sent by the rate limit. */
+	limited: number;
+	/** 429s sent by the cap on requests in flight. */
+	rejectedInFlight: number;
+}
+
 export interface SandboxOptions {
+	/** Latency and rate limits (off by default). */
+	limits?: LimitsConfig | null;
 	host?: string;
 	port?: number;
 	apiKey?: string;
@@ -59,6 +84,10 @@ export interface RecordedRequest {
 	fault: FaultKind | undefined;
 	/** true when the reply was an idempotent replay. */
 	replayed?: boolean;
+	/** performance.now() when the request arrived. */
+	receivedAt: number;
+	/** performance.now() when the answer was sent (undefined: not yet, or none). */
+	answeredAt?: number;
 }
 
 export interface Fixtures {
@@ -132,6 +161,10 @@ export interface Sandbox {
 	clearRequests(): void;
 	reset(): void;
 	setFaults(config: FaultConfig | null): void;
+	setLimits(config: LimitsConfig | null): void;
+	readonly limits: { readonly config: Required<LimitsConfig>; stats(): LimitStats };
+	/** How often each write (method, path and body as received) was applied; not replays, not errors. */
+	readonly applied: { readonly distinct: number; doubled(): Array<{ identity: string; count: number }> };
 	close(): Promise<void>;
 }
 

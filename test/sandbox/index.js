@@ -6,12 +6,15 @@
 //   const sb = await startSandbox({ seed: { bigCustomerInvoices: 1000 } });
 //   fetch(`${sb.baseUrl}/customers`, { headers: { 'X-SERVICE-KEY': sb.apiKey } });
 //   ... sb.requests, sb.state, sb.fixtures, sb.setFaults({ on: [3], kinds: ['429'] })
+//   ... sb.setLimits({ latencyMs: 40, ratePerSecond: 100 }), sb.limits.stats(), sb.applied.doubled()
 //   await sb.close();
 
 const http = require('http');
 const { buildState, normaliseSeedOptions, SEED_TODAY } = require('./seed');
 const { Faults, FAULT_KINDS } = require('./faults');
 const { IdempotencyStore } = require('./idempotency');
+const { Limits } = require('./limits');
+const { AppliedWrites } = require('./applied');
 const { handleRequest, PREFIX } = require('./pipeline');
 const { World } = require('./world');
 
@@ -31,6 +34,8 @@ class Sandbox {
     this.faults = new Faults(options.faults || null);
     this.maxPageSize = options.maxPageSize === undefined ? undefined : Number(options.maxPageSize);
     this.idempotency = new IdempotencyStore();
+    this.limits = new Limits(options.limits || null);
+    this.applied = new AppliedWrites();
     /** One entry per received request, in order; requests[i].n === i + 1. */
     this.requests = [];
     this.counter = 0;
@@ -90,11 +95,17 @@ class Sandbox {
     this.counter = 0;
   }
 
-  /** Re-seeds the state to its initial value, clears the request log and the idempotency store. */
+  /** Re-seeds the state to its initial value, clears the request log, the idempotency store and the applied-write counts. */
   reset() {
     this._seed();
     this.clearRequests();
     this.idempotency.clear();
+    this.applied.clear();
+  }
+
+  /** LimitsConfig (limits.js) or null (off). Restarts the buckets and the limit statistics. */
+  setLimits(config) {
+    this.limits.set(config || null);
   }
 
   /** FaultConfig or null (off). Restarts the fault PRNG. */

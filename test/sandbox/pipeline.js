@@ -59,8 +59,9 @@ function processRequest(sb, req, info) {
   }
   checkDeclared(m.route, searchParams, info);
   const idemKey = sb.idempotency.keyOf(req);
+  const idemRequest = { method: req.method, path: rawPath, searchParams, body: info.parseError ? info.buffer.toString('utf8') : info.parsed && info.parsed.value };
   if (idemKey !== null) {
-    const replay = sb.idempotency.replay(idemKey, req.method, rawPath);
+    const replay = sb.idempotency.replay(idemKey, idemRequest);
     if (replay) return replay;
   }
   const ctx = {
@@ -76,7 +77,7 @@ function processRequest(sb, req, info) {
     maxPageSize: sb.maxPageSize,
   };
   const result = m.route.handler(ctx);
-  if (idemKey !== null) sb.idempotency.store(idemKey, req.method, rawPath, result);
+  if (idemKey !== null) sb.idempotency.store(idemKey, idemRequest, result);
   return result;
 }
 
@@ -133,6 +134,7 @@ async function handleRequest(sb, req, res) {
     fault: undefined,
   };
   sb.requests.push(entry);
+  const limited = admit(sb, req, res, entry);
   const { buffer, tooLarge } = await readBody(req);
   entry.rawBody = buffer.toString('utf8');
   const info = { rawPath, rawQuery, contentType, buffer, tooLarge, parsed: null, parseError: null };
@@ -142,6 +144,7 @@ async function handleRequest(sb, req, res) {
   } catch (e) {
     info.parseError = e;
   }
+  if (limited) return later(sb, () => send(sb, res, entry, limited));
   const fault = sb.faults.decide(n, rawPath);
   entry.fault = fault;
   if (fault && NOT_APPLIED.has(fault)) {
@@ -158,7 +161,36 @@ async function handleRequest(sb, req, res) {
   } catch (err) {
     result = errorResult(err);
   }
-  send(sb, res, entry, result, fault);
+  sb.applied.record(req.method, rawPath, entry.rawBody, result);
+  later(sb, () => send(sb, res, entry, result, fault));
+}
+
+/** Arrival and answer times; latency and rate limits (limits.js): counts the request in flight; the 429 to answer or null. */
+function admit(sb, req, res, entry) {
+  entry.receivedAt = performance.now();
+  res.once('finish', () => {
+    entry.answeredAt = performance.now();
+  });
+  if (!sb.limits.active) return null;
+  let left = false;
+  const leave = () => {
+    if (!left) sb.limits.leave();
+    left = true;
+  };
+  res.once('finish', leave);
+  res.once('close', leave);
+  return sb.limits.arrive(req.headers['x-service-key'], entry.receivedAt);
+}
+
+/** Runs `reply` after the configured latency. */
+function later(sb, reply) {
+  const ms = sb.limits.active ? sb.limits.delayMs() : 0;
+  if (ms <= 0) return reply();
+  const timer = setTimeout(() => {
+    sb.timers.delete(timer);
+    reply();
+  }, ms);
+  sb.timers.add(timer);
 }
 
 module.exports = { handleRequest, PREFIX };

@@ -1,16 +1,16 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { requireAnyField, validateFields } from '../shared/bodyRules';
 import { omitEmptyFields } from '../shared/emptyFields';
-import { outputFields, outputShaper } from '../shared/output';
+import { outputFields, outputShaper, selectedFieldsCheck } from '../shared/output';
 import { showFor, type ResourceDefinition } from '../shared/resource';
-import { simplifyCustomer } from './simplifiers';
+import { customerOutput } from './outputs';
 import { customerIdField } from './idFields';
-import { CUSTOMER_BODY_FIELDS, customerBodyRules, customerNameField, customerOptionalFields } from './customerFields';
+import { customerBodyRules, customerNameField, customerOptionalFields } from './customerFields';
 
 const show = (...operation: string[]) => showFor('customer', operation);
 
 const fields: INodeProperties[] = [
-	...outputFields(show('getMany', 'search'), 'ID, names, external and processor IDs, tax ID, country and the active subscriptions'),
+	...outputFields(show('getMany', 'search'), customerOutput),
 	{ ...customerNameField(true), displayOptions: show('create') },
 	{
 		displayName: 'Additional Fields',
@@ -93,7 +93,8 @@ export const customerResource: ResourceDefinition = {
 			path: '/customers',
 			kind: 'list',
 			paged: true,
-			shape: outputShaper(simplifyCustomer),
+			shape: outputShaper(customerOutput),
+			preSend: [selectedFieldsCheck(customerOutput)],
 		},
 		{
 			name: 'Search',
@@ -104,9 +105,17 @@ export const customerResource: ResourceDefinition = {
 			path: '/customers/search',
 			kind: 'list',
 			paged: true,
-			shape: outputShaper(simplifyCustomer),
+			shape: outputShaper(customerOutput),
 			preSend: [
-				requireAnyField(['name', 'external_id', 'processor_customer_id'], 'Search Fields'),
+				selectedFieldsCheck(customerOutput),
+				requireAnyField(
+					[
+						{ field: 'external_id', label: 'External ID' },
+						{ field: 'name', label: 'Name' },
+						{ field: 'processor_customer_id', label: 'Processor Customer ID' },
+					],
+					'Search Fields',
+				),
 				validateFields(customerBodyRules),
 			],
 		},
@@ -118,7 +127,7 @@ export const customerResource: ResourceDefinition = {
 			method: 'PATCH',
 			path: '/customers/{customerId}',
 			kind: 'write',
-			preSend: [omitEmptyFields, requireAnyField(CUSTOMER_BODY_FIELDS, 'Update Fields'), validateFields(customerBodyRules)],
+			preSend: [omitEmptyFields, requireAnyField(customerBodyRules, 'Update Fields'), validateFields(customerBodyRules)],
 		},
 	],
 };

@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { validateFields } from '../shared/bodyRules';
-import { outputFields, outputShaper } from '../shared/output';
+import { outputFields, outputShaper, selectedFieldsCheck } from '../shared/output';
 import { showFor, type ResourceDefinition } from '../shared/resource';
-import { simplifyInvoice } from './simplifiers';
+import { invoiceOutput } from './outputs';
 import { structuredInputFields, structuredInputStep } from '../shared/structuredInput';
 import { customerIdField, subscriptionIdField } from './idFields';
 import { stringListInput } from './inputs/stringList';
@@ -11,11 +11,22 @@ const show = (...operation: string[]) => showFor('invoice', operation);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-const invoiceNumbers = stringListInput('invoiceNumbers', 'Invoice Numbers', 'invoice_numbers', 'Invoice Number', 'Only invoices with these numbers');
-const invoiceIds = stringListInput('invoiceIds', 'Invoice IDs', 'invoice_ids', 'Invoice ID', 'Only invoices with these UUIDs', {
-	pattern: UUID,
-	hint: 'is not a UUID',
-});
+const invoiceNumbers = stringListInput('invoiceNumbers', 'Invoice Numbers', 'invoice_numbers', 'Invoice Number', 'Only invoices with these numbers', [
+	'INV-0001',
+	'INV-0002',
+]);
+const invoiceIds = stringListInput(
+	'invoiceIds',
+	'Invoice IDs',
+	'invoice_ids',
+	'Invoice ID',
+	'Only invoices with these UUIDs',
+	['3f2c8a4e-9b1d-4e7a-8c55-1d2e3f4a5b6c', '7a9e1c3b-5d2f-4b8e-a6c4-0f1e2d3c4b5a'],
+	{
+		pattern: UUID,
+		hint: 'is not a UUID',
+	},
+);
 
 function sortOption(values: Array<[string, string]>, defaultValue: string, description: string): INodeProperties {
 	return {
@@ -30,10 +41,7 @@ function sortOption(values: Array<[string, string]>, defaultValue: string, descr
 }
 
 const fields: INodeProperties[] = [
-	...outputFields(
-		show('getManyForCustomer', 'getManyForSubscription', 'search'),
-		'ID, number, status, customer, subscription, dates, grand total, remaining amount and currency (amounts as the API returns them)',
-	),
+	...outputFields(show('getManyForCustomer', 'getManyForSubscription', 'search'), invoiceOutput),
 	{ ...customerIdField, displayOptions: show('getManyForCustomer') },
 	{
 		...customerIdField,
@@ -114,7 +122,8 @@ export const invoiceResource: ResourceDefinition = {
 			path: '/customers/{customerId}/invoices',
 			kind: 'list',
 			paged: true,
-			shape: outputShaper(simplifyInvoice),
+			shape: outputShaper(invoiceOutput),
+			preSend: [selectedFieldsCheck(invoiceOutput)],
 		},
 		{
 			name: 'Get Many for Subscription',
@@ -125,7 +134,8 @@ export const invoiceResource: ResourceDefinition = {
 			path: '/subscriptions/{subscriptionId}/invoices',
 			kind: 'list',
 			paged: true,
-			shape: outputShaper(simplifyInvoice),
+			shape: outputShaper(invoiceOutput),
+			preSend: [selectedFieldsCheck(invoiceOutput)],
 		},
 		{
 			name: 'Search',
@@ -136,11 +146,12 @@ export const invoiceResource: ResourceDefinition = {
 			path: '/invoices/search',
 			kind: 'list',
 			paged: true,
-			shape: outputShaper(simplifyInvoice),
+			shape: outputShaper(invoiceOutput),
 			preSend: [
+				selectedFieldsCheck(invoiceOutput),
 				structuredInputStep(invoiceNumbers),
 				structuredInputStep(invoiceIds),
-				validateFields([{ field: 'customer_id', label: 'Customer ID', type: 'string', required: true }]),
+				validateFields([{ field: 'customer_id', label: customerIdField.displayName, type: 'string', required: true }]),
 			],
 		},
 	],

@@ -1,9 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { validateFields } from '../shared/bodyRules';
 import { omitEmptyFields, sendEmptyJsonObject } from '../shared/emptyFields';
-import { outputFields, outputShaper } from '../shared/output';
+import { outputFields, outputShaper, selectedFieldsCheck } from '../shared/output';
 import { showFor, type ResourceDefinition } from '../shared/resource';
-import { simplifySubscription } from './simplifiers';
+import { subscriptionOutput } from './outputs';
 import { redirectUrlField, redirectUrlRule } from './redirectUrl';
 import { subscriptionIdField } from './idFields';
 
@@ -17,10 +17,7 @@ const fields: INodeProperties[] = [
 		description: 'Absolute http(s) URL the signer is sent to after signing; leave empty to send none',
 		displayOptions: show('getSignUrl'),
 	},
-	...outputFields(
-		show('get'),
-		'ID, status, stage, dates, renewal (renewal_total in cents of the currency), totals, currency, customer and the current pause',
-	),
+	...outputFields(show('get'), subscriptionOutput),
 ];
 
 export const subscriptionResource: ResourceDefinition = {
@@ -36,7 +33,8 @@ export const subscriptionResource: ResourceDefinition = {
 			method: 'GET',
 			path: '/subscriptions/{subscriptionId}',
 			kind: 'read',
-			shape: outputShaper(simplifySubscription),
+			shape: outputShaper(subscriptionOutput),
+			preSend: [selectedFieldsCheck(subscriptionOutput)],
 		},
 		{
 			name: 'Get Management URL',

@@ -59,7 +59,7 @@ const fields: INodeProperties[] = [
 			name,
 			type: 'string' as const,
 			default: '',
-			placeholder: 'YYYY-MM-DD',
+			placeholder: 'e.g. 2026-10-01',
 			description,
 			routing: { send: { type: 'body' as const, property: apiName } },
 		})),

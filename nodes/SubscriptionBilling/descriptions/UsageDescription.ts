@@ -1,10 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { validateFields, type FieldRule } from '../shared/bodyRules';
-import { deletedShaper } from '../shared/output';
+import { deletedShaper, writtenShaper } from '../shared/output';
 import { ID_HINT, ID_PATTERN } from '../shared/pathParameters';
 import { showFor, type ResourceDefinition } from '../shared/resource';
 import { structuredInputFields, structuredInputStep } from '../shared/structuredInput';
-import { subscriptionIdField } from './idFields';
+import { brickIdField, subscriptionIdField } from './idFields';
 import { keyValueObjectInput } from './inputs/keyValueObject';
 
 const usageProperties = keyValueObjectInput('properties', 'Properties', 'properties', 'Free-form key/value properties attached to the entry');
@@ -29,12 +29,8 @@ const fields: INodeProperties[] = [
 		routing: { send: { type: 'body', property: 'subscription_id' } },
 	},
 	{
-		displayName: 'Brick ID',
-		name: 'brickId',
-		type: 'string',
-		required: true,
-		default: '',
-		description: 'UUID of the usage-based brick (line item) of the subscription',
+		...brickIdField,
+		description: 'The usage-based brick (line item) of the subscription: pick it from the usage bricks of the plans or give its ID',
 		displayOptions: show('create'),
 		routing: { send: { type: 'body', property: 'brick_id' } },
 	},
@@ -80,8 +76,8 @@ export const usageResource: ResourceDefinition = {
 				structuredInputStep(usageProperties),
 				validateFields([
 					transactionRule,
-					{ field: 'subscription_id', label: 'Subscription ID', type: 'string', required: true, pattern: ID_PATTERN, patternHint: ID_HINT },
-					{ field: 'brick_id', label: 'Brick ID', type: 'string', required: true },
+					{ field: 'subscription_id', label: subscriptionIdField.displayName, type: 'string', required: true, pattern: ID_PATTERN, patternHint: ID_HINT },
+					{ field: 'brick_id', label: brickIdField.displayName, type: 'string', required: true },
 					{ field: 'value', label: 'Value', type: 'integer', required: true },
 					{ field: 'time', label: 'Time', type: 'dateTime', required: true },
 				]),
@@ -102,7 +98,7 @@ export const usageResource: ResourceDefinition = {
 			name: 'Update',
 			value: 'update',
 			action: 'Update a usage entry',
-			description: 'Change the value (and properties) of a usage entry',
+			description: 'Change the value (and properties) of a usage entry; the output shows what was written',
 			method: 'PATCH',
 			path: '/usage',
 			kind: 'write',
@@ -110,6 +106,7 @@ export const usageResource: ResourceDefinition = {
 				structuredInputStep(usageProperties),
 				validateFields([transactionRule, { field: 'value', label: 'Value', type: 'number', required: true }]),
 			],
+			shape: writtenShaper(['transaction_id', 'value', 'properties']),
 		},
 	],
 };

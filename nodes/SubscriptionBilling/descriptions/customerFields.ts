@@ -48,8 +48,6 @@ export const customerNameField = (required: boolean): INodeProperties => ({
 	required,
 });
 
-export const CUSTOMER_BODY_FIELDS = ['name', 'legal_name', 'external_id', 'address', 'processor_customer_id', 'tax_id'];
-
 export const customerBodyRules: FieldRule[] = [
 	{ field: 'name', label: 'Name', type: 'string' },
 	{ field: 'legal_name', label: 'Legal Name', type: 'string' },

@@ -57,6 +57,14 @@ export const planIdField = resourceLocator('Plan', 'planId', 'The plan: pick it 
 	errorMessage: ID_ERROR,
 });
 
+export const brickIdField = resourceLocator(
+	'Brick',
+	'brickId',
+	'The brick (line item of a plan): pick it from the bricks of the plans or give its ID',
+	'searchBricks',
+	{ placeholder: 'e.g. 7d1e0c52-3f0b-4a8e-9d6c-2b4f1a0e9c31', regex: ID_REGEX, errorMessage: ID_ERROR },
+);
+
 export const orderIdField: INodeProperties = {
 	displayName: 'Order ID',
 	name: 'orderId',

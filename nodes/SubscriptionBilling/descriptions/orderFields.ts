@@ -54,8 +54,8 @@ export function orderFields(
 			type: 'string',
 			required: true,
 			default: '',
-			placeholder: 'YYYY-MM-DD',
-			description: `Date the ${label} takes effect`,
+			placeholder: 'e.g. 2026-10-01',
+			description: `Date the ${label} takes effect, as YYYY-MM-DD`,
 			displayOptions: show('create'),
 			routing: { send: { type: 'body', property: 'starts_at' } },
 		},
@@ -83,7 +83,7 @@ export function orderCreateSteps(rules: FieldRule[]): PreSendAction[] {
 		structuredInputStep(metadataInput),
 		validateFields([
 			{ field: 'starts_at', label: 'Starts At', type: 'date', required: true },
-			{ field: 'plan_id', label: 'Plan ID', type: 'string' },
+			{ field: 'plan_id', label: 'Plan', type: 'string' },
 			...rules,
 		]),
 	];

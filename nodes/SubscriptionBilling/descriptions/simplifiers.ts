@@ -50,6 +50,7 @@ export function simplifyInvoice(invoice: IDataObject): IDataObject {
 
 export function simplifyCustomer(customer: IDataObject): IDataObject {
 	const subscriptions = (customer.subscriptions as IDataObject[] | undefined) ?? [];
+	const active = subscriptions.filter((entry) => entry.status === 'ACTIVE');
 	return {
 		customer_id: customer.customer_id,
 		name: customer.name,
@@ -58,7 +59,8 @@ export function simplifyCustomer(customer: IDataObject): IDataObject {
 		processor_customer_id: customer.processor_customer_id,
 		tax_id: customer.tax_id,
 		country: (customer.address as IDataObject | undefined)?.country,
-		subscription_count: subscriptions.length,
-		active_subscription_ids: subscriptions.filter((entry) => entry.status === 'ACTIVE').map((entry) => entry.subscription_id),
+		all_subscriptions_count: subscriptions.length,
+		active_subscriptions_count: active.length,
+		active_subscription_ids: active.map((entry) => entry.subscription_id),
 	};
 }

@@ -1,5 +1,5 @@
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
-import { provablyNotReceived, type Failure } from './retry';
+import { provablyNotReceived, UNTRUSTED_CERTIFICATE_CODES, type Failure } from './retry';
 import { redact, redactDeep } from './redact';
 
 interface ApiErrorBody {
@@ -50,12 +50,22 @@ function redirectTarget(headers: Record<string, unknown>, request: string): stri
 const NOT_CONNECTED = 'The Subscription Billing API could not be reached';
 const TIMED_OUT = 'The Subscription Billing API did not answer in time';
 const CUT_OFF = 'The connection to the Subscription Billing API broke before the answer was complete';
+const UNTRUSTED = "The Subscription Billing API's TLS certificate is not trusted";
+const UNTRUSTED_ADVICE =
+	'check the base URL of the credential; only for an address you trust whose certificate n8n does not know (such as a test server), turn on Request Options > Ignore SSL Issues';
 
 function networkMessage(code: string): string {
+	if (UNTRUSTED_CERTIFICATE_CODES.has(code)) return UNTRUSTED;
 	if (['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL'].includes(code)) return NOT_CONNECTED;
 	if (['ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT'].includes(code)) return TIMED_OUT;
 	return CUT_OFF;
 }
+
+/** What to check after an answer that concerns the credential rather than the request. */
+const CREDENTIAL_ADVICE: Record<number, string> = {
+	401: 'the API did not accept the key: check the API Key of the Subscription Billing API credential, and that it belongs to the environment chosen in its Environment (Production or Staging)',
+	403: 'the API key may not do this: check its permissions, and the Environment of the credential',
+};
 
 /** For a write without key that failed after it may have reached the API. */
 function mayHaveBeenApplied(failure: Failure, context: ErrorContext): string {
@@ -78,19 +88,20 @@ export function toNodeError(node: INode, failure: Failure, context: ErrorContext
 		const apiError = apiErrorOf(failure.body);
 		httpCode = String(failure.status);
 		details.status = failure.status;
+		const advice = CREDENTIAL_ADVICE[failure.status] ? `; ${CREDENTIAL_ADVICE[failure.status]}` : '';
 		if (failure.status < 400) {
 			const target = redirectTarget(failure.headers, context.request);
 			message = `HTTP ${failure.status}: the API answered with a redirect, which is not followed`;
 			description = `HTTP ${failure.status} from ${context.request} to ${target}. Redirects are not followed, so the API key is never sent to another address; check the base URL of the credential.`;
 		} else if (apiError?.code || apiError?.message) {
 			message = `${apiError.code ?? 'ERR_UNKNOWN'}: ${apiError.message ?? 'no message'}`;
-			description = `HTTP ${failure.status} from ${context.request}${tries}`;
+			description = `HTTP ${failure.status} from ${context.request}${tries}${advice}`;
 			if (apiError.error_id) description += `; error id ${apiError.error_id}`;
 			Object.assign(details, { code: apiError.code ?? null, apiMessage: apiError.message ?? null, errorId: apiError.error_id ?? null });
 		} else {
 			const body = snippet(failure.body);
 			message = `HTTP ${failure.status}: the API answered without a JSON error body`;
-			description = `HTTP ${failure.status} from ${context.request}${tries}; body: ${body || '(empty)'}`;
+			description = `HTTP ${failure.status} from ${context.request}${tries}${advice}; body: ${body || '(empty)'}`;
 		}
 	} else if (failure.type === 'notJson') {
 		httpCode = String(failure.status);
@@ -102,6 +113,7 @@ export function toNodeError(node: INode, failure: Failure, context: ErrorContext
 		details.networkCode = failure.code;
 		message = networkMessage(failure.code);
 		description = `${failure.detail} (${failure.code}) on ${context.request}${tries}`;
+		if (UNTRUSTED_CERTIFICATE_CODES.has(failure.code)) description += `; ${UNTRUSTED_ADVICE}`;
 	}
 	if (context.stoppedBecause) description += `; ${context.stoppedBecause}`;
 	description += mayHaveBeenApplied(failure, context);

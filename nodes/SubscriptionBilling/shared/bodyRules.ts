@@ -125,12 +125,12 @@ export function validateFields(rules: FieldRule[]): PreSendAction {
 	};
 }
 
-/** A preSend step for searches and partial updates that need at least one field. */
-export function requireAnyField(fields: string[], what: string): PreSendAction {
+/** A preSend step for searches and partial updates that need at least one of the fields of the collection `what`. */
+export function requireAnyField(fields: Array<Pick<FieldRule, 'field' | 'label'>>, what: string): PreSendAction {
 	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
 		const body = (requestOptions.body ?? {}) as IDataObject;
-		if (!fields.some((field) => !isMissing(body[field]) && !isEmptyObject(body[field]))) {
-			throw invalidInput(this, what, `give at least one of ${fields.join(', ')}`);
+		if (!fields.some(({ field }) => !isMissing(body[field]) && !isEmptyObject(body[field]))) {
+			throw invalidInput(this, what, `give at least one of ${fields.map(({ label }) => label).join(', ')}`);
 		}
 		return requestOptions;
 	};

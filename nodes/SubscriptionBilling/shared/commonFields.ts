@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { MAX_PAGE_SIZE } from './constants';
 import { isPaged } from './operation';
+import { DEFAULT_MAX_CONCURRENT, MAX_CONCURRENT_LIMIT } from './rateBudget';
 import type { ResourceDefinition } from './resource';
 import type { OperationKind } from './perform';
 
@@ -53,15 +54,20 @@ const retryOptions: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 0, maxValue: 10 },
 		default: 4,
-		description: 'How many times a failed request is repeated after rate limiting (429), a server error (5xx), a timeout or a dropped connection',
+		hint: "Settings → Retry On Fail comes on top: n8n runs the whole node again, and each run retries each request up to this many times",
+		description:
+			"How often this node repeats one request after rate limiting (429), a server error (5xx), a timeout or a dropped connection, before the item fails. n8n's Settings → Retry On Fail comes on top: once the node has failed it runs the node again for every item, and each of those tries retries up to this many times again.",
 	},
 	{
-		displayName: 'Retry Delay (Ms)',
+		// n8n's own nodes write "(ms)" under an inline lint exception, which n8n's community
+		// package scan ignores (allowInlineConfig: false); "(Ms)" misreads, so the unit is spelled out.
+		displayName: 'Retry Delay (Milliseconds)',
 		name: 'retryDelay',
 		type: 'number',
 		typeOptions: { minValue: 0 },
 		default: 500,
-		description: 'First wait before a retry, doubled on each further attempt. A Retry-After header from the API takes precedence; one of more than 60 s stops the retries with an error.',
+		description:
+			"Wait before this node's first retry of a request, doubled for each further one. A Retry-After header from the API takes precedence; one of more than 60 s stops the retries with an error. Settings → Wait Between Tries (ms) is separate: n8n waits that long between Retry On Fail's runs of the whole node.",
 	},
 ];
 
@@ -74,29 +80,52 @@ const idempotencyOptions: INodeProperties[] = [
 			{
 				name: 'Derived From Request',
 				value: 'derived',
-				description: 'A key computed from the method, path, query and body: re-running the same item sends the same key, so the API applies the write once',
+				description:
+					"A key for this execution, run of the node and item, computed with the request. Applied once: this node's retries, Settings → Retry On Fail, and Retry execution of a failed execution. Applied again: a new execution, the next run of the node in a loop, another item. For writes that must survive a crash of n8n, use a custom key.",
 			},
-			{ name: 'Custom Key', value: 'custom', description: 'A key you give, e.g. from an ID in the input item' },
-			{ name: 'Off', value: 'off', description: 'No key: the write is repeated only when it provably did not reach the API' },
+			{
+				name: 'Custom Key',
+				value: 'custom',
+				description: 'A key you give, such as an order ID: the API applies one write per key, however often and in whatever execution it is sent',
+			},
+			{
+				name: 'Off',
+				value: 'off',
+				description: 'No key: this node repeats a write only when it provably did not reach the API, but Settings → Retry On Fail sends it again even when the API applied it',
+			},
 		],
 		default: 'derived',
-		description: 'Whether writes carry the X-SERVICE-IDEMPOTENT-OPERATION-KEY header, which makes retries and re-runs safe',
+		description: 'Whether writes carry the X-SERVICE-IDEMPOTENT-OPERATION-KEY header, with which the API recognises a repeated request and applies it once',
 	},
 	{
 		displayName: 'Idempotency Key',
 		name: 'idempotencyKey',
 		type: 'string',
 		default: '',
-		description: 'Up to 255 characters, unique per intended write',
+		placeholder: '{{ $json.order_id }}',
+		description:
+			'Up to 255 characters, one per intended write: usually an expression that reads an ID of the input item, like its order ID. The API applies the first request with a key and answers every later one with its result; the same key with a different request is refused.',
 		displayOptions: { show: { idempotency: ['custom'] } },
+	},
+];
+
+const concurrencyOptions: INodeProperties[] = [
+	{
+		displayName: 'Max Concurrent Requests',
+		name: 'maxConcurrentRequests',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_CONCURRENT_LIMIT },
+		default: DEFAULT_MAX_CONCURRENT,
+		description:
+			'Most requests all items of this execution have in flight to the API at once. A 429 (rate limited) pauses them all for its Retry-After and lowers this for a while; it recovers after successes.',
 	},
 ];
 
 /** Retry settings on every operation; writes also get the idempotency key. */
 export function faultHandlingFields(resource: ResourceDefinition): INodeProperties[] {
 	const variants: Array<{ kinds: OperationKind[]; options: INodeProperties[] }> = [
-		{ kinds: ['read', 'list'], options: retryOptions },
-		{ kinds: ['write'], options: [...retryOptions, ...idempotencyOptions] },
+		{ kinds: ['read', 'list'], options: [...retryOptions, ...concurrencyOptions] },
+		{ kinds: ['write'], options: [...retryOptions, ...idempotencyOptions, ...concurrencyOptions] },
 	];
 	return variants
 		.map(({ kinds, options }) => ({ operation: operationsOfKind(resource, kinds), options }))

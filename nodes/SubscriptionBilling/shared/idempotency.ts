@@ -1,11 +1,57 @@
+import type { IExecutePaginationFunctions, IHttpRequestOptions } from 'n8n-workflow';
+
+/** What one derived key stands for: one run of one node for one item, in one execution. */
+export interface KeyScope {
+	/** The execution, as it stays when n8n retries it (see executionIdentity). */
+	execution: string;
+	workflowId: string;
+	node: string;
+	runIndex: number;
+	itemIndex: number;
+}
+
 /**
- * A stable key derived from what a write sends (method, path, query and body, keys sorted): the
- * same request from the same input item gives the same key on every run, so a re-run is
- * recognised by the API instead of being applied twice.
+ * Which execution a write belongs to. n8n establishes an execution context once, when an
+ * execution starts (its start time, mode and trigger node), and keeps it when the execution is
+ * retried from the executions list, while the retry gets a new execution id. Scoping to the
+ * context makes a retried execution send the keys of the attempt it retries. Without a context
+ * (n8n releases before it existed), the execution id is used: a retried execution then sends new
+ * keys.
  */
-export function deriveIdempotencyKey(method: string, path: string, body: unknown, query?: unknown): string {
-	const hasQuery = query !== undefined && query !== null && typeof query === 'object' && Object.keys(query).length > 0;
-	const text = `${method.toUpperCase()} ${path}${hasQuery ? `?${stableJson(query)}` : ''} ${stableJson(body)}`;
+export function executionIdentity(ctx: IExecutePaginationFunctions): string {
+	const context = typeof ctx.getExecutionContext === 'function' ? ctx.getExecutionContext() : undefined;
+	if (context && typeof context.establishedAt === 'number') {
+		const { establishedAt, source, triggerNode, parentExecutionId } = context;
+		return `context ${establishedAt} ${source} ${triggerNode?.name ?? ''} ${parentExecutionId ?? ''}`;
+	}
+	return `execution ${ctx.getExecutionId()}`;
+}
+
+export function keyScope(ctx: IExecutePaginationFunctions): KeyScope {
+	const node = ctx.getNode();
+	return {
+		execution: executionIdentity(ctx),
+		workflowId: String(ctx.getWorkflow().id ?? ''),
+		node: node.id || node.name,
+		runIndex: Number(ctx.getWorkflowDataProxy(ctx.getItemIndex()).$runIndex),
+		itemIndex: ctx.getItemIndex(),
+	};
+}
+
+/**
+ * A key for one write: the scope (execution, workflow, node, run, item) and the request (method,
+ * path, query and body, keys sorted). Retries inside that run of the node for that item send the
+ * same key, so the API applies the write once; another execution, run or item sends another key,
+ * so a write asked for again is applied again.
+ */
+export function deriveIdempotencyKey(scope: KeyScope, options: Pick<IHttpRequestOptions, 'method' | 'url' | 'qs' | 'body'>): string {
+	const { qs } = options;
+	const hasQuery = qs !== undefined && qs !== null && typeof qs === 'object' && Object.keys(qs).length > 0;
+	const request = `${(options.method ?? 'GET').toUpperCase()} ${options.url}${hasQuery ? `?${stableJson(qs)}` : ''} ${stableJson(options.body)}`;
+	return 'n8n-' + hash(`${stableJson(scope)}\n${request}`);
+}
+
+function hash(text: string): string {
 	const lanes = [0x811c9dc5, 0x01000193, 0x9e3779b9, 0x85ebca6b];
 	for (let i = 0; i < text.length; i++) {
 		const code = text.charCodeAt(i);
@@ -14,7 +60,7 @@ export function deriveIdempotencyKey(method: string, path: string, body: unknown
 			lanes[lane] ^= lanes[lane] >>> 15;
 		}
 	}
-	return 'n8n-' + lanes.map((lane) => (lane >>> 0).toString(16).padStart(8, '0')).join('');
+	return lanes.map((lane) => (lane >>> 0).toString(16).padStart(8, '0')).join('');
 }
 
 function stableJson(value: unknown): string {

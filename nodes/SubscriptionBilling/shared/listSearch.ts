@@ -6,22 +6,28 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 import { apiAccess } from './apiAccess';
+import { MAX_PAGE_SIZE } from './constants';
 import { DEFAULT_RETRY } from './retry';
 import { sendWithRetries, type Session } from './transport';
 
+/** Results a picker shows per page when nothing is typed. */
 const PAGE_SIZE = 50;
+
+/**
+ * With a filter, a picker whose API has no search reads the list in pages of the API's largest
+ * size and filters them here; one call reads at most this many pages before it answers (with a
+ * token to go on when the list is longer), so typing never starts a walk over a whole huge list.
+ */
+const SCAN_PAGES_PER_CALL = 5;
 
 interface Page {
 	results: IDataObject[];
-	next?: string | null;
+	/** Offset of the next page, when the API has one. */
+	nextOffset?: number;
 }
 
-/** One page of a list for the editor's pickers, through the same transport as the operations. */
-async function fetchPage(
-	ctx: ILoadOptionsFunctions,
-	request: Pick<IHttpRequestOptions, 'method' | 'url' | 'body'>,
-	offset: number,
-): Promise<Page> {
+/** One request of a picker, through the same transport as the operations. */
+async function send(ctx: ILoadOptionsFunctions, request: Pick<IHttpRequestOptions, 'method' | 'url' | 'body' | 'qs'>): Promise<unknown> {
 	const { baseURL, secret } = await apiAccess(ctx);
 	const session: Session = {
 		ctx,
@@ -31,51 +37,139 @@ async function fetchPage(
 		retry: { ...DEFAULT_RETRY, maxRetries: 1 },
 		safeToRepeat: true,
 	};
-	const body = await sendWithRetries(session, { ...request, baseURL, qs: { limit: PAGE_SIZE, offset } });
-	return Array.isArray(body) ? { results: body as IDataObject[] } : (body as Page);
+	return await sendWithRetries(session, { ...request, baseURL });
 }
 
-type PageSource = (ctx: ILoadOptionsFunctions, filter: string | undefined, offset: number) => Promise<Page>;
+/** One page of a list for the editor's pickers. */
+async function fetchPage(
+	ctx: ILoadOptionsFunctions,
+	request: Pick<IHttpRequestOptions, 'method' | 'url' | 'body'>,
+	offset: number,
+	limit = PAGE_SIZE,
+): Promise<Page> {
+	const body = await send(ctx, { ...request, qs: { limit, offset } });
+	if (Array.isArray(body)) return { results: body as IDataObject[] };
+	const page = body as { results?: IDataObject[]; next?: string | null };
+	const results = Array.isArray(page?.results) ? page.results : [];
+	return { results, nextOffset: page?.next && results.length > 0 ? offset + results.length : undefined };
+}
 
-/** A picker's search method: one page of the source per call, the offset as pagination token. */
-function listSearch(source: PageSource, toItems: (results: IDataObject[], filter?: string) => INodeListSearchItems[]) {
-	return async function (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
-		const offset = Number(paginationToken ?? 0);
-		const page = await source(this, filter, offset);
-		return { results: toItems(page.results, filter), paginationToken: page.next ? offset + PAGE_SIZE : undefined };
+/**
+ * Reads pages of a list from `offset` and keeps the entries `keep` turns into items, until some
+ * are found or SCAN_PAGES_PER_CALL pages were read; the token continues where it stopped.
+ */
+async function scan(
+	ctx: ILoadOptionsFunctions,
+	request: Pick<IHttpRequestOptions, 'method' | 'url'>,
+	offset: number,
+	keep: (entries: IDataObject[]) => INodeListSearchItems[],
+): Promise<INodeListSearchResult> {
+	const results: INodeListSearchItems[] = [];
+	let next: number | undefined = offset;
+	for (let pages = 0; next !== undefined && pages < SCAN_PAGES_PER_CALL && results.length === 0; pages++) {
+		const page = await fetchPage(ctx, request, next, MAX_PAGE_SIZE);
+		results.push(...keep(page.results));
+		next = page.nextOffset;
+	}
+	return { results, paginationToken: next };
+}
+
+function matches(needle: string, ...texts: unknown[]): boolean {
+	return texts.some((text) => typeof text === 'string' && text.toLowerCase().includes(needle));
+}
+
+/** Customers by name: typing filters through the API's case-insensitive name search. */
+export async function searchCustomers(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	const offset = Number(paginationToken ?? 0);
+	const page = filter
+		? await fetchPage(this, { method: 'POST', url: '/customers/search', body: { name: filter } }, offset)
+		: await fetchPage(this, { method: 'GET', url: '/customers' }, offset);
+	return {
+		results: page.results.map((customer) => ({
+			name: customer.external_id ? `${customer.name} (${customer.external_id})` : String(customer.name),
+			value: String(customer.customer_id),
+		})),
+		paginationToken: page.nextOffset,
 	};
 }
 
-const customersPage: PageSource = (ctx, filter, offset) =>
-	filter
-		? fetchPage(ctx, { method: 'POST', url: '/customers/search', body: { name: filter } }, offset)
-		: fetchPage(ctx, { method: 'GET', url: '/customers' }, offset);
+/**
+ * The subscription's own name without the customer's name it often starts with
+ * ("Acme Corporation - Growth" of Acme Corporation is "Growth").
+ */
+function ownName(subscription: IDataObject, customerName: string): string {
+	const name = typeof subscription.name === 'string' && subscription.name.trim() !== '' ? subscription.name.trim() : 'Subscription';
+	if (customerName === '' || !name.startsWith(customerName)) return name;
+	const rest = name.slice(customerName.length).replace(/^\s*[-–:|/,]\s*/, '').trim();
+	return rest === '' ? name : rest;
+}
 
-/** Customers by name: typing filters through the API's case-insensitive name search. */
-export const searchCustomers = listSearch(customersPage, (customers) =>
-	customers.map((customer) => ({
-		name: customer.external_id ? `${customer.name} (${customer.external_id})` : String(customer.name),
-		value: String(customer.customer_id),
-	})),
-);
+/**
+ * What tells a customer's subscriptions apart comes first: own name, status and dates, then the
+ * customer once: "Growth · ACTIVE · 2025-01-01 to 2027-12-31 · Acme Corporation".
+ */
+export function subscriptionLabel(subscription: IDataObject, customerName: string): string {
+	const dates = `${subscription.starts_at ?? '?'} to ${subscription.ends_at ?? 'open'}`;
+	return [ownName(subscription, customerName), subscription.status ?? 'no status', dates, customerName || 'no customer name'].join(' · ');
+}
 
-/** Subscriptions of the customers matching the filter, with status and dates in the label. */
-export const searchSubscriptions = listSearch(customersPage, (customers) =>
-	customers.flatMap((customer) =>
-		((customer.subscriptions as IDataObject[] | undefined) ?? []).map((subscription) => ({
-			name: `${customer.name}: ${subscription.name ?? 'Subscription'} (${subscription.status}, ${subscription.starts_at ?? '?'} to ${subscription.ends_at ?? 'open'})`,
-			value: String(subscription.subscription_id),
-		})),
-	),
-);
+function subscriptionItems(customers: IDataObject[], needle?: string): INodeListSearchItems[] {
+	return customers.flatMap((customer) => {
+		const customerName = typeof customer.name === 'string' ? customer.name : '';
+		const customerMatches = !needle || matches(needle, customerName);
+		return ((customer.subscriptions as IDataObject[] | undefined) ?? [])
+			.filter((subscription) => customerMatches || matches(needle!, subscription.name))
+			.map((subscription) => ({ name: subscriptionLabel(subscription, customerName), value: String(subscription.subscription_id) }));
+	});
+}
 
-/** Plans by name; the API has no plan search, so the filter applies to each page. */
-export const searchPlans = listSearch(
-	(ctx, _filter, offset) => fetchPage(ctx, { method: 'GET', url: '/plans' }, offset),
-	(plans, filter) => {
-		const needle = filter?.toLowerCase();
-		return plans
-			.filter((plan) => !needle || String(plan.plan_name).toLowerCase().includes(needle))
-			.map((plan) => ({ name: String(plan.plan_name), value: String(plan.plan_id) }));
-	},
-);
+/**
+ * Subscriptions, from the customer list (each customer carries a summary of its subscriptions; the
+ * API has no subscription search). Typed text matches customer names and subscription names
+ * (which usually hold the plan's name), so the customer list is read and filtered here.
+ */
+export async function searchSubscriptions(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	const offset = Number(paginationToken ?? 0);
+	const needle = filter?.trim().toLowerCase();
+	if (needle) return await scan(this, { method: 'GET', url: '/customers' }, offset, (customers) => subscriptionItems(customers, needle));
+	const page = await fetchPage(this, { method: 'GET', url: '/customers' }, offset);
+	return { results: subscriptionItems(page.results), paginationToken: page.nextOffset };
+}
+
+/** Plans by name; the API has no plan search, so the filter applies to the pages read. */
+export async function searchPlans(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	const needle = filter?.trim().toLowerCase();
+	return await scan(this, { method: 'GET', url: '/plans' }, Number(paginationToken ?? 0), (plans) =>
+		plans
+			.filter((plan) => !needle || matches(needle, plan.plan_name))
+			.map((plan) => ({ name: String(plan.plan_name), value: String(plan.plan_id) })),
+	);
+}
+
+/** The bricks of a plan: from the list when it carries them, otherwise from GET /plans/{id}. */
+async function bricksOf(ctx: ILoadOptionsFunctions, plan: IDataObject): Promise<IDataObject[]> {
+	if (Array.isArray(plan.bricks)) return plan.bricks as IDataObject[];
+	const detail = (await send(ctx, { method: 'GET', url: `/plans/${encodeURIComponent(String(plan.plan_id))}` })) as IDataObject;
+	return Array.isArray(detail?.bricks) ? (detail.bricks as IDataObject[]) : [];
+}
+
+/**
+ * Bricks of every plan, "API Calls · USAGE · Growth". Usage entries take only usage bricks, so the
+ * picker of Usage lists only those. Typed text matches brick and plan names.
+ */
+export async function searchBricks(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	const needle = filter?.trim().toLowerCase();
+	const usageOnly = this.getCurrentNodeParameter('resource') === 'usage';
+	const offset = Number(paginationToken ?? 0);
+	const page = await fetchPage(this, { method: 'GET', url: '/plans' }, offset, MAX_PAGE_SIZE);
+	const results: INodeListSearchItems[] = [];
+	for (const plan of page.results) {
+		for (const brick of await bricksOf(this, plan)) {
+			if (usageOnly && brick.brick_type !== undefined && brick.brick_type !== 'USAGE') continue;
+			if (needle && !matches(needle, brick.brick_name, plan.plan_name)) continue;
+			const label = [brick.brick_name ?? 'Brick', brick.brick_type, plan.plan_name].filter((part) => part !== undefined && part !== null).join(' · ');
+			results.push({ name: label, value: String(brick.brick_id) });
+		}
+	}
+	return { results, paginationToken: page.nextOffset };
+}

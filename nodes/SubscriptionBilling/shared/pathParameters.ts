@@ -12,12 +12,12 @@ export const ID_HINT = 'may contain only letters, digits and hyphens';
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const UUID_HINT = 'must be a lowercase UUID such as 0b6c1b7e-2f1a-4c55-9d2e-0a1b2c3d4e5f';
 
-/** The contract's patterns for every id that goes into a path. */
+/** The contract's patterns for every id that goes into a path, with the field's name as the editor shows it. */
 const PATH_PARAMETERS: Record<string, PathParameterRule> = {
-	customerId: { label: 'Customer ID', pattern: ID_PATTERN, hint: ID_HINT },
-	subscriptionId: { label: 'Subscription ID', pattern: ID_PATTERN, hint: ID_HINT },
+	customerId: { label: 'Customer', pattern: ID_PATTERN, hint: ID_HINT },
+	subscriptionId: { label: 'Subscription', pattern: ID_PATTERN, hint: ID_HINT },
 	orderId: { label: 'Order ID', pattern: UUID_PATTERN, hint: UUID_HINT },
-	planId: { label: 'Plan ID', pattern: ID_PATTERN, hint: ID_HINT },
+	planId: { label: 'Plan', pattern: ID_PATTERN, hint: ID_HINT },
 	milestoneId: { label: 'Milestone ID', pattern: ID_PATTERN, hint: ID_HINT },
 };
 

@@ -5,11 +5,13 @@ import type {
 	IHttpRequestOptions,
 	INodeExecutionData,
 } from 'n8n-workflow';
+import { credentialBaseUrl, runCredentials } from './apiCredentials';
 import { checkedBaseUrl } from './baseUrl';
-import { CREDENTIAL_TYPE, IDEMPOTENCY_HEADER } from './constants';
-import { deriveIdempotencyKey } from './idempotency';
+import { IDEMPOTENCY_HEADER } from './constants';
+import { deriveIdempotencyKey, keyScope } from './idempotency';
 import { invalidInput, quoted } from './invalidInput';
 import { collectPages } from './pagination';
+import { DEFAULT_MAX_CONCURRENT, MAX_CONCURRENT_LIMIT } from './rateBudget';
 import { DEFAULT_RETRY, type RetrySettings } from './retry';
 import { sendWithRetries, type Session } from './transport';
 
@@ -19,13 +21,14 @@ export type OperationKind = 'read' | 'write' | 'list';
  * Prepares, once per input item, how each API result becomes the item's JSON (e.g. a delete's
  * `{deleted: true}`, or the chosen output mode).
  */
-export type Shaper = (this: IExecutePaginationFunctions) => (result: IDataObject) => IDataObject;
+export type Shaper = (this: IExecutePaginationFunctions, request: IHttpRequestOptions) => (result: IDataObject) => IDataObject;
 
 interface FaultHandling {
 	maxRetries?: number;
 	retryDelay?: number;
 	idempotency?: 'derived' | 'custom' | 'off';
 	idempotencyKey?: string;
+	maxConcurrentRequests?: number;
 }
 
 function retrySettings(ctx: IExecutePaginationFunctions, faultHandling: FaultHandling): RetrySettings {
@@ -34,14 +37,21 @@ function retrySettings(ctx: IExecutePaginationFunctions, faultHandling: FaultHan
 	if (!Number.isInteger(maxRetries) || maxRetries < 0 || maxRetries > 10)
 		throw invalidInput(ctx, 'Max Retries', `${quoted(maxRetries)} is not a whole number from 0 to 10`);
 	if (typeof initialDelayMs !== 'number' || !(initialDelayMs >= 0) || !Number.isFinite(initialDelayMs))
-		throw invalidInput(ctx, 'Retry Delay (Ms)', `${quoted(initialDelayMs)} is not a number of milliseconds of at least 0`);
+		throw invalidInput(ctx, 'Retry Delay (Milliseconds)', `${quoted(initialDelayMs)} is not a number of milliseconds of at least 0`);
 	return { ...DEFAULT_RETRY, maxRetries, initialDelayMs };
+}
+
+function maxConcurrent(ctx: IExecutePaginationFunctions, faultHandling: FaultHandling): number {
+	const value = faultHandling.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT;
+	if (!Number.isInteger(value) || value < 1 || value > MAX_CONCURRENT_LIMIT)
+		throw invalidInput(ctx, 'Max Concurrent Requests', `${quoted(value)} is not a whole number from 1 to ${MAX_CONCURRENT_LIMIT}`);
+	return value;
 }
 
 function idempotencyKeyFor(ctx: IExecutePaginationFunctions, faultHandling: FaultHandling, options: IHttpRequestOptions): string | undefined {
 	const mode = faultHandling.idempotency ?? 'derived';
 	if (mode === 'off') return undefined;
-	if (mode === 'derived') return deriveIdempotencyKey(options.method ?? 'GET', options.url, options.body, options.qs);
+	if (mode === 'derived') return deriveIdempotencyKey(keyScope(ctx), options);
 	const key = String(faultHandling.idempotencyKey ?? '').trim();
 	if (key === '' || key.length > 255) throw invalidInput(ctx, 'Idempotency Key', key === '' ? 'is empty' : `is ${key.length} characters long, at most 255 are allowed`);
 	return key;
@@ -73,24 +83,26 @@ export function perform(kind: OperationKind, shape?: Shaper, paged = false) {
 		const node = this.getNode();
 		const faultHandling = this.getNodeParameter('faultHandling', {}) as FaultHandling;
 		const options = requestData.options as IHttpRequestOptions;
-		options.baseURL = checkedBaseUrl(node, options.baseURL, itemIndex).href.replace(/\/+$/, '');
+		const credentials = await runCredentials(this);
+		options.baseURL = checkedBaseUrl(node, credentialBaseUrl(credentials), itemIndex).href.replace(/\/+$/, '');
 		const idempotencyKey = kind === 'write' ? idempotencyKeyFor(this, faultHandling, options) : undefined;
 		if (idempotencyKey) options.headers = { ...options.headers, [IDEMPOTENCY_HEADER]: idempotencyKey };
-		const credentials = await this.getCredentials<{ apiKey?: string }>(CREDENTIAL_TYPE);
 		const session: Session = {
 			ctx: this,
 			node,
 			itemIndex,
 			secret: credentials.apiKey,
+			credentials,
 			retry: retrySettings(this, faultHandling),
 			safeToRepeat: kind !== 'write' || idempotencyKey !== undefined,
+			maxConcurrent: maxConcurrent(this, faultHandling),
 		};
 		const results =
 			kind === 'list'
 				? await collectPages(session, options, await listLimit(this), paged)
 				: asList(await sendWithRetries(session, options));
 		const pairedItem = { item: itemIndex };
-		const shapeResult = shape?.call(this);
+		const shapeResult = shape?.call(this, options);
 		return results.map((result) => ({
 			json: shapeResult ? shapeResult(result) : result,
 			pairedItem,

@@ -23,6 +23,19 @@ const RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 /** Connection errors raised before the request could reach the server: repeating them never repeats a write. */
 const NOT_CONNECTED_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
 
+/** The API's TLS certificate was refused: a lasting fault, and the request never reached the API. */
+export const UNTRUSTED_CERTIFICATE_CODES = new Set([
+	'DEPTH_ZERO_SELF_SIGNED_CERT',
+	'SELF_SIGNED_CERT_IN_CHAIN',
+	'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+	'UNABLE_TO_GET_ISSUER_CERT',
+	'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+	'CERT_HAS_EXPIRED',
+	'CERT_NOT_YET_VALID',
+	'CERT_REVOKED',
+	'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
 /** Whether the request provably never reached the API (so the API cannot have acted on it). */
 export function provablyNotReceived(failure: Failure): boolean {
 	if (failure.type === 'network') return NOT_CONNECTED_CODES.has(failure.code);
@@ -36,6 +49,7 @@ export function provablyNotReceived(failure: Failure): boolean {
  */
 export function isRetryable(failure: Failure, safeToRepeat: boolean): boolean {
 	if (failure.type === 'http' && !RETRYABLE_STATUSES.has(failure.status)) return false;
+	if (failure.type === 'network' && UNTRUSTED_CERTIFICATE_CODES.has(failure.code)) return false;
 	return safeToRepeat || provablyNotReceived(failure);
 }
 

@@ -1,5 +1,6 @@
 import {
 	sleepWithAbort,
+	type ICredentialDataDecryptedObject,
 	type IDataObject,
 	type IExecutePaginationFunctions,
 	type ILoadOptionsFunctions,
@@ -11,6 +12,7 @@ import {
 import { toNodeError } from './apiError';
 import { CREDENTIAL_TYPE } from './constants';
 import { redact } from './redact';
+import { DEFAULT_MAX_CONCURRENT, requestBudget, type RequestBudget, type Ticket } from './rateBudget';
 import { DEFAULT_RETRY, isRetryable, retryAfterMs, retryDelayMs, type Failure, type RetrySettings } from './retry';
 
 /** Operations, the editor's pickers and the trigger's polls send through the same transport. */
@@ -22,9 +24,31 @@ export interface Session {
 	node: INode;
 	itemIndex: number;
 	secret?: string;
+	/** The credential as already read, so that n8n does not read it again for every request. */
+	credentials?: ICredentialDataDecryptedObject;
 	retry: RetrySettings;
 	/** Reads, and writes carrying an idempotency key. */
 	safeToRepeat: boolean;
+	/** Most requests the execution keeps in flight to this API (see rateBudget.ts). */
+	maxConcurrent?: number;
+}
+
+/** The budget this execution shares for the API's address; none outside an execution (the editor's pickers). */
+function budgetOf(session: Session, options: IHttpRequestOptions): RequestBudget | undefined {
+	const { ctx } = session;
+	const executionId = ctx.getExecutionId() as string | undefined;
+	if (!executionId) return undefined;
+	const address = new URL(options.baseURL || options.url).origin;
+	const signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
+	return requestBudget(executionId, address, session.maxConcurrent ?? DEFAULT_MAX_CONCURRENT, signal);
+}
+
+/** Tells the budget how a request went: 429 slows the execution down, an answer lets it speed up. */
+function release(ticket: Ticket | undefined, failure: Failure | undefined): void {
+	if (!ticket) return;
+	if (!failure) ticket.release('success');
+	else if (failure.type === 'http' && failure.status === 429) ticket.release('rateLimited', retryAfterMs(failure.headers));
+	else ticket.release('other');
 }
 
 /**
@@ -87,8 +111,10 @@ function judge(response: IN8nHttpFullResponse, secret: string | undefined): { bo
  */
 export async function sendWithRetries(session: Session, options: IHttpRequestOptions): Promise<unknown> {
 	const { ctx, retry } = session;
+	const alreadyRead = session.credentials && { credentialsDecrypted: { id: '', name: '', type: CREDENTIAL_TYPE, data: session.credentials } };
 	for (let attempt = 0; ; attempt++) {
 		let failure: Failure;
+		const ticket = await budgetOf(session, options)?.acquire();
 		try {
 			const response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, {
 				...options,
@@ -98,13 +124,17 @@ export async function sendWithRetries(session: Session, options: IHttpRequestOpt
 				ignoreHttpStatusErrors: true,
 				returnFullResponse: true,
 				disableFollowRedirect: true,
-			})) as IN8nHttpFullResponse;
+			}, alreadyRead)) as IN8nHttpFullResponse;
 			const outcome = judge(response, session.secret);
-			if ('body' in outcome) return outcome.body;
+			if ('body' in outcome) {
+				release(ticket, undefined);
+				return outcome.body;
+			}
 			failure = outcome.failure;
 		} catch (error) {
 			failure = networkFailure(error);
 		}
+		release(ticket, failure);
 		const retryable = attempt < retry.maxRetries && isRetryable(failure, session.safeToRepeat);
 		const delay = retryable ? retryDelayMs(attempt, failure, retry) : undefined;
 		if (delay === undefined) {

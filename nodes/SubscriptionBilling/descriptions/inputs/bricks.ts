@@ -3,6 +3,12 @@ import { checkFields } from '../../shared/bodyRules';
 import { invalidInput, quoted } from '../../shared/invalidInput';
 import type { StructuredInput } from '../../shared/structuredInput';
 import { stringListInput } from './stringList';
+import { brickIdField } from '../idFields';
+
+/** A row's resource locator holds `{mode, value}`; a row saved as plain text holds the ID itself. */
+function locatorValue(value: unknown): unknown {
+	return value !== null && typeof value === 'object' && 'value' in value ? (value as { value: unknown }).value : value;
+}
 
 /** The fields the public reference gives a brick of an order, and its discount. */
 const BRICK_FIELDS = ['brick_id', 'quantity', 'discount'];
@@ -23,16 +29,16 @@ export const bricksInput: StructuredInput = {
 	rowName: 'brick',
 	rowDisplayName: 'Brick',
 	rowFields: [
-		{ displayName: 'Brick ID', name: 'brickId', type: 'string', default: '', description: 'UUID of the brick (line item) from the plan' },
+		{ ...brickIdField, required: false },
 		{ displayName: 'Quantity', name: 'quantity', type: 'number', typeOptions: { minValue: 1 }, default: 1, description: 'Whole number, at least 1' },
 		{ displayName: 'Discount Rate', name: 'discountRate', type: 'string', default: '', description: 'Optional discount, e.g. 10 for 10%; leave empty for none' },
 		{ displayName: 'Discount Renews', name: 'discountRenews', type: 'boolean', default: false, description: 'Whether the discount also applies after renewal' },
 	],
-	jsonExample: '[{"brick_id": "…", "quantity": 2, "discount": {"rate": "10", "renews": false}}]',
+	jsonExample: '[{"brick_id": "7d1e0c52-3f0b-4a8e-9d6c-2b4f1a0e9c31", "quantity": 2, "discount": {"rate": "10", "renews": false}}]',
 	description: 'The line items of the order, each with brick ID, quantity and an optional discount',
 	fromRows(_ctx: IExecuteSingleFunctions, rows: IDataObject[]) {
 		return rows.map((row) => ({
-			brick_id: row.brickId,
+			brick_id: locatorValue(row.brickId),
 			quantity: row.quantity,
 			...(row.discountRate !== undefined && row.discountRate !== ''
 				? { discount: { rate: String(row.discountRate), renews: row.discountRenews === true } }
@@ -48,7 +54,7 @@ export const bricksInput: StructuredInput = {
 				throw invalidInput(ctx, `${prefix}Brick`, 'is not a JSON object');
 			checkOnlyKnown(ctx, brick, BRICK_FIELDS, `${prefix}Brick`);
 			checkFields(ctx, brick, [
-				{ field: 'brick_id', label: 'Brick ID', type: 'string', required: true },
+				{ field: 'brick_id', label: brickIdField.displayName, type: 'string', required: true },
 				{ field: 'quantity', label: 'Quantity', type: 'integer', required: true, min: 1 },
 				{ field: 'discount', label: 'Discount', type: 'object' },
 			], prefix);
@@ -61,4 +67,7 @@ export const bricksInput: StructuredInput = {
 };
 
 /** Discount coupon codes of an order. */
-export const discountCouponsInput = stringListInput('discountCoupons', 'Discount Coupons', 'discount_coupons', 'Coupon', 'Coupon codes applied to the order');
+export const discountCouponsInput = stringListInput('discountCoupons', 'Discount Coupons', 'discount_coupons', 'Coupon', 'Coupon codes applied to the order', [
+	'WELCOME10',
+	'ANNUAL-15',
+]);

@@ -2,13 +2,17 @@ import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import { invalidInput, quoted } from '../../shared/invalidInput';
 import type { StructuredInput } from '../../shared/structuredInput';
 
-/** A list of strings entered as rows or as a JSON array (invoice numbers, invoice ids). */
+/**
+ * A list of strings entered as rows or as a JSON array (invoice numbers, invoice ids, coupons);
+ * `example` is a list the input accepts, shown in the JSON field's description.
+ */
 export function stringListInput(
 	name: string,
 	displayName: string,
 	apiField: string,
 	rowDisplayName: string,
 	description: string,
+	example: string[],
 	format?: { pattern: RegExp; hint: string },
 ): StructuredInput {
 	return {
@@ -20,7 +24,7 @@ export function stringListInput(
 		rowName: 'entry',
 		rowDisplayName,
 		rowFields: [{ displayName: rowDisplayName, name: 'value', type: 'string', default: '' }],
-		jsonExample: '["INV-0001", "INV-0002"]',
+		jsonExample: JSON.stringify(example).replace(/","/g, '", "'),
 		description,
 		fromRows(_ctx: IExecuteSingleFunctions, rows: IDataObject[]) {
 			return rows.map((row) => row.value);

@@ -81,7 +81,7 @@ function dataForRetry(failed: IRun, workflow: Workflow): IRunExecutionData {
 	return data;
 }
 
-function buildAdditionalData(
+export function buildAdditionalData(
 	executionId: string,
 	workflowData: IWorkflowBase,
 	credentialsHelper: HarnessCredentialsHelper,

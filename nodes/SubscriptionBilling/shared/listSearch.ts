@@ -5,8 +5,8 @@ import type {
 	INodeListSearchItems,
 	INodeListSearchResult,
 } from 'n8n-workflow';
-import { checkedBaseUrl } from './baseUrl';
-import { CREDENTIAL_TYPE, MAX_PAGE_SIZE } from './constants';
+import { apiAccess } from './apiAccess';
+import { MAX_PAGE_SIZE } from './constants';
 import { DEFAULT_RETRY } from './retry';
 import { sendWithRetries, type Session } from './transport';
 
@@ -28,14 +28,12 @@ interface Page {
 
 /** One request of a picker, through the same transport as the operations. */
 async function send(ctx: ILoadOptionsFunctions, request: Pick<IHttpRequestOptions, 'method' | 'url' | 'body' | 'qs'>): Promise<unknown> {
-	const credentials = await ctx.getCredentials<{ apiKey?: string; environment?: string; productionBaseUrl?: string; stagingBaseUrl?: string }>(CREDENTIAL_TYPE);
-	const rawBaseUrl = credentials.environment === 'staging' ? credentials.stagingBaseUrl : credentials.productionBaseUrl;
-	const baseURL = checkedBaseUrl(ctx.getNode(), rawBaseUrl, 0).href.replace(/\/+$/, '');
+	const { baseURL, secret } = await apiAccess(ctx);
 	const session: Session = {
 		ctx,
 		node: ctx.getNode(),
 		itemIndex: 0,
-		secret: credentials.apiKey,
+		secret,
 		retry: { ...DEFAULT_RETRY, maxRetries: 1 },
 		safeToRepeat: true,
 	};

@@ -93,6 +93,7 @@ function spawnGuarded(cmd, args, logFile) {
 	child.once('exit', (code) => (exited = code ?? 'signal'));
 	return {
 		child,
+		pid: child.pid,
 		exited: () => exited,
 		async stop() {
 			if (exited !== null) return;
@@ -186,7 +187,7 @@ async function startPostgres({ dir, database = 'n8n', user = 'n8n' }) {
 	const isReady = () => spawnSync(path.join(bin, 'pg_isready'), ['-q', '-h', HOST, '-p', String(port)]).status === 0;
 	await waitFor('Postgres', isReady, server, logFile);
 	runOk(path.join(bin, 'createdb'), ['-h', socketDir, '-p', String(port), '-U', user, database], 'createdb');
-	return { host: HOST, port, user, password, database, logFile, version: versions().postgres, stop: () => server.stop() };
+	return { host: HOST, port, user, password, database, logFile, version: versions().postgres, pid: server.pid, stop: () => server.stop() };
 }
 
 /** Redis on a free port of 127.0.0.1, nothing saved to disk. */
@@ -199,7 +200,7 @@ async function startRedis({ dir }) {
 	const logFile = path.join(dir, 'redis.log');
 	const server = spawnGuarded(bin, ['--port', String(port), '--bind', HOST, '--save', '', '--appendonly', 'no', '--dir', root, '--daemonize', 'no'], logFile);
 	await waitFor('Redis', async () => (await redisCommand(port, 'PING')) === '+PONG', server, logFile);
-	return { host: HOST, port, logFile, version: versions().redis, stop: () => server.stop() };
+	return { host: HOST, port, logFile, version: versions().redis, pid: server.pid, stop: () => server.stop() };
 }
 
 module.exports = { ensureQueuePackages, startPostgres, startRedis, versions, redisCommand };

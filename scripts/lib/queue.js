@@ -10,6 +10,7 @@
  *   await q.sql('select status from execution_entity');   // the shared database
  *   q.executionsRunBy(q.workers[0]);     // execution ids that worker started (from its log)
  *   await q.workers[0].kill();           // SIGKILL, as a crash would
+ *   await q.restartMain();               // the main stopped and started again (polling triggers run there)
  *   await q.dispose();                   // stops everything, removes the folders
  */
 const fs = require('node:fs');
@@ -74,6 +75,7 @@ class QueueCluster {
 		this.encryptionKey = crypto.randomBytes(24).toString('hex');
 		const shared = { encryptionKey: this.encryptionKey, env: { ...queueEnv(this.postgres, this.redis), ...env }, quiet };
 		this.main = await N8n.create({ name: `${name}-main`, port, ...shared });
+		this.main.name = 'main';
 		this.main.installPackage();
 		for (let i = 1; i <= workers; i++) {
 			const worker = await N8n.create({ name: `${name}-worker${i}`, ...shared });
@@ -95,6 +97,16 @@ class QueueCluster {
 		await Promise.all(this.workers.map((w) => w.startWorker({ concurrency: this.options.concurrency })));
 	}
 
+	/**
+	 * Restarts the main as an operator would (SIGTERM, then `n8n start` again), or after a crash
+	 * (`{ crash: true }`: SIGKILL). Polling triggers run on the main, so they restart with it.
+	 */
+	async restartMain({ crash = false } = {}) {
+		if (crash) await this.main.kill();
+		else await this.main.stop();
+		await this.main.start();
+	}
+
 	/** Runs a query on the shared database (with n8n's own `pg` client): the rows. */
 	async sql(text, params = []) {
 		if (!this.pgClient) {
@@ -112,6 +124,18 @@ class QueueCluster {
 			'select id::text, status, mode, finished, "retryOf", "retrySuccessId" from execution_entity where "workflowId" = $1 order by id',
 			[workflowId],
 		);
+	}
+
+	/**
+	 * The output items (json) of a node in a stored execution: n8n keeps the run data in
+	 * execution_data.data in the `flatted` format.
+	 */
+	async executionOutput(executionId, nodeName) {
+		const [row] = await this.sql('select data from execution_data where "executionId" = $1', [executionId]);
+		if (!row) return null;
+		const { parse } = require(path.join(this.main.install.dir, 'node_modules', 'flatted'));
+		const runs = parse(row.data).resultData?.runData?.[nodeName] ?? [];
+		return runs.flatMap((run) => (run.data?.main?.[0] ?? []).map((item) => item.json));
 	}
 
 	/** Ids of the executions a worker started, read from its log ("Worker started execution <id>"). */

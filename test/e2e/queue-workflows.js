@@ -8,7 +8,7 @@ const { NODE_TYPE, EXAMPLE_CREDENTIAL_ID } = require('./helpers');
 /** The idempotency key the README recommends for executions that may be retried. */
 const USAGE_IDEMPOTENCY_KEY = '={{ "usage-" + $json.transaction_id }}';
 
-function webhookNode(path) {
+function webhookNode(path, responseMode) {
 	return {
 		id: crypto.randomUUID(),
 		name: 'Webhook',
@@ -16,7 +16,7 @@ function webhookNode(path) {
 		typeVersion: 2,
 		position: [0, 0],
 		webhookId: crypto.randomUUID(),
-		parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+		parameters: { httpMethod: 'POST', path, responseMode, options: {} },
 	};
 }
 
@@ -45,9 +45,10 @@ function usageCreateNode(fixtures, { position = [440, 0], batching } = {}) {
 
 /**
  * Webhook → Split Out (`body.usage`, an array of `{ transaction_id, value }`) → Record Usage:
- * one execution writes as many entries as the call carries.
+ * one execution writes as many entries as the call carries. `responseMode`: the webhook answers
+ * at once ('onReceived') or when the execution has finished ('lastNode': 500 when it failed).
  */
-function usageBatchWorkflow({ id, path, fixtures, batching }) {
+function usageBatchWorkflow({ id, path, fixtures, batching, responseMode = 'onReceived' }) {
 	const split = {
 		id: crypto.randomUUID(),
 		name: 'One Item per Entry',
@@ -61,7 +62,7 @@ function usageBatchWorkflow({ id, path, fixtures, batching }) {
 		name: `Queue: usage from webhook (${path})`,
 		active: false,
 		settings: { executionOrder: 'v1' },
-		nodes: [webhookNode(path), split, usageCreateNode(fixtures, { batching })],
+		nodes: [webhookNode(path, responseMode), split, usageCreateNode(fixtures, { batching })],
 		connections: {
 			Webhook: { main: [[{ node: split.name, type: 'main', index: 0 }]] },
 			[split.name]: { main: [[{ node: 'Record Usage', type: 'main', index: 0 }]] },

@@ -6,7 +6,7 @@ import { SubscriptionBillingApi } from '../credentials/SubscriptionBillingApi.cr
 import { SubscriptionBilling } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
 import { startSandbox } from './helpers/billing';
 import { ensureN8nCoreEnvironment } from './harness/environment';
-import { runNode, shutdownN8nCore } from './harness';
+import { Poller, runNode, shutdownN8nCore } from './harness';
 
 const packageRoot = path.resolve(__dirname, '..');
 
@@ -17,7 +17,7 @@ test('n8n loads the built package from dist/ as a community package', async () =
 	const loader = new PackageDirectoryLoader(packageRoot);
 	await loader.loadAll();
 
-	expect(Object.keys(loader.nodeTypes)).toEqual(['subscriptionBilling']);
+	expect(Object.keys(loader.nodeTypes)).toEqual(['subscriptionBilling', 'subscriptionBillingTrigger']);
 	expect(Object.keys(loader.credentialTypes)).toEqual(['subscriptionBillingApi']);
 	expect(loader.nodeTypes.subscriptionBilling.sourcePath).toMatch(/dist\/nodes\/SubscriptionBilling\/SubscriptionBilling\.node\.js$/);
 
@@ -45,6 +45,36 @@ test('n8n loads the built package from dist/ as a community package', async () =
 		expect(run.error).toBeUndefined();
 		expect(run.items[0].json.subscription_id).toBe(sandbox.fixtures.subscriptionId);
 		expect(sandbox.requests[0].path).toBe(`/api/v2/subscriptions/${sandbox.fixtures.subscriptionId}`);
+	} finally {
+		await sandbox.close();
+	}
+});
+
+test('the trigger from dist/ is a polling node with the same credential, icons and categories, and it polls', async () => {
+	ensureN8nCoreEnvironment();
+	const loader = new PackageDirectoryLoader(packageRoot);
+	await loader.loadAll();
+	const trigger = loader.nodeTypes.subscriptionBillingTrigger;
+	expect(trigger.sourcePath).toMatch(/dist\/nodes\/SubscriptionBillingTrigger\/SubscriptionBillingTrigger\.node\.js$/);
+	const { description } = trigger.type as INodeType;
+	expect(description).toMatchObject({ displayName: 'Subscription Billing Trigger', polling: true, group: ['trigger'], inputs: [] });
+	expect(description.credentials).toEqual([{ name: 'subscriptionBillingApi', required: true }]);
+	expect(description.codex?.categories).toEqual(expect.arrayContaining(['Finance & Accounting', 'Sales']));
+	for (const url of Object.values(description.iconUrl as { light: string; dark: string })) {
+		expect(existsSync(path.join(packageRoot, url.replace('icons/n8n-nodes-subscription-billing/', '')))).toBe(true);
+	}
+
+	const sandbox = await startSandbox();
+	try {
+		const poller = new Poller({
+			nodeType: trigger.type as INodeType,
+			credentialType: loader.credentialTypes.subscriptionBillingApi.type,
+			credentials: { apiKey: sandbox.apiKey, environment: 'production', productionBaseUrl: sandbox.baseUrl },
+			parameters: { event: 'newCustomer' },
+		});
+		expect(await poller.poll()).toMatchObject({ items: null, error: undefined });
+		sandbox.world.createCustomer({ name: 'Loaded From Dist' });
+		expect((await poller.poll()).items).toEqual([expect.objectContaining({ event: 'newCustomer', customer: expect.objectContaining({ name: 'Loaded From Dist' }) })]);
 	} finally {
 		await sandbox.close();
 	}

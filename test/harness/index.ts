@@ -9,3 +9,5 @@ export { START_NODE_TYPE, HarnessNodeTypes } from './node-types';
 export { HarnessCredentialsHelper } from './credentials-helper';
 export { runListSearch } from './loadOptions';
 export type { ListSearchRun, RunListSearchOptions } from './loadOptions';
+export { Poller } from './poll';
+export type { PollerOptions, PollResult } from './poll';

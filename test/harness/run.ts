@@ -53,7 +53,7 @@ function toError(recorded: unknown): HarnessError | undefined {
 	return Object.assign(Object.create(Error.prototype) as HarnessError, recorded);
 }
 
-function buildAdditionalData(
+export function buildAdditionalData(
 	executionId: string,
 	workflowData: IWorkflowBase,
 	credentialsHelper: HarnessCredentialsHelper,

@@ -33,6 +33,8 @@ export interface SandboxOptions {
 	host?: string;
 	port?: number;
 	apiKey?: string;
+	/** Token of the test-only world routes, POST /__sandbox/world/<action> (header X-SANDBOX-ADMIN-TOKEN). */
+	adminToken?: string;
 	seed?: SeedOptions;
 	faults?: FaultConfig | null;
 	/** Largest page a list answers with, whatever `limit` asks (default 1000, the API's maximum). */
@@ -124,13 +126,35 @@ export interface Sandbox {
 	readonly requestCount: number;
 	readonly state: SandboxState;
 	readonly fixtures: Fixtures;
+	readonly adminToken: string;
+	/** Test-only changes to the world (world.js): the same actions as POST /__sandbox/world/<action>. */
+	readonly world: SandboxWorld;
 	clearRequests(): void;
 	reset(): void;
 	setFaults(config: FaultConfig | null): void;
 	close(): Promise<void>;
 }
 
+export interface WorldInvoice {
+	invoice_id: string;
+	invoice_number: string;
+	customer_id: string;
+	status: string;
+}
+
+export interface SandboxWorld {
+	createCustomer(input: { name: string; external_id?: string }): { customer_id: string; name: string };
+	createSubscription(input: { customer_id: string; name?: string; status?: string }): { subscription_id: string; customer_id: string; status: string };
+	setSubscriptionStatus(input: { subscription_id: string; status: string }): { subscription_id: string; previous_status: string; status: string };
+	/** An open invoice issued now (or at issued_at), due due_in_days later (default 30). */
+	issueInvoice(input: { customer_id: string; amount?: number; issued_at?: string; due_in_days?: number }): WorldInvoice;
+	payInvoice(input: { invoice_id: string; paid_at?: string }): WorldInvoice;
+	/** Due one second ago and, when unpaid, PAST_DUE. */
+	passDueDate(input: { invoice_id: string }): WorldInvoice;
+}
+
 export const DEFAULT_API_KEY: string;
+export const DEFAULT_ADMIN_TOKEN: string;
 export const SEED_TODAY: string;
 export const FAULT_KINDS: FaultKind[];
 export function startSandbox(options?: SandboxOptions): Promise<Sandbox>;

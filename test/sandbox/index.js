@@ -13,14 +13,20 @@ const { buildState, normaliseSeedOptions, SEED_TODAY } = require('./seed');
 const { Faults, FAULT_KINDS } = require('./faults');
 const { IdempotencyStore } = require('./idempotency');
 const { handleRequest, PREFIX } = require('./pipeline');
+const { World } = require('./world');
 
 const DEFAULT_API_KEY = 'sbx_test_key_5f2c9a1e7d3b4c6a8e0f';
+const DEFAULT_ADMIN_TOKEN = 'sbx_world_admin_7c1e4b9a2d6f';
 
 class Sandbox {
   constructor(options = {}) {
     this.host = options.host || '127.0.0.1';
     this.port = options.port === undefined ? 0 : Number(options.port);
     this.apiKey = options.apiKey || DEFAULT_API_KEY;
+    /** Token of the test-only world routes (/__sandbox/world/...); never the API key. */
+    this.adminToken = options.adminToken || DEFAULT_ADMIN_TOKEN;
+    /** Test-only changes to the world: see world.js. */
+    this.world = new World(this);
     this.seedOptions = normaliseSeedOptions(options.seed);
     this.faults = new Faults(options.faults || null);
     this.maxPageSize = options.maxPageSize === undefined ? undefined : Number(options.maxPageSize);
@@ -117,4 +123,4 @@ async function startSandbox(options = {}) {
   return sandbox;
 }
 
-module.exports = { startSandbox, Sandbox, DEFAULT_API_KEY, FAULT_KINDS, SEED_TODAY };
+module.exports = { startSandbox, Sandbox, DEFAULT_API_KEY, DEFAULT_ADMIN_TOKEN, FAULT_KINDS, SEED_TODAY };

@@ -8,6 +8,7 @@ const { readBody, parseBody, parseContentType, bodyKind, queryObject } = require
 const { compile, splitPath, match } = require('./router');
 const { NOT_APPLIED } = require('./faults');
 const { page } = require('./routes/pages');
+const { worldRoute } = require('./world');
 const routes = compile(require('./routes'));
 
 const PREFIX = '/api/v2';
@@ -39,7 +40,7 @@ function processRequest(sb, req, info) {
   const { rawPath, rawQuery } = info;
   const searchParams = new URLSearchParams(rawQuery);
   if (rawPath !== PREFIX && !rawPath.startsWith(`${PREFIX}/`)) {
-    const p = page(req.method, rawPath, searchParams);
+    const p = worldRoute(sb, req, info) || page(req.method, rawPath, searchParams);
     if (p) return p;
     throw notFound(`Not found: ${rawPath}`);
   }

@@ -5,8 +5,7 @@ import type {
 	INodeListSearchItems,
 	INodeListSearchResult,
 } from 'n8n-workflow';
-import { checkedBaseUrl } from './baseUrl';
-import { CREDENTIAL_TYPE } from './constants';
+import { apiAccess } from './apiAccess';
 import { DEFAULT_RETRY } from './retry';
 import { sendWithRetries, type Session } from './transport';
 
@@ -23,14 +22,12 @@ async function fetchPage(
 	request: Pick<IHttpRequestOptions, 'method' | 'url' | 'body'>,
 	offset: number,
 ): Promise<Page> {
-	const credentials = await ctx.getCredentials<{ apiKey?: string; environment?: string; productionBaseUrl?: string; stagingBaseUrl?: string }>(CREDENTIAL_TYPE);
-	const rawBaseUrl = credentials.environment === 'staging' ? credentials.stagingBaseUrl : credentials.productionBaseUrl;
-	const baseURL = checkedBaseUrl(ctx.getNode(), rawBaseUrl, 0).href.replace(/\/+$/, '');
+	const { baseURL, secret } = await apiAccess(ctx);
 	const session: Session = {
 		ctx,
 		node: ctx.getNode(),
 		itemIndex: 0,
-		secret: credentials.apiKey,
+		secret,
 		retry: { ...DEFAULT_RETRY, maxRetries: 1 },
 		safeToRepeat: true,
 	};

@@ -30,15 +30,38 @@ function nextPageRequest(session: Session, first: IHttpRequestOptions, next: str
 	return { ...first, baseURL: undefined, url: url.href, qs: {} };
 }
 
+/** One page as the API answered it: its results and the total count it reported, when it did. */
+export interface PageOfResults {
+	results: IDataObject[];
+	count?: number;
+}
+
+/** What a page visitor decides: read the next page, or stop here. */
+export type PageDecision = 'next' | 'stop';
+
+export interface PagingOptions {
+	/** Results wanted in all (Infinity: every page). */
+	limit?: number;
+	/** Results asked for per request (the API's maximum by default). */
+	pageSize?: number;
+}
+
 /**
- * Follows the envelope's `next` links. Stops exactly at `limit` (Infinity for Return All); each page
- * is retried on its own, so a fault never restarts the listing.
+ * Follows the envelope's `next` links, handing each page to `visit` as it arrives. Stops at `limit`
+ * results, at the last page, or when `visit` says so; each page is retried on its own, so a fault
+ * never restarts the listing, and a page that still fails throws before any later page is read.
  */
-export async function collectPages(session: Session, first: IHttpRequestOptions, limit: number): Promise<IDataObject[]> {
-	const results: IDataObject[] = [];
+export async function visitPages(
+	session: Session,
+	first: IHttpRequestOptions,
+	options: PagingOptions,
+	visit: (page: PageOfResults) => PageDecision | void,
+): Promise<void> {
+	const limit = options.limit ?? Infinity;
+	let seen = 0;
 	let request: IHttpRequestOptions = {
 		...first,
-		qs: { ...first.qs, limit: Math.min(limit, MAX_PAGE_SIZE) },
+		qs: { ...first.qs, limit: Math.min(limit, options.pageSize ?? MAX_PAGE_SIZE) },
 	};
 	const followed = new Set<string>();
 	for (;;) {
@@ -49,14 +72,12 @@ export async function collectPages(session: Session, first: IHttpRequestOptions,
 				itemIndex: session.itemIndex,
 			});
 		}
-		const room = limit - results.length;
-		if (page.results.length <= room) {
-			for (const result of page.results) results.push(result);
-		} else {
-			for (let i = 0; i < room; i++) results.push(page.results[i]);
-		}
-		if (results.length >= limit || !page.next || page.results.length === 0) return results;
-		request = nextPageRequest(session, first, page.next, limit - results.length);
+		const room = limit - seen;
+		const results = page.results.length <= room ? page.results : page.results.slice(0, room);
+		seen += results.length;
+		const decision = visit({ results, count: typeof page.count === 'number' ? page.count : undefined });
+		if (decision === 'stop' || seen >= limit || !page.next || page.results.length === 0) return;
+		request = nextPageRequest(session, first, page.next, limit - seen);
 		if (followed.has(request.url)) {
 			throw new NodeOperationError(session.node, 'Stopped paging: the API sent the same next-page link twice', {
 				itemIndex: session.itemIndex,
@@ -65,4 +86,13 @@ export async function collectPages(session: Session, first: IHttpRequestOptions,
 		}
 		followed.add(request.url);
 	}
+}
+
+/** Every result up to `limit` (Infinity for Return All), in the API's order. */
+export async function collectPages(session: Session, first: IHttpRequestOptions, limit: number): Promise<IDataObject[]> {
+	const results: IDataObject[] = [];
+	await visitPages(session, first, { limit }, (page) => {
+		for (const result of page.results) results.push(result);
+	});
+	return results;
 }

@@ -6,14 +6,15 @@ import {
 	type IHttpRequestOptions,
 	type IN8nHttpFullResponse,
 	type INode,
+	type IPollFunctions,
 } from 'n8n-workflow';
 import { toNodeError } from './apiError';
 import { CREDENTIAL_TYPE } from './constants';
 import { redact } from './redact';
 import { DEFAULT_RETRY, isRetryable, retryAfterMs, retryDelayMs, type Failure, type RetrySettings } from './retry';
 
-/** Operations and the editor's pickers send through the same transport. */
-export type TransportContext = IExecutePaginationFunctions | ILoadOptionsFunctions;
+/** Operations, the editor's pickers and the trigger's polls send through the same transport. */
+export type TransportContext = IExecutePaginationFunctions | ILoadOptionsFunctions | IPollFunctions;
 
 /** Everything one item's requests share: the node, the item, the key to redact and how to retry. */
 export interface Session {

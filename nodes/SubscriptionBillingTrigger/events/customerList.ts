@@ -1,0 +1,41 @@
+import type { IDataObject } from 'n8n-workflow';
+import { visitPages } from '../../SubscriptionBilling/shared/pagination';
+import type { PollSession } from '../session';
+
+export interface CustomerList {
+	customers: IDataObject[];
+	/**
+	 * True when the list did not change while it was paged (every page reported the same count and
+	 * that many distinct customers arrived). Offset paging over a changing list can skip or repeat
+	 * an entry; when it did, what is remembered is merged instead of replaced, so nothing is lost.
+	 */
+	complete: boolean;
+}
+
+/** Every customer (GET /customers, 1,000 a request); each carries its subscriptions' summaries. */
+export async function readCustomerList({ session, baseURL }: PollSession): Promise<CustomerList> {
+	const customers: IDataObject[] = [];
+	const counts = new Set<number | undefined>();
+	await visitPages(session, { method: 'GET', baseURL, url: '/customers', headers: { Accept: 'application/json' } }, {}, (page) => {
+		counts.add(page.count);
+		for (const customer of page.results) customers.push(customer);
+	});
+	const distinct = new Set(customers.map((customer) => String(customer.customer_id))).size;
+	const [count] = [...counts];
+	return { customers, complete: counts.size === 1 && (count === undefined || count === distinct) && distinct === customers.length };
+}
+
+/** The customer as items show it next to a subscription. */
+export function customerSummary(customer: IDataObject): IDataObject {
+	return { customer_id: customer.customer_id, name: customer.name, external_id: customer.external_id ?? null };
+}
+
+/** Every subscription summary of every customer, each with its customer. */
+export function subscriptionsOf(customers: IDataObject[]): IDataObject[] {
+	return customers.flatMap((customer) =>
+		((customer.subscriptions as IDataObject[] | undefined) ?? []).map((subscription) => ({
+			...subscription,
+			customer: customerSummary(customer),
+		})),
+	);
+}

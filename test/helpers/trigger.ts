@@ -1,0 +1,23 @@
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { SubscriptionBillingApi } from '../../credentials/SubscriptionBillingApi.credentials';
+import { SubscriptionBillingTrigger } from '../../nodes/SubscriptionBillingTrigger/SubscriptionBillingTrigger.node';
+import { Poller } from '../harness';
+import type { ReceivedRequest, Sandbox } from './billing';
+
+/** The trigger in an active workflow against the sandbox; each `poll()` is one scheduled poll. */
+export function activeTrigger(sandbox: Sandbox, parameters: INodeParameters, staticData?: IDataObject): Poller {
+	return new Poller({
+		nodeType: new SubscriptionBillingTrigger(),
+		credentialType: new SubscriptionBillingApi(),
+		credentials: { apiKey: sandbox.apiKey, environment: 'production', productionBaseUrl: sandbox.baseUrl },
+		parameters,
+		staticData,
+	});
+}
+
+/** The API requests the sandbox received (not the test-only world routes), as `METHOD path?query`. */
+export function apiRequests(sandbox: Sandbox): string[] {
+	return sandbox.requests
+		.filter((request: ReceivedRequest) => request.path.startsWith('/api/v2/'))
+		.map((request) => `${request.method} ${request.path.slice('/api/v2'.length)}${request.rawQuery ? `?${request.rawQuery}` : ''}`);
+}

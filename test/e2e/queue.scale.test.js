@@ -3,13 +3,15 @@
 // package installed on each. Webhook executions spread over both workers write exactly once; a
 // worker killed (SIGKILL) in the middle of 2,000 writes loses none and doubles none, whatever is
 // done next: the editor's Retry of the failed execution, then the same input delivered again.
+// The polling trigger runs on the main and its executions on the workers; restarting the main
+// neither repeats nor loses an event.
 // Run with `npm run test:queue` (or `bash scripts/queue-e2e.sh`, which installs what is missing).
 const http = require('node:http');
 const { QueueCluster } = require('../../scripts/lib/queue');
 const { sleep } = require('../../scripts/lib/n8n');
 const { startSandbox } = require('../sandbox');
 const { credentialFor } = require('./helpers');
-const { usageBatchWorkflow } = require('./queue-workflows');
+const { usageBatchWorkflow, triggerWorkflow } = require('./queue-workflows');
 
 const CONCURRENT_CALLS = 300;
 const BIG_EXECUTION_WRITES = 2000;
@@ -21,6 +23,7 @@ const FINISHED = ['success', 'error', 'crashed', 'canceled'];
 
 const MANY_CALLS = { id: 'sbQueueManyCall1', path: 'queue-usage-single' };
 const BIG_RUN = { id: 'sbQueueBigRun001', path: 'queue-usage-batch' };
+const NEW_CUSTOMERS = { id: 'sbQueueTrigger01', event: 'newCustomer' };
 
 let sandbox;
 let cluster;
@@ -31,6 +34,7 @@ beforeAll(async () => {
 	await cluster.main.importCredentials([credentialFor(sandbox)]);
 	await cluster.importAndPublish(usageBatchWorkflow({ ...MANY_CALLS, fixtures: sandbox.fixtures }));
 	await cluster.importAndPublish(usageBatchWorkflow({ ...BIG_RUN, fixtures: sandbox.fixtures, batching: BATCHING, responseMode: 'lastNode' }));
+	await cluster.importAndPublish(triggerWorkflow(NEW_CUSTOMERS));
 	await cluster.start();
 	await cluster.main.setupOwner();
 }, 10 * 60 * 1000);
@@ -168,4 +172,52 @@ test(`a worker killed in the middle of ${BIG_EXECUTION_WRITES} writes: after the
 	expect(writes.filter((r) => r.replayed).length).toBeGreaterThanOrEqual(appliedAfterRetry.size);
 	const last = (await cluster.executions(BIG_RUN.id)).at(-1);
 	expect([last.mode, last.status]).toEqual(['webhook', 'success']);
+}, 15 * 60 * 1000);
+
+test('the trigger in queue mode: events polled on the main run as executions on the workers; the main restarted, nothing emitted twice, nothing missed', async () => {
+	const customerPolls = () => sandbox.requests.filter((r) => r.method === 'GET' && r.path.endsWith('/customers') && r.status === 200).length;
+	/** Customer ids emitted so far, one entry per emission, with the execution that carried each. */
+	async function emitted() {
+		const out = [];
+		for (const e of await cluster.executions(NEW_CUSTOMERS.id)) {
+			for (const item of (await cluster.executionOutput(e.id, 'Received')) ?? []) out.push({ customerId: item.customer.customer_id, execution: e });
+		}
+		return out;
+	}
+	const created = [];
+	const createCustomers = (label, n) => {
+		for (let i = 0; i < n; i++) created.push(sandbox.world.createCustomer({ name: `Queue ${label} ${i + 1}` }).customer_id);
+	};
+	const allEmitted = async () => {
+		const list = await emitted();
+		return created.every((id) => list.some((x) => x.customerId === id)) && list;
+	};
+
+	// the trigger took its starting point when the main activated it: customers from now on
+	await waitUntil('a first poll', () => customerPolls() > 0);
+	createCustomers('before restart', 3);
+	await waitUntil('the first customers to be emitted', allEmitted, { describe: async () => JSON.stringify(await emitted()) });
+
+	// a restart of the main (its polls stop and start again with it), customers created meanwhile
+	const stopped = cluster.main.stop();
+	createCustomers('during restart', 2);
+	await stopped;
+	createCustomers('while stopped', 2);
+	await cluster.main.start();
+	createCustomers('after restart', 2);
+	await waitUntil('every customer to be emitted', allEmitted, { describe: async () => JSON.stringify(await emitted()) });
+	// two more complete polls: anything emitted twice would be by now
+	const pollsSoFar = customerPolls();
+	await waitUntil('two more polls', () => customerPolls() >= pollsSoFar + 2);
+	const finished = await waitUntil('the trigger executions to finish', async () => {
+		const rows = await cluster.executions(NEW_CUSTOMERS.id);
+		return allFinished(rows) && rows;
+	});
+
+	const list = await emitted();
+	expect(list.map((x) => x.customerId).sort()).toEqual([...created].sort());
+	expect(finished.map((e) => [e.mode, e.status])).toEqual(finished.map(() => ['trigger', 'success']));
+	const onWorkers = new Set(cluster.workers.flatMap((w) => cluster.executionsRunBy(w)));
+	expect(finished.filter((e) => !onWorkers.has(e.id))).toEqual([]);
+	process.stderr.write(`[queue] ${created.length} customers emitted once each in ${finished.length} trigger executions, all on workers, across a restart of the main\n`);
 }, 15 * 60 * 1000);

@@ -111,6 +111,12 @@ async function main() {
 	fs.mkdirSync(importDir);
 	for (const f of examples) fs.copyFileSync(path.join(EXAMPLES, f), path.join(importDir, f));
 	await n8n.cliOk(['import:workflow', '--separate', `--input=${importDir}`]);
+	// Workflows started by the Subscription Billing Trigger are published (active) against the
+	// sandbox; against a real service they stay inactive until you publish them yourself.
+	const triggered = examples
+		.map((f) => JSON.parse(fs.readFileSync(path.join(EXAMPLES, f), 'utf8')))
+		.filter((wf) => wf.nodes.some((node) => node.type.endsWith('.subscriptionBillingTrigger')));
+	if (!billing.real) for (const wf of triggered) await n8n.cliOk(['publish:workflow', `--id=${wf.id}`]);
 
 	step(`Starting n8n ${n8n.version} on ${n8n.baseUrl}${queue ? ` and ${cluster.workers.length} workers` : ''}`);
 	if (queue) await cluster.start();
@@ -145,6 +151,19 @@ async function main() {
 	say('  1. Open one of the example workflows and click "Execute workflow":');
 	for (const wf of workflows) say(`       ${wf.name.padEnd(68)} ${n8n.baseUrl}/workflow/${wf.id}`);
 	say('  2. Add a node: "+" > search "Subscription Billing" > pick a resource and an operation.');
+	for (const wf of triggered) {
+		say(`  ${billing.real ? 'Inactive (publish it to start polling)' : 'Active, polling every minute'}: ${wf.name}  ${n8n.baseUrl}/workflow/${wf.id}`);
+	}
+	if (!billing.real && triggered.length > 0) {
+		const sandbox = billing.sandbox;
+		const open = [...sandbox.state.invoicesByCustomer.get(sandbox.fixtures.customerId)].reverse().find((i) => i.paidMs === null && i.remaining > 0);
+		say('     Make an invoice paid in the sandbox (a test-only route, with its own admin token), and within a minute');
+		say('     an execution with the message appears under Executions:');
+		say(`       curl -X POST ${sandbox.origin}/__sandbox/world/pay-invoice -H 'X-SANDBOX-ADMIN-TOKEN: ${sandbox.adminToken}' \\`);
+		say(`            -H 'Content-Type: application/json' -d '{"invoice_id": "${open.invoice_id}"}'`);
+		say('     Other actions: issue-invoice {customer_id}, pass-due-date {invoice_id}, set-subscription-status');
+		say('     {subscription_id, status}, create-customer {name}, create-subscription {customer_id}.');
+	}
 	say(`  3. Open the credential "${CREDENTIAL_NAME}" (Overview > Credentials) and click "Retry" / "Test".`);
 	if (fx) {
 		say('  Sandbox ids to use: customer ' + fx.customerId + ' (' + fx.customerName + '), subscription ' + fx.subscriptionId + ',');

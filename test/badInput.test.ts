@@ -133,6 +133,14 @@ const cases: Record<string, Case> = {
 		parameters: { ...base.upgradeCreate, bricksJson: `[{"brick_id": "${UUID}"}]` },
 		message: 'Bricks, entry 1: Quantity in item 0: is required',
 	},
+	'a brick with a field the API does not take (copied from Plan → Get)': {
+		parameters: { ...base.upgradeCreate, bricksJson: `[{"brick_id": "${UUID}", "quantity": 1, "brick_name": "Seats"}]` },
+		message: 'Bricks, entry 1: Brick in item 0: "brick_name" is not one of its fields (brick_id, quantity, discount)',
+	},
+	'a discount with a field the API does not take': {
+		parameters: { ...base.recastCreate, bricksJson: `[{"brick_id": "${UUID}", "quantity": 1}, {"brick_id": "${UUID}", "quantity": 2, "discount": {"rate": "10", "amount": 5}}]` },
+		message: 'Bricks, entry 2: Discount in item 0: "amount" is not one of its fields (rate, renews)',
+	},
 	'no bricks at all': { parameters: { ...base.upgradeCreate, bricksInput: 'fields', bricksUi: {} }, message: 'Bricks in item 0: give at least one brick' },
 	'metadata that is not JSON': {
 		parameters: { ...base.upgradeCreate, metadataInput: 'json', metadataJson: '{"source": ' },

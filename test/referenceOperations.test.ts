@@ -171,7 +171,7 @@ describe('Plan', () => {
 	});
 
 	test('Get Many sends the sort order and returns every plan with its bricks', async () => {
-		const result = await run({ resource: 'plan', operation: 'getMany', options: { ordering: 'created_at' }, returnAll: true });
+		const result = await run({ resource: 'plan', operation: 'getMany', ordering: 'created_at', returnAll: true });
 		expectSucceeded(result);
 		expectSent({ method: 'GET', path: '/plans', query: { ordering: 'created_at', limit: '1000' } });
 		const ids = result.json.map((plan) => plan.plan_id);
@@ -278,7 +278,7 @@ describe('Subscription Upgrade', () => {
 		const { subscriptionId, upgradeOrderId } = sandbox.fixtures;
 		const result = await run({ resource: 'subscriptionUpgrade', operation: 'getMany', subscriptionId, returnAll: true });
 		expectSucceeded(result);
-		expectSent({ method: 'GET', path: `/subscriptions/${subscriptionId}/upgrade`, query: { limit: '1000' } });
+		expectSent({ method: 'GET', path: `/subscriptions/${subscriptionId}/upgrade` });
 		const order = result.json.find((entry) => entry.order_id === upgradeOrderId);
 		expect(order).toMatchObject({ order_type: 'UPGRADE', stage: 'BUILDING' });
 		expect((order?.bricks as IDataObject[]).length).toBeGreaterThan(0);
@@ -421,7 +421,7 @@ describe('Subscription Recast', () => {
 		const { subscriptionId, recastOrderId, deletedRecastOrderId } = sandbox.fixtures;
 		const result = await run({ resource: 'subscriptionRecast', operation: 'getMany', subscriptionId, limit: 10 });
 		expectSucceeded(result);
-		expectSent({ method: 'GET', path: `/subscriptions/${subscriptionId}/recast`, query: { limit: '10' } });
+		expectSent({ method: 'GET', path: `/subscriptions/${subscriptionId}/recast` });
 		const byId = new Map(result.json.map((order) => [order.order_id, order]));
 		expect(byId.get(recastOrderId)).toMatchObject({ order_type: 'RECAST', stage: 'BUILDING', billing_frequency: expect.any(String) });
 		expect(byId.get(deletedRecastOrderId)).toMatchObject({ stage: 'CLOSED_DELETE' });
@@ -485,7 +485,7 @@ describe('Subscription Milestone', () => {
 		const { subscriptionId, milestoneId, milestoneBrickId } = sandbox.fixtures;
 		const result = await run({ resource: 'subscriptionMilestone', operation: 'getMany', subscriptionId, returnAll: true });
 		expectSucceeded(result);
-		expectSent({ method: 'GET', path: `/subscriptions/${subscriptionId}/milestones`, query: { limit: '1000' } });
+		expectSent({ method: 'GET', path: `/subscriptions/${subscriptionId}/milestones` });
 		expect(result.json).toEqual([
 			expect.objectContaining({ milestone_id: milestoneId, brick_id: milestoneBrickId, quantity: 10, quantity_completed: 3 }),
 		]);
@@ -562,7 +562,7 @@ describe('Payment Method', () => {
 		const { subscriptionId, defaultPaymentMethodId, paymentMethodId } = sandbox.fixtures;
 		const result = await run({ resource: 'paymentMethod', operation: 'getMany', subscriptionId, returnAll: true });
 		expectSucceeded(result);
-		expectSent({ method: 'GET', path: `/subscriptions/${subscriptionId}/payment-methods`, query: { limit: '1000' } });
+		expectSent({ method: 'GET', path: `/subscriptions/${subscriptionId}/payment-methods` });
 		expect(result.json.map((method) => method.payment_method_id)).toEqual(expect.arrayContaining([defaultPaymentMethodId, paymentMethodId]));
 		expect(result.json.filter((method) => method.is_default)).toEqual([expect.objectContaining({ payment_method_id: defaultPaymentMethodId })]);
 	});

@@ -1,4 +1,6 @@
 // Checks the Subscription Billing API v2 sandbox itself (test/sandbox), over real HTTP.
+import { readFileSync } from 'fs';
+import { join } from 'path';
 import { startSandbox, Sandbox, FaultKind } from './sandbox';
 
 type Json = any;
@@ -152,6 +154,162 @@ describe('pagination', () => {
 	});
 });
 
+describe('what each endpoint declares: anything else is a 400 naming it', () => {
+	interface Route {
+		method: string;
+		path: string;
+		query?: string[];
+		body?: 'json' | 'form';
+	}
+	// Every route of the sandbox, so that a route added later is covered too.
+	const routes = require('./sandbox/routes') as Route[];
+
+	/** The route's path with the fixtures' ids in it (the recast or upgrade order by the path). */
+	function concretePath(route: Route): string {
+		const f = sb.fixtures;
+		const ids: Record<string, string> = {
+			subscription_id: f.subscriptionId,
+			customer_id: f.customerId,
+			milestone_id: f.milestoneId,
+			plan_id: f.planId,
+			order_id: route.path.includes('/upgrade/') ? f.upgradeOrderId : f.recastOrderId,
+		};
+		return route.path.replace(/:(\w+)/g, (_, name: string) => ids[name]);
+	}
+
+	const label = (route: Route) => `${route.method} ${route.path}`;
+
+	it('the routes are exactly the operations of the README', () => {
+		const readme = readFileSync(join(__dirname, '..', 'README.md'), 'utf8');
+		const documented = [...readme.matchAll(/^\| [^|]+ \| [^|]+ \| `(GET|POST|PUT|PATCH|DELETE) ([^`]+)`/gm)].map((m) => `${m[1]} ${m[2]}`);
+		expect(documented).toHaveLength(30);
+		expect(routes.map((route) => label(route).replace(/:(\w+)/g, '{$1}')).sort()).toEqual(documented.sort());
+	});
+
+	it('an unknown query parameter, on every endpoint', async () => {
+		for (const route of routes) {
+			const r = await call(route.method, `${concretePath(route)}?expand=all`, route.body ? { body: {} } : {});
+			expect([label(route), r.status, r.body.error?.code]).toEqual([label(route), 400, 'ERR_BAD_REQUEST']);
+			expect(r.body.error.message).toMatch(/^expand: Unknown query parameter; /);
+		}
+		expect(sb.requests.every((request) => request.status === 400)).toBe(true);
+	});
+
+	it('a query parameter given twice, on every endpoint (a declared one where it has any)', async () => {
+		for (const route of routes) {
+			const name = route.query?.[0] ?? 'expand';
+			const value = name === 'charge_immediately' ? 'no' : name === 'ordering' ? 'due_at' : '1';
+			const r = await call(route.method, `${concretePath(route)}?${name}=${value}&${name}=${value}`, route.body ? { body: {} } : {});
+			expect([label(route), r.status]).toEqual([label(route), 400]);
+			expect(r.body.error.message).toMatch(new RegExp(`^${name}: `));
+		}
+	});
+
+	it('documented parameters of other endpoints: paging on the four unpaged lists, ordering on invoice search, scope on customer invoices', async () => {
+		const f = sb.fixtures;
+		for (const path of ['recast', 'upgrade', 'milestones', 'payment-methods']) {
+			for (const query of ['limit=10', 'offset=0', 'limit=1000&offset=0']) {
+				const r = await call('GET', `/subscriptions/${f.subscriptionId}/${path}?${query}`);
+				expect([path, query, r.status]).toEqual([path, query, 400]);
+				expect(r.body.error.message).toMatch(/^(limit|offset): Unknown query parameter; GET \/subscriptions\/\{subscription_id\}\/[\w-]+ takes no query parameters\.$/);
+			}
+		}
+		const search = await call('POST', '/invoices/search?ordering=-issued_at', { body: { customer_id: f.customerId } });
+		expect([search.status, search.body.error.message]).toEqual([400, 'ordering: Unknown query parameter; POST /invoices/search accepts only limit, offset.']);
+		const scope = await call('GET', `/customers/${f.customerId}/invoices?scope=all`);
+		expect([scope.status, scope.body.error.message]).toEqual([400, 'scope: Unknown query parameter; GET /customers/{customer_id}/invoices accepts only limit, offset, ordering.']);
+		const planQuery = await call('GET', `/plans/${f.planId}?ordering=created_at`);
+		expect(planQuery.status).toBe(400);
+	});
+
+	it('an unknown body field, on every endpoint that takes a body, and nothing is applied', async () => {
+		for (const route of routes.filter((r) => r.body)) {
+			const query = route.query?.includes('charge_immediately') ? '?charge_immediately=no' : '';
+			const r = await call(route.method, `${concretePath(route)}${query}`, { body: { unknown_field: 'x' } });
+			expect([label(route), r.status, r.body.error?.message]).toEqual([label(route), 400, expect.stringMatching(/^unknown_field: Unknown field; this operation accepts only /)]);
+		}
+		const f = sb.fixtures;
+		const usage = { transaction_id: 'txn-extra-field', subscription_id: f.subscriptionId, brick_id: f.usageBrickId, value: 3, time: '2026-09-10T10:00:00Z' };
+		const created = await call('POST', '/usage', { body: { ...usage, unit: 'calls' } });
+		expect([created.status, created.body.error.message]).toEqual([400, 'unit: Unknown field; this operation accepts only transaction_id, subscription_id, brick_id, value, time, properties.']);
+		expect(sb.state.usage.has('txn-extra-field')).toBe(false);
+		const updated = await call('PATCH', '/usage', { body: { transaction_id: f.usageTransactionId, value: 5, time: '2026-09-10T10:00:00Z' } });
+		expect([updated.status, updated.body.error.message]).toEqual([400, 'time: Unknown field; this operation accepts only transaction_id, value, properties.']);
+		expect(sb.state.usage.get(f.usageTransactionId).value).not.toBe(5);
+		const customer = await call('POST', '/customers', { body: { name: 'Extra Field Co', email: 'a@example.com' } });
+		expect(customer.body.error.message).toMatch(/^email: Unknown field; /);
+		const search = await call('POST', '/invoices/search', { body: { customer_id: f.customerId, status: 'PAID' } });
+		expect(search.body.error.message).toBe('status: Unknown field; this operation accepts only customer_id, invoice_numbers, invoice_ids.');
+	});
+
+	it('an unknown field inside a documented object: address, bricks[] items and their discount', async () => {
+		const f = sb.fixtures;
+		const street = await call('POST', '/customers', { body: { name: 'Nested Co', address: { city: 'Oslo', street: 'Main' } } });
+		expect([street.status, street.body.error.message]).toEqual([400, 'address.street: Unknown field; address accepts only line_1, line_2, city, region, zip, country.']);
+		const form = new URLSearchParams({ name: 'Nested Form Co', 'address[city]': 'Lima', 'address[street]': 'Main' });
+		const formStreet = await call('POST', '/customers', { raw: form.toString(), contentType: 'application/x-www-form-urlencoded' });
+		expect([formStreet.status, formStreet.body.error.message]).toEqual([400, expect.stringMatching(/^address\.street: Unknown field; /)]);
+		const patch = await call('PATCH', `/customers/${f.customerId}`, { body: { address: { postcode: '0150' } } });
+		expect(patch.body.error.message).toMatch(/^address\.postcode: Unknown field; /);
+		expect(sb.state.customers.has(f.customerId) && sb.state.customers.get(f.customerId).address.postcode).toBeUndefined();
+
+		const upgrade = { starts_at: '2026-10-01', bricks: [{ brick_id: f.addOnBrickId, quantity: 1 }] };
+		const price = await call('POST', `/subscriptions/${f.subscriptionId}/upgrade`, { body: { ...upgrade, bricks: [{ ...upgrade.bricks[0], unit_price: 10 }] } });
+		expect([price.status, price.body.error.message]).toEqual([400, 'bricks[0].unit_price: Unknown field; bricks[0] accepts only brick_id, quantity, discount.']);
+		const recast = { starts_at: '2026-12-01', contract_length: 12, billing_frequency: 'MONTHLY' };
+		const amount = await call('POST', `/subscriptions/${f.subscriptionId}/recast`, {
+			body: { ...recast, bricks: [{ brick_id: f.seatsBrickId, quantity: 2 }, { brick_id: f.addOnBrickId, quantity: 1, discount: { rate: '10', amount: 5 } }] },
+		});
+		expect([amount.status, amount.body.error.message]).toEqual([400, 'bricks[1].discount.amount: Unknown field; bricks[1].discount accepts only rate, renews.']);
+		const orders = [...sb.state.orders.values()].filter((o: Json) => o.subscription_id === f.subscriptionId);
+		expect(orders.map((o: Json) => o.order_id).sort()).toEqual([f.recastOrderId, f.deletedRecastOrderId, f.upgradeOrderId, ...orders.filter((o: Json) => o.stage === 'CLOSED_LOST').map((o: Json) => o.order_id)].sort());
+
+		const free = await call('POST', `/subscriptions/${f.subscriptionId}/upgrade`, { body: { ...upgrade, metadata: { any: { nested: ['shape'] } } } });
+		expect(free.status).toBe(201); // metadata is free-form
+	});
+
+	it('a body on an operation that takes none; an empty one is no body', async () => {
+		const f = sb.fixtures;
+		const start = `/subscriptions/${f.subscriptionId}/upgrade/${f.upgradeOrderId}/start?charge_immediately=no`;
+		const withField = await call('POST', start, { body: { charge_immediately: 'no' } });
+		expect([withField.status, withField.body.error.message]).toEqual([400, 'charge_immediately: Unknown field; this operation accepts no fields.']);
+		const text = await call('POST', start, { raw: 'go', contentType: 'text/plain' });
+		expect([text.status, text.body.error.message]).toEqual([400, 'POST /subscriptions/{subscription_id}/upgrade/{order_id}/start takes no request body.']);
+		const del = await call('DELETE', `/subscriptions/${f.subscriptionId}/recast/${f.recastOrderId}`, { body: { reason: 'x' } });
+		expect(del.status).toBe(400);
+		expect(sb.state.orders.get(f.recastOrderId).stage).toBe('BUILDING');
+		const empty = await call('POST', start, { body: {} });
+		expect([empty.status, empty.body]).toEqual([200, { subscription_id: f.subscriptionId }]);
+	});
+
+	it('the four unpaged lists answer a plain JSON array', async () => {
+		const f = sb.fixtures;
+		for (const [path, key] of [['recast', 'order_id'], ['upgrade', 'order_id'], ['milestones', 'milestone_id'], ['payment-methods', 'payment_method_id']]) {
+			const r = await call('GET', `/subscriptions/${f.subscriptionId}/${path}`);
+			expect([path, r.status, Array.isArray(r.body)]).toEqual([path, 200, true]);
+			expect(r.body.length).toBeGreaterThan(0);
+			for (const entry of r.body) expect(typeof entry[key]).toBe('string');
+		}
+	});
+
+	it('sign URLs: redirect_url optional for a subscription (in a JSON object body), required for upgrades and recasts', async () => {
+		const f = sb.fixtures;
+		const sign = `/subscriptions/${f.openOrderSubscriptionId}/sign`;
+		const none = await call('POST', sign, { body: {} });
+		expect([none.status, none.body]).toEqual([200, { url: `${sb.origin}/sign/subscription-${f.openOrderSubscriptionId}` }]);
+		const withUrl = await call('POST', sign, { body: { redirect_url: 'https://example.com/done' } });
+		expect(withUrl.body.url).toBe(`${sb.origin}/sign/subscription-${f.openOrderSubscriptionId}?redirect_url=${encodeURIComponent('https://example.com/done')}`);
+		const noBody = await call('POST', sign);
+		expect([noBody.status, noBody.body.error.code]).toEqual([400, 'ERR_BAD_REQUEST']);
+		const blank = await call('POST', sign, { body: { redirect_url: '' } });
+		expect(blank.body.error.message).toMatch(/^redirect_url: /);
+		const upgrade = await call('POST', `/subscriptions/${f.subscriptionId}/upgrade/${f.upgradeOrderId}/sign`, { body: {} });
+		expect([upgrade.status, upgrade.body.error.message]).toEqual([400, 'redirect_url: This field is required.']);
+		const recast = await call('POST', `/subscriptions/${f.subscriptionId}/recast/${f.recastOrderId}/sign`, { body: {} });
+		expect([recast.status, recast.body.error.message]).toEqual([400, 'redirect_url: This field is required.']);
+	});
+});
+
 describe('customers', () => {
 	it('creates customers from JSON, urlencoded and multipart bodies', async () => {
 		const json = await call('POST', '/customers', { body: { name: 'Json Co', address: { line_1: '1 Json Way', city: 'Oslo' } } });
@@ -228,7 +386,7 @@ describe('recasts', () => {
 		expect(del.body).toEqual({ message: `Recast ${recastOrderId} deleted.`, order_id: recastOrderId });
 		expect(sb.state.orders.get(recastOrderId).stage).toBe('CLOSED_DELETE');
 		const list = await call('GET', `/subscriptions/${subscriptionId}/recast`);
-		expect(list.body.results.find((o: Json) => o.order_id === recastOrderId).stage).toBe('CLOSED_DELETE');
+		expect(list.body.find((o: Json) => o.order_id === recastOrderId).stage).toBe('CLOSED_DELETE');
 		const again = await call('DELETE', `/subscriptions/${subscriptionId}/recast/${recastOrderId}`);
 		expect(again.status).toBe(400);
 		expect(again.body.error.code).toBe('ERR_BAD_REQUEST');

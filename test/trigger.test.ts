@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { useSandbox } from './helpers/billing';
+import { decodeCustomerInvoices } from '../nodes/SubscriptionBillingTrigger/events/invoiceState';
 import { activeTrigger, apiRequests } from './helpers/trigger';
 
 // Pages of 5 customers, so a listing of the 12 seeded customers takes three requests.
@@ -131,8 +132,8 @@ describe('invoices of one customer', () => {
 		expect(old).toBeDefined();
 		const trigger = activeTrigger(sandbox, { event: 'invoicePaid', scope: 'customer', customerId: { __rl: true, mode: 'id', value: customer_id } });
 		await trigger.poll();
-		const remembered = ((trigger.nodeStaticData.trigger as IDataObject).data as IDataObject).customer as IDataObject;
-		expect(Object.keys(remembered.o as IDataObject)).toEqual(openInvoicesOf(customer_id).map((entry) => entry.invoice_id).reverse());
+		const remembered = decodeCustomerInvoices(((trigger.nodeStaticData.trigger as IDataObject).data as IDataObject).customer)!;
+		expect(Object.keys(remembered.o ?? {})).toEqual(openInvoicesOf(customer_id).map((entry) => entry.invoice_id).reverse());
 
 		const fresh = sandbox.world.issueInvoice({ customer_id, amount: 99 });
 		sandbox.world.payInvoice({ invoice_id: old.invoice_id });
@@ -227,6 +228,24 @@ describe('invoices of all customers', () => {
 });
 
 describe('a poll that fails part-way', () => {
+	test('a transient fault is retried like the node\'s reads: the poll still succeeds, once', async () => {
+		const trigger = activeTrigger(sandbox, { event: 'newCustomer' });
+		await trigger.poll();
+		const created = sandbox.world.createCustomer({ name: 'After A Retry' });
+		sandbox.clearRequests();
+		sandbox.setFaults({ on: [2], kinds: ['500'] });
+		const { items, error } = await trigger.poll();
+		sandbox.setFaults(null);
+		expect(error).toBeUndefined();
+		expect(items?.map((item) => (item.customer as IDataObject).customer_id)).toEqual([created.customer_id]);
+		expect(sandbox.requests.map((request) => `${request.rawQuery} ${request.status}`)).toEqual([
+			'limit=1000 200',
+			'limit=5&offset=5 500',
+			'limit=5&offset=5 200',
+			'limit=5&offset=10 200',
+		]);
+	});
+
 	test('customer list: its second page fails; the state stays, the next poll emits each change once', async () => {
 		const trigger = activeTrigger(sandbox, { event: 'newCustomer' });
 		await trigger.poll();
@@ -238,6 +257,9 @@ describe('a poll that fails part-way', () => {
 		const failed = await trigger.poll();
 		sandbox.setFaults(null);
 		expect(failed.error?.message).toMatch(/ERR_FORBIDDEN/);
+		expect(failed.error?.description).toMatch(/GET \/api\/v2\/customers/);
+		const captured = JSON.stringify({ error: { ...failed.error, message: failed.error?.message }, logs: failed.logs });
+		expect(captured).not.toContain(sandbox.apiKey);
 		expect(failed.items).toBeNull();
 		expect(apiRequests(sandbox)).toEqual(['GET /customers?limit=1000', 'GET /customers?limit=5&offset=5']);
 		expect(trigger.nodeStaticData).toEqual(before);

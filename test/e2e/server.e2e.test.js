@@ -29,7 +29,7 @@ describe('node and credential types', () => {
 
 	test('the node and its tool variant are served in /types/nodes.json', () => {
 		const ours = types.filter((t) => t.name.startsWith(`${NODE_TYPE.split('.')[0]}.`)).map((t) => t.name).sort();
-		expect(ours).toEqual([NODE_TYPE, `${NODE_TYPE}Tool`]);
+		expect(ours).toEqual([NODE_TYPE, `${NODE_TYPE}Tool`, `${NODE_TYPE}Trigger`]);
 		const node = types.find((t) => t.name === NODE_TYPE);
 		const tool = types.find((t) => t.name === `${NODE_TYPE}Tool`);
 		expect(node.credentials).toEqual([expect.objectContaining({ name: CREDENTIAL_TYPE, required: true })]);

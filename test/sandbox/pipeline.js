@@ -1,12 +1,14 @@
 'use strict';
-// One request, start to finish: log entry, body, fault decision, auth, routing, idempotency,
-// body parsing per route, handler, reply (possibly slowed down or truncated).
+// One request, start to finish: log entry, body, fault decision, auth, routing, the route's
+// declared query parameters and body fields, idempotency, body parsing per route, handler,
+// reply (possibly slowed down or truncated).
 
 const crypto = require('crypto');
 const { ApiError, badRequest, notFound } = require('./errors');
 const { readBody, parseBody, parseContentType, bodyKind, queryObject } = require('./http');
 const { compile, splitPath, match } = require('./router');
 const { NOT_APPLIED } = require('./faults');
+const { checkDeclared } = require('./declared');
 const { page } = require('./routes/pages');
 const { worldRoute } = require('./world');
 const routes = compile(require('./routes'));
@@ -20,7 +22,7 @@ function safeEqual(a, b) {
 }
 
 function routeBody(route, req, info) {
-  if (!route.body) return undefined; // this operation takes no body: ignore whatever came
+  if (!route.body) return undefined; // this operation takes no body (checkDeclared refused any content)
   if (info.tooLarge) throw badRequest('Request body too large.');
   const { parsed, parseError, contentType } = info;
   const allowed = route.body === 'form' ? 'application/json, application/x-www-form-urlencoded or multipart/form-data' : 'application/json';
@@ -55,6 +57,7 @@ function processRequest(sb, req, info) {
       Allow: m.allowed.join(', '),
     });
   }
+  checkDeclared(m.route, searchParams, info);
   const idemKey = sb.idempotency.keyOf(req);
   if (idemKey !== null) {
     const replay = sb.idempotency.replay(idemKey, req.method, rawPath);

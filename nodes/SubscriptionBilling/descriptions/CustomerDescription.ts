@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { requireAnyField, validateFields } from '../shared/bodyRules';
+import { omitEmptyFields } from '../shared/emptyFields';
 import { outputFields, outputShaper } from '../shared/output';
 import { showFor, type ResourceDefinition } from '../shared/resource';
 import { simplifyCustomer } from './simplifiers';
@@ -81,7 +82,7 @@ export const customerResource: ResourceDefinition = {
 			method: 'POST',
 			path: '/customers',
 			kind: 'write',
-			preSend: [validateFields([{ ...customerBodyRules[0], required: true }, ...customerBodyRules.slice(1)])],
+			preSend: [omitEmptyFields, validateFields([{ ...customerBodyRules[0], required: true }, ...customerBodyRules.slice(1)])],
 		},
 		{
 			name: 'Get Many',
@@ -91,6 +92,7 @@ export const customerResource: ResourceDefinition = {
 			method: 'GET',
 			path: '/customers',
 			kind: 'list',
+			paged: true,
 			shape: outputShaper(simplifyCustomer),
 		},
 		{
@@ -101,6 +103,7 @@ export const customerResource: ResourceDefinition = {
 			method: 'POST',
 			path: '/customers/search',
 			kind: 'list',
+			paged: true,
 			shape: outputShaper(simplifyCustomer),
 			preSend: [
 				requireAnyField(['name', 'external_id', 'processor_customer_id'], 'Search Fields'),
@@ -115,7 +118,7 @@ export const customerResource: ResourceDefinition = {
 			method: 'PATCH',
 			path: '/customers/{customerId}',
 			kind: 'write',
-			preSend: [requireAnyField(CUSTOMER_BODY_FIELDS, 'Update Fields'), validateFields(customerBodyRules)],
+			preSend: [omitEmptyFields, requireAnyField(CUSTOMER_BODY_FIELDS, 'Update Fields'), validateFields(customerBodyRules)],
 		},
 	],
 };

@@ -113,6 +113,7 @@ export const invoiceResource: ResourceDefinition = {
 			method: 'GET',
 			path: '/customers/{customerId}/invoices',
 			kind: 'list',
+			paged: true,
 			shape: outputShaper(simplifyInvoice),
 		},
 		{
@@ -123,6 +124,7 @@ export const invoiceResource: ResourceDefinition = {
 			method: 'GET',
 			path: '/subscriptions/{subscriptionId}/invoices',
 			kind: 'list',
+			paged: true,
 			shape: outputShaper(simplifyInvoice),
 		},
 		{
@@ -133,6 +135,7 @@ export const invoiceResource: ResourceDefinition = {
 			method: 'POST',
 			path: '/invoices/search',
 			kind: 'list',
+			paged: true,
 			shape: outputShaper(simplifyInvoice),
 			preSend: [
 				structuredInputStep(invoiceNumbers),

@@ -42,6 +42,7 @@ export const paymentMethodResource: ResourceDefinition = {
 			method: 'GET',
 			path: '/subscriptions/{subscriptionId}/payment-methods',
 			kind: 'list',
+			paged: false,
 		},
 		{
 			name: 'Set Default',

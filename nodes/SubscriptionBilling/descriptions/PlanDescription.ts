@@ -7,25 +7,17 @@ const show = (...operation: string[]) => showFor('plan', operation);
 const fields: INodeProperties[] = [
 	{ ...planIdField, displayOptions: show('get') },
 	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		displayOptions: show('getMany'),
+		displayName: 'Sort',
+		name: 'ordering',
+		type: 'options',
 		options: [
-			{
-				displayName: 'Sort',
-				name: 'ordering',
-				type: 'options',
-				options: [
-					{ name: 'Created, Newest First', value: '-created_at' },
-					{ name: 'Created, Oldest First', value: 'created_at' },
-				],
-				default: '-created_at',
-				routing: { send: { type: 'query', property: 'ordering' } },
-			},
+			{ name: 'Created, Newest First', value: '-created_at' },
+			{ name: 'Created, Oldest First', value: 'created_at' },
 		],
+		default: '-created_at',
+		description: 'Order of the plans. The order shown is always sent: the documents do not say which order the API uses without one.',
+		displayOptions: show('getMany'),
+		routing: { send: { type: 'query', property: 'ordering' } },
 	},
 ];
 
@@ -51,6 +43,7 @@ export const planResource: ResourceDefinition = {
 			method: 'GET',
 			path: '/plans',
 			kind: 'list',
+			paged: true,
 		},
 	],
 };

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { validateFields } from '../shared/bodyRules';
+import { omitEmptyFields, sendEmptyJsonObject } from '../shared/emptyFields';
 import { outputFields, outputShaper } from '../shared/output';
 import { showFor, type ResourceDefinition } from '../shared/resource';
 import { simplifySubscription } from './simplifiers';
@@ -10,7 +11,12 @@ const show = (...operation: string[]) => showFor('subscription', operation);
 
 const fields: INodeProperties[] = [
 	{ ...subscriptionIdField, displayOptions: show('get', 'getManagementUrl', 'getSignUrl') },
-	{ ...redirectUrlField, displayOptions: show('getSignUrl') },
+	{
+		...redirectUrlField,
+		required: false,
+		description: 'Absolute http(s) URL the signer is sent to after signing; leave empty to send none',
+		displayOptions: show('getSignUrl'),
+	},
 	...outputFields(
 		show('get'),
 		'ID, status, stage, dates, renewal (renewal_total in cents of the currency), totals, currency, customer and the current pause',
@@ -49,7 +55,7 @@ export const subscriptionResource: ResourceDefinition = {
 			method: 'POST',
 			path: '/subscriptions/{subscriptionId}/sign',
 			kind: 'read',
-			preSend: [validateFields([redirectUrlRule])],
+			preSend: [omitEmptyFields, validateFields([{ ...redirectUrlRule, required: false }]), sendEmptyJsonObject],
 		},
 	],
 };

@@ -95,6 +95,7 @@ export const subscriptionMilestoneResource: ResourceDefinition = {
 			method: 'GET',
 			path: '/subscriptions/{subscriptionId}/milestones',
 			kind: 'list',
+			paged: false,
 		},
 	],
 };

@@ -117,6 +117,7 @@ export const subscriptionRecastResource: ResourceDefinition = {
 			method: 'GET',
 			path: '/subscriptions/{subscriptionId}/recast',
 			kind: 'list',
+			paged: false,
 		},
 		{
 			name: 'Get Sign URL',

@@ -24,6 +24,7 @@ export const subscriptionUpgradeResource: ResourceDefinition = {
 			method: 'GET',
 			path: '/subscriptions/{subscriptionId}/upgrade',
 			kind: 'list',
+			paged: false,
 		},
 		{
 			name: 'Get Sign URL',

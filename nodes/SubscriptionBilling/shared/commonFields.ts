@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { MAX_PAGE_SIZE } from './constants';
+import { isPaged } from './operation';
 import type { ResourceDefinition } from './resource';
 import type { OperationKind } from './perform';
 
@@ -7,20 +8,32 @@ function operationsOfKind(resource: ResourceDefinition, kinds: OperationKind[]):
 	return resource.operations.filter((operation) => kinds.includes(operation.kind)).map((operation) => operation.value);
 }
 
-/** Return All / Limit for every list operation of the resource. */
+const RETURN_ALL_HINTS = {
+	paged: `Return All follows every page (${MAX_PAGE_SIZE} results a request); on very large lists it can take a while and produce many items`,
+	whole: 'The API sends this list whole, in one answer (it takes no paging parameters); Return All keeps every entry, Limit only the first ones',
+};
+
+/** Return All (its hint says how the list is read) / Limit for every list operation of the resource. */
 export function listFields(resource: ResourceDefinition): INodeProperties[] {
-	const operation = operationsOfKind(resource, ['list']);
+	const lists = resource.operations.filter((operation) => operation.kind === 'list');
+	const operation = lists.map((list) => list.value);
 	if (operation.length === 0) return [];
+	const returnAll = (['paged', 'whole'] as const)
+		.map((reading) => ({ reading, operation: lists.filter((list) => isPaged(list) === (reading === 'paged')).map((list) => list.value) }))
+		.filter((group) => group.operation.length > 0)
+		.map(
+			(group): INodeProperties => ({
+				displayName: 'Return All',
+				name: 'returnAll',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to return all results or only up to a given limit',
+				hint: RETURN_ALL_HINTS[group.reading],
+				displayOptions: { show: { resource: [resource.value], operation: group.operation } },
+			}),
+		);
 	return [
-		{
-			displayName: 'Return All',
-			name: 'returnAll',
-			type: 'boolean',
-			default: false,
-			description: 'Whether to return all results or only up to a given limit',
-			hint: `Return All follows every page (${MAX_PAGE_SIZE} results a request); on very large lists it can take a while and produce many items`,
-			displayOptions: { show: { resource: [resource.value], operation } },
-		},
+		...returnAll,
 		{
 			displayName: 'Limit',
 			name: 'limit',

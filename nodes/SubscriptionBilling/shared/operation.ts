@@ -2,7 +2,7 @@ import type { IHttpRequestMethods, INodePropertyOptions, PreSendAction } from 'n
 import { fillPathParameters } from './pathParameters';
 import { perform, type OperationKind, type Shaper } from './perform';
 
-export interface OperationDefinition {
+interface OperationBase {
 	name: string;
 	value: string;
 	action: string;
@@ -10,10 +10,21 @@ export interface OperationDefinition {
 	method: IHttpRequestMethods;
 	/** Path below the base URL; `{parameterName}` placeholders are filled with validated ids. */
 	path: string;
-	kind: OperationKind;
 	/** Body builders and checks, run in order after the fields are mapped and before the request. */
 	preSend?: PreSendAction[];
 	shape?: Shaper;
+}
+
+/**
+ * Every list says whether the API documents paging for it. `paged`: `limit`/`offset` are sent and
+ * the `next` links followed. Not paged: no paging parameter is sent, the answer is read whole
+ * and Limit is applied here.
+ */
+export type OperationDefinition = OperationBase &
+	({ kind: Exclude<OperationKind, 'list'> } | { kind: 'list'; paged: boolean });
+
+export function isPaged(definition: OperationDefinition): boolean {
+	return definition.kind === 'list' && definition.paged;
 }
 
 /** The declarative routing every operation shares; only method, path, kind and checks differ. */
@@ -26,7 +37,7 @@ export function operationOption(definition: OperationDefinition): INodePropertyO
 		routing: {
 			request: { method: definition.method, url: definition.path },
 			send: { paginate: true, preSend: [fillPathParameters, ...(definition.preSend ?? [])] },
-			operations: { pagination: perform(definition.kind, definition.shape) },
+			operations: { pagination: perform(definition.kind, definition.shape, isPaged(definition)) },
 		},
 	};
 }

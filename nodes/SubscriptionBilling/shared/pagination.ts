@@ -8,8 +8,11 @@ interface Envelope {
 	results?: IDataObject[];
 }
 
-/** The request for the page behind `next`: the API's own link, with the key sent only to the same origin. */
-function nextPageRequest(session: Session, first: IHttpRequestOptions, next: string, remaining: number): IHttpRequestOptions {
+/**
+ * The request for the page behind `next`: the API's own link, with the key sent only to the same
+ * origin. On a paged list the link's `limit` asks only for what is still missing.
+ */
+function nextPageRequest(session: Session, first: IHttpRequestOptions, next: string, remaining: number, paged: boolean): IHttpRequestOptions {
 	const expectedOrigin = new URL(first.baseURL as string).origin;
 	let url: URL;
 	try {
@@ -26,7 +29,7 @@ function nextPageRequest(session: Session, first: IHttpRequestOptions, next: str
 			description: `The API's "next" link goes to ${url.origin}, not to the credential's ${expectedOrigin}. It was not followed, so the API key was not sent there.`,
 		});
 	}
-	if (Number.isFinite(remaining)) url.searchParams.set('limit', String(Math.min(remaining, MAX_PAGE_SIZE)));
+	if (paged && Number.isFinite(remaining)) url.searchParams.set('limit', String(Math.min(remaining, MAX_PAGE_SIZE)));
 	return { ...first, baseURL: undefined, url: url.href, qs: {} };
 }
 
@@ -44,12 +47,15 @@ export interface PagingOptions {
 	limit?: number;
 	/** Results asked for per request (the API's maximum by default). */
 	pageSize?: number;
+	/** Whether the list takes `limit` (default true); any other is asked for whole and cut here. */
+	paged?: boolean;
 }
 
 /**
- * Follows the envelope's `next` links, handing each page to `visit` as it arrives. Stops at `limit`
- * results, at the last page, or when `visit` says so; each page is retried on its own, so a fault
- * never restarts the listing, and a page that still fails throws before any later page is read.
+ * Reads a list, a plain JSON array or envelopes whose `next` links are followed, handing each page
+ * to `visit` as it arrives. Stops at `limit` results, at the last page, or when `visit` says so;
+ * each page is retried on its own, so a fault never restarts the listing, and a page that still
+ * fails throws before any later page is read.
  */
 export async function visitPages(
 	session: Session,
@@ -58,11 +64,9 @@ export async function visitPages(
 	visit: (page: PageOfResults) => PageDecision | void,
 ): Promise<void> {
 	const limit = options.limit ?? Infinity;
+	const paged = options.paged ?? true;
 	let seen = 0;
-	let request: IHttpRequestOptions = {
-		...first,
-		qs: { ...first.qs, limit: Math.min(limit, options.pageSize ?? MAX_PAGE_SIZE) },
-	};
+	let request: IHttpRequestOptions = paged ? { ...first, qs: { ...first.qs, limit: Math.min(limit, options.pageSize ?? MAX_PAGE_SIZE) } } : first;
 	const followed = new Set<string>();
 	for (;;) {
 		const body = await sendWithRetries(session, request);
@@ -77,7 +81,7 @@ export async function visitPages(
 		seen += results.length;
 		const decision = visit({ results, count: typeof page.count === 'number' ? page.count : undefined });
 		if (decision === 'stop' || seen >= limit || !page.next || page.results.length === 0) return;
-		request = nextPageRequest(session, first, page.next, limit - seen);
+		request = nextPageRequest(session, first, page.next, limit - seen, paged);
 		if (followed.has(request.url)) {
 			throw new NodeOperationError(session.node, 'Stopped paging: the API sent the same next-page link twice', {
 				itemIndex: session.itemIndex,
@@ -88,10 +92,13 @@ export async function visitPages(
 	}
 }
 
-/** Every result up to `limit` (Infinity for Return All), in the API's order. */
-export async function collectPages(session: Session, first: IHttpRequestOptions, limit: number): Promise<IDataObject[]> {
+/**
+ * Every result up to `limit` (Infinity for Return All), in the API's order. Only a `paged` list is
+ * sent `limit`; any other is asked for whole and cut here.
+ */
+export async function collectPages(session: Session, first: IHttpRequestOptions, limit: number, paged: boolean): Promise<IDataObject[]> {
 	const results: IDataObject[] = [];
-	await visitPages(session, first, { limit }, (page) => {
+	await visitPages(session, first, { limit, paged }, (page) => {
 		for (const result of page.results) results.push(result);
 	});
 	return results;

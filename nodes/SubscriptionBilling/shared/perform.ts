@@ -61,9 +61,10 @@ function asList(body: unknown): IDataObject[] {
 
 /**
  * The request step of every operation (declared as the routing's pagination function): retries,
- * paging, idempotency, error mapping and item pairing, shared by every resource.
+ * paging (`paged`: the list takes limit/offset), idempotency, error mapping and item pairing,
+ * shared by every resource.
  */
-export function perform(kind: OperationKind, shape?: Shaper) {
+export function perform(kind: OperationKind, shape?: Shaper, paged = false) {
 	return async function (
 		this: IExecutePaginationFunctions,
 		requestData: DeclarativeRestApiSettings.ResultOptions,
@@ -86,7 +87,7 @@ export function perform(kind: OperationKind, shape?: Shaper) {
 		};
 		const results =
 			kind === 'list'
-				? await collectPages(session, options, await listLimit(this))
+				? await collectPages(session, options, await listLimit(this), paged)
 				: asList(await sendWithRetries(session, options));
 		const pairedItem = { item: itemIndex };
 		const shapeResult = shape?.call(this);

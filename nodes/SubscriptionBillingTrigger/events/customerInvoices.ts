@@ -67,9 +67,11 @@ function newestMark(invoices: IDataObject[], previous: CustomerInvoices | undefi
 	return { w, a: packFingerprints(atMark) };
 }
 
+/** Issued after the remembered mark, or at it and not among the invoices remembered there. Not yet issued: not new. */
 function isNew(invoice: IDataObject, previous: CustomerInvoices | undefined, atMark: Set<string>): boolean {
-	if (!previous) return true;
 	const t = issuedMs(invoice);
+	if (!Number.isFinite(t)) return false;
+	if (!previous) return true;
 	return t > previous.w || (t === previous.w && !atMark.has(fingerprint(String(invoice.invoice_id))));
 }
 

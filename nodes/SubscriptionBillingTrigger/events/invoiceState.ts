@@ -5,10 +5,24 @@ import type { IDataObject } from 'n8n-workflow';
  * ms), the fingerprints of the invoices issued at exactly that time (`a`), and for Invoice Paid and
  * Invoice Overdue the invoices still to watch with their last status (`o`, id → status).
  */
-export interface CustomerInvoices extends IDataObject {
+export interface CustomerInvoices {
 	w: number;
 	a: string;
 	o?: Record<string, string>;
+}
+
+/** Stored as one string, `w in base 36|a|id=STATUS,id=STATUS`: about 30 bytes a customer without watched invoices. */
+export function encodeCustomerInvoices(entry: CustomerInvoices): string {
+	const watched = Object.entries(entry.o ?? {}).map(([id, status]) => `${id}=${status}`);
+	return `${entry.w.toString(36)}|${entry.a}|${watched.join(',')}`;
+}
+
+export function decodeCustomerInvoices(stored: unknown): CustomerInvoices | undefined {
+	if (typeof stored !== 'string') return undefined;
+	const [w, a, watched] = stored.split('|');
+	const entry: CustomerInvoices = { w: parseInt(w, 36), a: a ?? '' };
+	if (watched) entry.o = Object.fromEntries(watched.split(',').map((pair) => pair.split('=') as [string, string]));
+	return Number.isFinite(entry.w) ? entry : undefined;
 }
 
 export function issuedMs(invoice: IDataObject): number {

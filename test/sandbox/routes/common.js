@@ -28,11 +28,15 @@ function assertChangeable(sub, what) {
   }
 }
 
-/** Validates `redirect_url` (required, absolute http(s) URL) and builds a fake signing URL. */
-function signUrl(ctx, body, token) {
+/**
+ * Validates `redirect_url` (an absolute http(s) URL; required unless `optional`) and builds a
+ * fake signing URL, which returns to it when one was given.
+ */
+function signUrl(ctx, body, token, { optional = false } = {}) {
   V.object(body);
-  const redirect = V.httpUrl(body, 'redirect_url', { required: true });
-  return `${ctx.origin}/sign/${token}?redirect_url=${encodeURIComponent(redirect)}`;
+  const redirect = V.httpUrl(body, 'redirect_url', { required: !optional });
+  const url = `${ctx.origin}/sign/${token}`;
+  return redirect === undefined ? url : `${url}?redirect_url=${encodeURIComponent(redirect)}`;
 }
 
 module.exports = { loadCustomer, loadSubscription, assertChangeable, signUrl };

@@ -5,12 +5,23 @@
 
 const V = require('../validate');
 const { badRequest } = require('../errors');
+const { FREE } = require('../declared');
 const { paginate, pageParams, json } = require('../http');
 const { customerOut } = require('../serialize');
 const { loadCustomer } = require('./common');
 
 const FIELDS = ['name', 'legal_name', 'external_id', 'address', 'processor_customer_id', 'tax_id'];
 const ADDRESS_KEYS = ['line_1', 'line_2', 'city', 'region', 'zip', 'country'];
+const CUSTOMER_INPUT = {
+  name: FREE,
+  legal_name: FREE,
+  external_id: FREE,
+  address: Object.fromEntries(ADDRESS_KEYS.map((k) => [k, FREE])),
+  processor_customer_id: FREE,
+  tax_id: FREE,
+};
+const SEARCH_INPUT = { name: FREE, external_id: FREE, processor_customer_id: FREE };
+const PAGING = ['limit', 'offset'];
 
 function validateInput(body, { partial }) {
   V.object(body);
@@ -104,8 +115,8 @@ function searchCustomers(ctx) {
 }
 
 module.exports = [
-  { method: 'GET', path: '/customers', handler: listCustomers },
-  { method: 'POST', path: '/customers', body: 'form', handler: createCustomer },
-  { method: 'POST', path: '/customers/search', body: 'form', handler: searchCustomers },
-  { method: 'PATCH', path: '/customers/:customer_id', body: 'json', handler: updateCustomer },
+  { method: 'GET', path: '/customers', query: PAGING, handler: listCustomers },
+  { method: 'POST', path: '/customers', body: 'form', fields: CUSTOMER_INPUT, handler: createCustomer },
+  { method: 'POST', path: '/customers/search', query: PAGING, body: 'form', fields: SEARCH_INPUT, handler: searchCustomers },
+  { method: 'PATCH', path: '/customers/:customer_id', body: 'json', fields: CUSTOMER_INPUT, handler: updateCustomer },
 ];

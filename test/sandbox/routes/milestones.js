@@ -4,17 +4,18 @@
 
 const V = require('../validate');
 const { notFound } = require('../errors');
-const { paginate, pageParams, json } = require('../http');
+const { json } = require('../http');
+const { FREE } = require('../declared');
 const { milestoneOut } = require('../serialize');
 const { dateToMs, msToDate, msToDateTime, DAY_MS } = require('../dates');
 const { priceLine, addInvoice } = require('../billing');
 const { loadSubscription } = require('./common');
 
+/** The documents give this list no paging: the whole list, as a plain JSON array. */
 function listMilestones(ctx) {
   const sub = loadSubscription(ctx);
-  const page = pageParams(ctx);
   const list = [...ctx.state.milestones.values()].filter((m) => m.subscription_id === sub.subscription_id);
-  return json(200, paginate(ctx, list, (m) => milestoneOut(ctx.state, m), page));
+  return json(200, list.map((m) => milestoneOut(ctx.state, m)));
 }
 
 function completeMilestone(ctx) {
@@ -88,5 +89,11 @@ function completeMilestone(ctx) {
 
 module.exports = [
   { method: 'GET', path: '/subscriptions/:subscription_id/milestones', handler: listMilestones },
-  { method: 'POST', path: '/subscriptions/:subscription_id/milestones/:milestone_id/complete', body: 'json', handler: completeMilestone },
+  {
+    method: 'POST',
+    path: '/subscriptions/:subscription_id/milestones/:milestone_id/complete',
+    body: 'json',
+    fields: { quantity: FREE, bill_on: FREE, issued_at: FREE, due_at: FREE, service_date: FREE },
+    handler: completeMilestone,
+  },
 ];

@@ -4,6 +4,17 @@
 const V = require('../validate');
 const { badRequest, notFound } = require('../errors');
 const { queryParam } = require('../http');
+const { FREE, listOf } = require('../declared');
+
+/** Body fields both order kinds take (public reference); recasts add their own. */
+const ORDER_INPUT = {
+  starts_at: FREE,
+  bricks: listOf({ brick_id: FREE, quantity: FREE, discount: { rate: FREE, renews: FREE } }),
+  plan_id: FREE,
+  discount_coupons: FREE,
+  custom_order_form_html: FREE,
+  metadata: FREE,
+};
 
 /**
  * The API writes discount rates as decimal strings ("10.00"), so a rate is accepted as a number
@@ -80,4 +91,4 @@ function chargeImmediately(ctx) {
   return v === 'yes';
 }
 
-module.exports = { validatePlanAndBricks, validateCommonOptional, loadOrder, assertBuilding, chargeImmediately };
+module.exports = { ORDER_INPUT, validatePlanAndBricks, validateCommonOptional, loadOrder, assertBuilding, chargeImmediately };

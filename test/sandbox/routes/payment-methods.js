@@ -3,15 +3,16 @@
 
 const V = require('../validate');
 const { notFound } = require('../errors');
-const { paginate, pageParams, json } = require('../http');
+const { json } = require('../http');
+const { FREE } = require('../declared');
 const { paymentMethodOut } = require('../serialize');
 const { loadSubscription } = require('./common');
 
+/** The documents give this list no paging: the whole list, as a plain JSON array. */
 function listPaymentMethods(ctx) {
   const sub = loadSubscription(ctx);
-  const page = pageParams(ctx);
   const list = [...ctx.state.paymentMethods.values()].filter((pm) => pm.customer_id === sub.customer_id);
-  return json(200, paginate(ctx, list, (pm) => paymentMethodOut(ctx.state, pm), page));
+  return json(200, list.map((pm) => paymentMethodOut(ctx.state, pm)));
 }
 
 function getDefault(ctx) {
@@ -50,5 +51,5 @@ module.exports = [
   { method: 'GET', path: '/subscriptions/:subscription_id/payment-methods', handler: listPaymentMethods },
   { method: 'POST', path: '/subscriptions/:subscription_id/payment-methods', handler: setUp },
   { method: 'GET', path: '/subscriptions/:subscription_id/payment-methods/default', handler: getDefault },
-  { method: 'PUT', path: '/subscriptions/:subscription_id/payment-methods/default', body: 'form', handler: setDefault },
+  { method: 'PUT', path: '/subscriptions/:subscription_id/payment-methods/default', body: 'form', fields: { payment_method_id: FREE }, handler: setDefault },
 ];

@@ -23,6 +23,6 @@ function getPlan(ctx) {
 }
 
 module.exports = [
-  { method: 'GET', path: '/plans', handler: listPlans },
+  { method: 'GET', path: '/plans', query: ['limit', 'offset', 'ordering'], handler: listPlans },
   { method: 'GET', path: '/plans/:plan_id', handler: getPlan },
 ];

@@ -4,14 +4,24 @@
 
 const V = require('../validate');
 const { badRequest } = require('../errors');
-const { paginate, pageParams, json } = require('../http');
+const { json } = require('../http');
 const { recastOut } = require('../serialize');
 const { termEnd, addDays, msToDateTime } = require('../dates');
 const { rebuildSchedule, invoiceScheduleEntry } = require('../billing');
 const { loadSubscription, assertChangeable, signUrl } = require('./common');
-const { validatePlanAndBricks, validateCommonOptional, loadOrder, assertBuilding, chargeImmediately } = require('./orders');
+const { ORDER_INPUT, validatePlanAndBricks, validateCommonOptional, loadOrder, assertBuilding, chargeImmediately } = require('./orders');
+const { FREE } = require('../declared');
 
 const FREQUENCIES = ['MONTHLY', 'QUARTERLY', 'SEMI_ANNUALLY', 'ANNUALLY', 'ALL_UPFRONT'];
+const RECAST_INPUT = {
+  ...ORDER_INPUT,
+  contract_length: FREE,
+  billing_frequency: FREE,
+  adjustment_credit: FREE,
+  adjustment_credit_label: FREE,
+  payment_terms: FREE,
+  transaction_method: FREE,
+};
 
 function createRecast(ctx) {
   const sub = loadSubscription(ctx);
@@ -45,11 +55,11 @@ function createRecast(ctx) {
   return json(201, { order_id: order.order_id });
 }
 
+/** The documents give this list no paging: the whole list, as a plain JSON array. */
 function listRecasts(ctx) {
   const sub = loadSubscription(ctx);
-  const page = pageParams(ctx);
   const orders = [...ctx.state.orders.values()].filter((o) => o.order_type === 'RECAST' && o.subscription_id === sub.subscription_id);
-  return json(200, paginate(ctx, orders, (o) => recastOut(ctx.state, o), page));
+  return json(200, orders.map((o) => recastOut(ctx.state, o)));
 }
 
 function signRecast(ctx) {
@@ -99,9 +109,9 @@ function deleteRecast(ctx) {
 }
 
 module.exports = [
-  { method: 'POST', path: '/subscriptions/:subscription_id/recast', body: 'json', handler: createRecast },
+  { method: 'POST', path: '/subscriptions/:subscription_id/recast', body: 'json', fields: RECAST_INPUT, handler: createRecast },
   { method: 'GET', path: '/subscriptions/:subscription_id/recast', handler: listRecasts },
-  { method: 'POST', path: '/subscriptions/:subscription_id/recast/:order_id/sign', body: 'json', handler: signRecast },
-  { method: 'POST', path: '/subscriptions/:subscription_id/recast/:order_id/start', handler: startRecast },
+  { method: 'POST', path: '/subscriptions/:subscription_id/recast/:order_id/sign', body: 'json', fields: { redirect_url: FREE }, handler: signRecast },
+  { method: 'POST', path: '/subscriptions/:subscription_id/recast/:order_id/start', query: ['charge_immediately'], handler: startRecast },
   { method: 'DELETE', path: '/subscriptions/:subscription_id/recast/:order_id', handler: deleteRecast },
 ];

@@ -3,12 +3,13 @@
 // subscription from starts_at; quantity 0 removes an add-on).
 
 const V = require('../validate');
-const { paginate, pageParams, json } = require('../http');
+const { json } = require('../http');
 const { upgradeOut } = require('../serialize');
 const { msToDateTime, dateToMs, DAY_MS } = require('../dates');
 const { rebuildSchedule, priceLine, round2, addInvoice } = require('../billing');
 const { loadSubscription, assertChangeable, signUrl } = require('./common');
-const { validatePlanAndBricks, validateCommonOptional, loadOrder, assertBuilding, chargeImmediately } = require('./orders');
+const { ORDER_INPUT, validatePlanAndBricks, validateCommonOptional, loadOrder, assertBuilding, chargeImmediately } = require('./orders');
+const { FREE } = require('../declared');
 
 function monthsBetween(start, end) {
   const m = (+end.slice(0, 4) - +start.slice(0, 4)) * 12 + (+end.slice(5, 7) - +start.slice(5, 7)) + 1;
@@ -54,11 +55,11 @@ function createUpgrade(ctx) {
   });
 }
 
+/** The documents give this list no paging: the whole list, as a plain JSON array. */
 function listUpgrades(ctx) {
   const sub = loadSubscription(ctx);
-  const page = pageParams(ctx);
   const orders = [...ctx.state.orders.values()].filter((o) => o.order_type === 'UPGRADE' && o.subscription_id === sub.subscription_id);
-  return json(200, paginate(ctx, orders, (o) => upgradeOut(ctx.state, o), page));
+  return json(200, orders.map((o) => upgradeOut(ctx.state, o)));
 }
 
 function signUpgrade(ctx) {
@@ -128,8 +129,8 @@ function startUpgrade(ctx) {
 }
 
 module.exports = [
-  { method: 'POST', path: '/subscriptions/:subscription_id/upgrade', body: 'json', handler: createUpgrade },
+  { method: 'POST', path: '/subscriptions/:subscription_id/upgrade', body: 'json', fields: ORDER_INPUT, handler: createUpgrade },
   { method: 'GET', path: '/subscriptions/:subscription_id/upgrade', handler: listUpgrades },
-  { method: 'POST', path: '/subscriptions/:subscription_id/upgrade/:order_id/sign', body: 'json', handler: signUpgrade },
-  { method: 'POST', path: '/subscriptions/:subscription_id/upgrade/:order_id/start', handler: startUpgrade },
+  { method: 'POST', path: '/subscriptions/:subscription_id/upgrade/:order_id/sign', body: 'json', fields: { redirect_url: FREE }, handler: signUpgrade },
+  { method: 'POST', path: '/subscriptions/:subscription_id/upgrade/:order_id/start', query: ['charge_immediately'], handler: startUpgrade },
 ];

@@ -4,6 +4,7 @@
 const V = require('../validate');
 const { notFound } = require('../errors');
 const { json } = require('../http');
+const { FREE } = require('../declared');
 const { usageOut } = require('../serialize');
 
 function createUsage(ctx) {
@@ -47,7 +48,13 @@ function deleteUsage(ctx) {
 }
 
 module.exports = [
-  { method: 'POST', path: '/usage', body: 'json', handler: createUsage },
-  { method: 'PATCH', path: '/usage', body: 'json', handler: updateUsage },
-  { method: 'DELETE', path: '/usage', body: 'json', handler: deleteUsage },
+  {
+    method: 'POST',
+    path: '/usage',
+    body: 'json',
+    fields: { transaction_id: FREE, subscription_id: FREE, brick_id: FREE, value: FREE, time: FREE, properties: FREE },
+    handler: createUsage,
+  },
+  { method: 'PATCH', path: '/usage', body: 'json', fields: { transaction_id: FREE, value: FREE, properties: FREE }, handler: updateUsage },
+  { method: 'DELETE', path: '/usage', body: 'json', fields: { transaction_id: FREE }, handler: deleteUsage },
 ];

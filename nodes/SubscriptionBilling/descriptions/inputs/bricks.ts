@@ -1,8 +1,17 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import { checkFields } from '../../shared/bodyRules';
-import { invalidInput } from '../../shared/invalidInput';
+import { invalidInput, quoted } from '../../shared/invalidInput';
 import type { StructuredInput } from '../../shared/structuredInput';
 import { stringListInput } from './stringList';
+
+/** The fields the public reference gives a brick of an order, and its discount. */
+const BRICK_FIELDS = ['brick_id', 'quantity', 'discount'];
+const DISCOUNT_FIELDS = ['rate', 'renews'];
+
+function checkOnlyKnown(ctx: IExecuteSingleFunctions, value: IDataObject, known: string[], label: string): void {
+	const unknown = Object.keys(value).find((key) => !known.includes(key));
+	if (unknown !== undefined) throw invalidInput(ctx, label, `${quoted(unknown)} is not one of its fields (${known.join(', ')})`);
+}
 
 /** The bricks (line items) of an upgrade or recast order. */
 export const bricksInput: StructuredInput = {
@@ -37,13 +46,16 @@ export const bricksInput: StructuredInput = {
 			const prefix = `Bricks, entry ${index + 1}: `;
 			if (brick === null || typeof brick !== 'object' || Array.isArray(brick))
 				throw invalidInput(ctx, `${prefix}Brick`, 'is not a JSON object');
+			checkOnlyKnown(ctx, brick, BRICK_FIELDS, `${prefix}Brick`);
 			checkFields(ctx, brick, [
 				{ field: 'brick_id', label: 'Brick ID', type: 'string', required: true },
 				{ field: 'quantity', label: 'Quantity', type: 'integer', required: true, min: 1 },
 				{ field: 'discount', label: 'Discount', type: 'object' },
 			], prefix);
-			if (brick.discount)
+			if (brick.discount) {
+				checkOnlyKnown(ctx, brick.discount as IDataObject, DISCOUNT_FIELDS, `${prefix}Discount`);
 				checkFields(ctx, brick.discount as IDataObject, [{ field: 'renews', label: 'Discount Renews', type: 'boolean' }], prefix);
+			}
 		});
 	},
 };

@@ -1,0 +1,174 @@
+'use strict';
+// The trigger in a running n8n: a published workflow with two Subscription Billing Triggers
+// polling the sandbox every 2 seconds (a custom cron with a seconds field: the shortest schedule
+// n8n accepts has no "*" in that field). Changes made in the sandbox arrive as executions with the
+// right items; n8n stopped and started again emits what happened meanwhile, and nothing twice.
+const path = require('node:path');
+const { PACKAGE_NAME, credentialFor, example, startEnvironment } = require('./helpers');
+
+const TRIGGER_TYPE = `${PACKAGE_NAME}.subscriptionBillingTrigger`;
+const WORKFLOW_ID = 'sbTriggerE2e0001';
+const EXAMPLE_FILE = 'invoice-paid-message.json';
+const EVERY_2_SECONDS = { item: [{ mode: 'custom', cronExpression: '0-59/2 * * * * *' }] };
+
+let env;
+let sandbox;
+let n8n;
+let flatted;
+
+function workflow(credential) {
+	const credentials = { subscriptionBillingApi: { id: credential.id, name: credential.name } };
+	return {
+		id: WORKFLOW_ID,
+		name: 'Trigger end to end',
+		active: false,
+		settings: { executionOrder: 'v1' },
+		connections: {},
+		nodes: [
+			{
+				id: '7d0c1f4e-0000-4000-8000-000000000001',
+				name: 'Invoice Paid',
+				type: TRIGGER_TYPE,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: { pollTimes: EVERY_2_SECONDS, event: 'invoicePaid', scope: 'all' },
+				credentials,
+			},
+			{
+				id: '7d0c1f4e-0000-4000-8000-000000000002',
+				name: 'Status Changed',
+				type: TRIGGER_TYPE,
+				typeVersion: 1,
+				position: [0, 300],
+				parameters: { pollTimes: EVERY_2_SECONDS, event: 'subscriptionStatusChanged', statuses: ['TERMINATING', 'PAUSED'] },
+				credentials,
+			},
+		],
+	};
+}
+
+/** Polls `check` until it returns a value (not undefined); fails with `what` after `timeoutMs`. */
+async function waitFor(what, check, timeoutMs = 90_000) {
+	const deadline = Date.now() + timeoutMs;
+	let last;
+	for (;;) {
+		last = await check();
+		if (last !== undefined && last !== false) return last;
+		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+}
+
+/** Customer listings the sandbox has answered: each poll of either trigger starts with one. */
+const listings = () => sandbox.requests.filter((r) => r.method === 'GET' && r.path === '/api/v2/customers' && r.status === 200 && !r.query.offset).length;
+
+/** Waits until the three triggers (two in the test workflow, one in the example) have polled `rounds` more times from now. */
+async function pollRounds(rounds) {
+	const target = listings() + 3 * rounds;
+	await waitFor(`${rounds} more poll rounds`, () => listings() >= target);
+}
+
+/** Every execution of the workflow, one entry per node that ran, with its output items. */
+async function executions(workflowId = WORKFLOW_ID) {
+	const list = await n8n.rest('GET', `/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`);
+	expect(list.status).toBe(200);
+	const results = [];
+	for (const summary of list.body.data.results) {
+		if (summary.status !== 'success') {
+			if (summary.status === 'error') throw new Error(`execution ${summary.id} failed`);
+			continue;
+		}
+		const one = await n8n.rest('GET', `/rest/executions/${summary.id}`);
+		const data = typeof one.body.data.data === 'string' ? flatted.parse(one.body.data.data) : one.body.data.data;
+		for (const [node, runs] of Object.entries(data.resultData.runData)) {
+			results.push({ id: summary.id, mode: summary.mode, node, items: runs[0].data.main[0].map((item) => item.json) });
+		}
+	}
+	return results;
+}
+
+const invoiceIds = (all) => all.filter((e) => e.node === 'Invoice Paid').flatMap((e) => e.items.map((item) => item.invoice.invoice_id)).sort();
+const statusChanges = (all) =>
+	all
+		.filter((e) => e.node === 'Status Changed')
+		.flatMap((e) => e.items.map((item) => `${item.subscription.subscription_id} ${item.previous_status}->${item.status}`))
+		.sort();
+
+beforeAll(async () => {
+	env = await startEnvironment({ name: 'e2e-trigger' });
+	({ sandbox, n8n } = env);
+	flatted = require(path.join(n8n.install.dir, 'node_modules', 'flatted'));
+	const credential = credentialFor(sandbox, { id: 'sbTriggerCred001' });
+	await n8n.importCredentials([credential]);
+	await n8n.importWorkflow(workflow(credential));
+	await n8n.cliOk(['publish:workflow', `--id=${WORKFLOW_ID}`]);
+	// the example the demo publishes, polling every 2 seconds instead of every minute
+	const demo = example(EXAMPLE_FILE);
+	demo.nodes.find((node) => node.type === TRIGGER_TYPE).parameters.pollTimes = EVERY_2_SECONDS;
+	await n8n.importCredentials([credentialFor(sandbox)]);
+	await n8n.importWorkflow(demo);
+	await n8n.cliOk(['publish:workflow', `--id=${demo.id}`]);
+	await n8n.start();
+	await n8n.setupOwner();
+});
+
+afterAll(async () => {
+	await env?.close();
+});
+
+test('activated: the first polls remember where things stand and start no execution', async () => {
+	await pollRounds(2);
+	expect(await executions()).toEqual([]);
+	const invoiceListings = sandbox.requests.filter((r) => /^\/api\/v2\/customers\/[^/]+\/invoices$/.test(r.path));
+	expect(invoiceListings.length).toBeGreaterThanOrEqual(sandbox.fixtures.customerCount);
+	for (const request of sandbox.requests) expect(request.status).toBe(200);
+});
+
+test('changes in the sandbox arrive as executions with the right items, once; n8n restarted misses nothing and repeats nothing', async () => {
+	const [oldOpen] = sandbox.state.invoicesByCustomer.get(sandbox.fixtures.customerId).filter((i) => i.paidMs === null && i.remaining > 0);
+	const fresh = sandbox.world.issueInvoice({ customer_id: sandbox.fixtures.bigCustomerId, amount: 120 });
+	sandbox.world.payInvoice({ invoice_id: oldOpen.invoice_id });
+	sandbox.world.payInvoice({ invoice_id: fresh.invoice_id });
+	sandbox.world.setSubscriptionStatus({ subscription_id: sandbox.fixtures.subscriptionId, status: 'TERMINATING' });
+	sandbox.world.setSubscriptionStatus({ subscription_id: sandbox.fixtures.openOrderSubscriptionId, status: 'ACTIVE' });
+
+	const expectedInvoices = [oldOpen.invoice_id, fresh.invoice_id].sort();
+	const expectedChanges = [`${sandbox.fixtures.subscriptionId} ACTIVE->TERMINATING`];
+	let all = await waitFor('the executions of the first changes', async () => {
+		const found = await executions();
+		return invoiceIds(found).length >= 2 && statusChanges(found).length >= 1 ? found : undefined;
+	});
+	await pollRounds(2);
+	all = await executions();
+	expect(invoiceIds(all)).toEqual(expectedInvoices);
+	expect(statusChanges(all)).toEqual(expectedChanges);
+	expect(new Set(all.map((e) => e.mode))).toEqual(new Set(['trigger']));
+	const paid = all.find((e) => e.node === 'Invoice Paid').items[0];
+	expect(paid).toMatchObject({ event: 'invoicePaid', detected_at: expect.stringMatching(/Z$/), invoice: { status: 'PAID', remaining_amount: 0 } });
+
+	// the example workflow prepared one message per paid invoice
+	const messages = (await executions(example(EXAMPLE_FILE).id)).filter((e) => e.node === 'Message for the Team').flatMap((e) => e.items);
+	expect(messages.map((m) => m.invoice_id).sort()).toEqual(expectedInvoices);
+	const freshNumber = sandbox.state.invoicesById.get(fresh.invoice_id).invoice_number;
+	expect(messages.find((m) => m.invoice_id === fresh.invoice_id)).toEqual({
+		channel: '#billing',
+		invoice_id: fresh.invoice_id,
+		text: expect.stringMatching(new RegExp(`^Invoice ${freshNumber} from Globex Industries is paid: 120 USD on \\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z \\(was OPEN\\)\\.$`)),
+	});
+
+	await n8n.stop();
+	const whileDown = sandbox.world.issueInvoice({ customer_id: sandbox.fixtures.customerId, amount: 33 });
+	sandbox.world.payInvoice({ invoice_id: whileDown.invoice_id });
+	sandbox.world.setSubscriptionStatus({ subscription_id: sandbox.fixtures.noPhasesSubscriptionId, status: 'PAUSED' });
+	await n8n.start();
+	await n8n.setupOwner();
+
+	await waitFor('the executions of the changes made while n8n was stopped', async () => {
+		const found = await executions();
+		return invoiceIds(found).length >= 3 && statusChanges(found).length >= 2 ? found : undefined;
+	});
+	await pollRounds(2);
+	all = await executions();
+	expect(invoiceIds(all)).toEqual([...expectedInvoices, whileDown.invoice_id].sort());
+	expect(statusChanges(all)).toEqual([...expectedChanges, `${sandbox.fixtures.noPhasesSubscriptionId} ACTIVE->PAUSED`].sort());
+});

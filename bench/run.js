@@ -538,6 +538,10 @@ function renderResults({ host, loadBefore, loadAfter, elapsed, date, ways, nodes
 		}
 	}
 	if (findings) lines.push(findings.trim(), '');
+	// the "Queue mode" section at the end is written by bench/queue.js: kept as it is
+	const previous = fs.existsSync(path.join(__dirname, 'RESULTS.md')) ? fs.readFileSync(path.join(__dirname, 'RESULTS.md'), 'utf8') : '';
+	const queueSection = previous.indexOf('\n## Queue mode\n');
+	if (queueSection >= 0) lines.push(previous.slice(queueSection + 1).trim(), '');
 	return lines.join('\n');
 }
 

@@ -12,6 +12,10 @@
  * Options:  --fresh      start from an empty n8n (forget workflows, executions, the owner)
  *           --no-build   use dist/ as it is
  *           --verbose    show n8n's own output
+ *           --queue      n8n's queue mode: Postgres and Redis (Debian's packages, installed with
+ *                        apt-get when missing), a main and two workers, the package on each;
+ *                        everything is fresh and temporary (scripts/lib/queue.js)
+ *           --workers=N  --concurrency=N   with --queue: how many workers (2), executions per worker (10)
  * Env:      BILLING_BASE_URL, BILLING_API_KEY, BILLING_ENVIRONMENT (production|staging)
  *           N8N_DEMO_PORT (default 5678, or a free port when it is taken), N8N_E2E_VERSION
  */
@@ -19,13 +23,16 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { N8n, OWNER, portIsFree, freePort } = require('./lib/n8n');
+const { QueueCluster } = require('./lib/queue');
 const { ROOT } = require('./n8n-local');
 
 const CREDENTIAL_ID = 'sbSandboxCred001';
 const CREDENTIAL_NAME = 'Subscription Billing account';
 const EXAMPLES = path.join(ROOT, 'examples');
 
-const args = new Set(process.argv.slice(2));
+const args = new Set(process.argv.slice(2).filter((a) => !a.includes('=')));
+const numberArg = (name, fallback) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
+const queue = args.has('--queue');
 const say = (msg = '') => process.stdout.write(`${msg}\n`);
 const step = (msg) => say(`\x1b[1m==>\x1b[0m ${msg}`);
 
@@ -81,9 +88,18 @@ async function main() {
 	step('Preparing n8n (installed into .n8n-local/ the first time: several minutes, about 2.5 GB)');
 	const wanted = Number(process.env.N8N_DEMO_PORT || 5678);
 	const port = (await portIsFree(wanted)) ? wanted : await freePort();
-	const n8n = await N8n.create({ keepAs: 'demo', fresh: args.has('--fresh'), port, quiet: !args.has('--verbose') });
-	cleanups.push(() => n8n.dispose());
-	n8n.installPackage();
+	let n8n;
+	let cluster;
+	if (queue) {
+		step('Queue mode: Postgres and Redis (apt-get install when missing), a main and workers, each with the package');
+		cluster = await QueueCluster.create({ name: 'demo-queue', port, quiet: !args.has('--verbose'), workers: numberArg('workers', 2), concurrency: numberArg('concurrency', 10) });
+		cleanups.push(() => cluster.dispose());
+		n8n = cluster.main;
+	} else {
+		n8n = await N8n.create({ keepAs: 'demo', fresh: args.has('--fresh'), port, quiet: !args.has('--verbose') });
+		cleanups.push(() => n8n.dispose());
+		n8n.installPackage();
+	}
 
 	step('Importing the credential and the example workflows');
 	const data = { apiKey: billing.apiKey, environment: billing.environment, productionBaseUrl: '', stagingBaseUrl: '' };
@@ -102,13 +118,16 @@ async function main() {
 		.filter((wf) => wf.nodes.some((node) => node.type.endsWith('.subscriptionBillingTrigger')));
 	if (!billing.real) for (const wf of triggered) await n8n.cliOk(['publish:workflow', `--id=${wf.id}`]);
 
-	step(`Starting n8n ${n8n.version} on ${n8n.baseUrl}`);
-	await n8n.start();
-	n8n.server.once('exit', (code) => {
-		if (stopping) return;
-		say(`\nn8n stopped unexpectedly (exit ${code}); its log: ${path.relative(process.cwd(), n8n.logFile)}`);
-		stopAll(1);
-	});
+	step(`Starting n8n ${n8n.version} on ${n8n.baseUrl}${queue ? ` and ${cluster.workers.length} workers` : ''}`);
+	if (queue) await cluster.start();
+	else await n8n.start();
+	for (const instance of queue ? [n8n, ...cluster.workers] : [n8n]) {
+		instance.server.once('exit', (code) => {
+			if (stopping) return;
+			say(`\nn8n ${instance.name ?? ''} stopped unexpectedly (exit ${code}); its log: ${path.relative(process.cwd(), instance.logFile)}`);
+			stopAll(1);
+		});
+	}
 	await n8n.setupOwner();
 
 	const workflows = examples.map((f) => JSON.parse(fs.readFileSync(path.join(EXAMPLES, f), 'utf8')));
@@ -119,7 +138,14 @@ async function main() {
 	say(`  Editor    ${n8n.baseUrl}`);
 	say(`  Login     ${OWNER.email}  /  ${OWNER.password}`);
 	say(billing.real ? `  Billing   ${billing.baseUrl} (your service)` : `  Sandbox   ${billing.baseUrl}  (API key ${billing.apiKey})`);
-	say(`  Data      ${path.relative(process.cwd(), n8n.dir)} (kept between runs; --fresh starts over)`);
+	if (queue) {
+		say(`  Queue     main ${n8n.baseUrl} + ${cluster.workers.length} workers (n8n worker --concurrency ${cluster.options.concurrency}), executions run on the workers`);
+		say(`            Postgres ${cluster.postgres.host}:${cluster.postgres.port} (${cluster.versions.postgres}), Redis ${cluster.redis.host}:${cluster.redis.port} (${cluster.versions.redis})`);
+		say(`  Logs      ${[n8n, ...cluster.workers].map((i) => path.relative(process.cwd(), i.logFile)).join('\n            ')}`);
+		say('  Data      temporary: removed on Ctrl-C');
+	} else {
+		say(`  Data      ${path.relative(process.cwd(), n8n.dir)} (kept between runs; --fresh starts over)`);
+	}
 	say('');
 	say('What to try:');
 	say('  1. Open one of the example workflows and click "Execute workflow":');

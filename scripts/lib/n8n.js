@@ -80,6 +80,8 @@ class N8n {
 	 * @param {boolean} [o.fresh]   empty the keepAs folder first
 	 * @param {string} [o.version]  n8n release (default: N8N_E2E_VERSION or the pinned one)
 	 * @param {boolean} [o.quiet]   do not print n8n's server output
+	 * @param {string} [o.encryptionKey]  N8N_ENCRYPTION_KEY (instances sharing a database share it)
+	 * @param {object} [o.env]      more environment (e.g. queue mode's, see queue.js)
 	 */
 	static async create(o = {}) {
 		const install = ensureN8n(o.version);
@@ -106,7 +108,8 @@ class N8n {
 		fs.mkdirSync(this.userFolder, { recursive: true });
 		fs.mkdirSync(this.tmp, { recursive: true });
 		const keyFile = path.join(this.dir, 'encryption-key');
-		if (!fs.existsSync(keyFile)) fs.writeFileSync(keyFile, crypto.randomBytes(24).toString('hex'), { mode: 0o600 });
+		if (o.encryptionKey) fs.writeFileSync(keyFile, o.encryptionKey, { mode: 0o600 });
+		else if (!fs.existsSync(keyFile)) fs.writeFileSync(keyFile, crypto.randomBytes(24).toString('hex'), { mode: 0o600 });
 		this.encryptionKey = fs.readFileSync(keyFile, 'utf8').trim();
 		this.quiet = o.quiet ?? true;
 		this.logFile = path.join(this.dir, 'n8n.log');
@@ -243,29 +246,55 @@ class N8n {
 
 	/** Starts `n8n start` and waits until it is ready. */
 	async start({ timeoutMs = 120000 } = {}) {
+		// /healthz/readiness answers before the migrations have run and the REST API is
+		// mounted; /rest/settings is public and answers once the editor can be used
+		// (before that, every path answers 200 "n8n is starting up. Please wait")
+		await this.launch(['start'], `${this.baseUrl}/rest/settings`, (res, text) => res.ok && text.startsWith('{'), timeoutMs);
+	}
+
+	/**
+	 * Starts `n8n worker --concurrency <n>` (queue mode: give the queue environment in `env`) and
+	 * waits until its health server says it is connected to the database and Redis.
+	 */
+	async startWorker({ concurrency = 10, timeoutMs = 120000 } = {}) {
+		this.healthPort = await freePort();
+		this.extraEnv = { ...this.extraEnv, QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(this.healthPort), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' };
+		await this.launch(['worker', `--concurrency=${concurrency}`], `http://127.0.0.1:${this.healthPort}/healthz/readiness`, (res) => res.ok, timeoutMs);
+	}
+
+	/** Spawns the long-running `n8n <args>` (this.server) and polls `readyUrl` until `isReady`. */
+	async launch(args, readyUrl, isReady, timeoutMs) {
 		if (this.server) throw new Error('already started');
 		const log = fs.openSync(this.logFile, 'a');
 		const stdio = this.quiet ? ['ignore', log, log] : ['ignore', 'inherit', 'inherit'];
-		this.server = this.spawnN8n(['start'], { stdio });
+		this.server = this.spawnN8n(args, { stdio });
 		fs.closeSync(log);
 		let exited = null;
 		this.server.once('exit', (code) => (exited = code ?? 'signal'));
+		const what = `n8n ${args[0]}`;
 		const deadline = Date.now() + timeoutMs;
 		while (Date.now() < deadline) {
-			if (exited !== null) throw new Error(`n8n start exited (${exited}) before it was ready; see ${this.logFile}\n${this.tailLog()}`);
+			if (exited !== null) throw new Error(`${what} exited (${exited}) before it was ready; see ${this.logFile}\n${this.tailLog()}`);
 			try {
-				// /healthz/readiness answers before the migrations have run and the REST API is
-				// mounted; /rest/settings is public and answers once the editor can be used
-				// (before that, every path answers 200 "n8n is starting up. Please wait")
-				const res = await fetch(`${this.baseUrl}/rest/settings`);
+				const res = await fetch(readyUrl);
 				const text = await res.text();
-				if (res.ok && text.startsWith('{')) return;
+				if (isReady(res, text)) return;
 			} catch {
 				/* not listening yet */
 			}
 			await sleep(300);
 		}
-		throw new Error(`n8n start was not ready after ${timeoutMs} ms; see ${this.logFile}\n${this.tailLog()}`);
+		throw new Error(`${what} was not ready after ${timeoutMs} ms; see ${this.logFile}\n${this.tailLog()}`);
+	}
+
+	/** Kills the running server or worker at once (SIGKILL to its whole process group), as a crash would. */
+	async kill() {
+		const server = this.server;
+		this.server = null;
+		if (!server || server.exitCode !== null || server.signalCode !== null) return;
+		const exited = new Promise((r) => server.once('exit', r));
+		killGroup(server, 'SIGKILL');
+		await exited;
 	}
 
 	tailLog(lines = 40) {

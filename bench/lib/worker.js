@@ -136,24 +136,7 @@ async function limitedWrite(target, n, tag) {
 		if (job.maxConcurrent !== undefined) parameters.faultHandling = { maxConcurrentRequests: job.maxConcurrent };
 		run = await runBilling(target, parameters, items);
 	} else {
-		const parameters = {
-			method: 'PATCH',
-			url: `${target.baseUrl}/usage`,
-			authentication: 'none',
-			sendHeaders: true,
-			specifyHeaders: 'keypair',
-			headerParameters: { parameters: [{ name: 'X-SERVICE-KEY', value: target.apiKey }] },
-			sendBody: true,
-			contentType: 'json',
-			specifyBody: 'keypair',
-			bodyParameters: {
-				parameters: [
-					{ name: 'transaction_id', value: '={{ $json.transaction_id }}' },
-					{ name: 'value', value: '={{ $json.value }}' },
-				],
-			},
-			options: {},
-		};
+		const parameters = usageUpdateRequest(target, [], {});
 		run = await runHttpRequest(parameters, items);
 	}
 	const failed = run.error ? n : run.items.filter((item) => item.json.error !== undefined || item.error !== undefined).length;
@@ -165,12 +148,31 @@ const listUrl = (target, customerId, limit) => `${target.baseUrl}/customers/${cu
 
 /** Return All (limit undefined) or the first `limit` invoices of customerId. */
 /** The HTTP Request node's parameters for sending the key (and one more header) as plain headers. */
-function plainHeaders(target, extraHeader) {
+function plainHeaders(target, ...extraHeaders) {
 	return {
 		authentication: 'none',
 		sendHeaders: true,
 		specifyHeaders: 'keypair',
-		headerParameters: { parameters: [{ name: 'X-SERVICE-KEY', value: target.apiKey }, extraHeader] },
+		headerParameters: { parameters: [{ name: 'X-SERVICE-KEY', value: target.apiKey }, ...extraHeaders] },
+	};
+}
+
+/** The HTTP Request node's parameters for PATCH /usage from each item's transaction_id and value. */
+function usageUpdateRequest(target, extraHeaders, options) {
+	return {
+		method: 'PATCH',
+		url: `${target.baseUrl}/usage`,
+		...plainHeaders(target, ...extraHeaders),
+		sendBody: true,
+		contentType: 'json',
+		specifyBody: 'keypair',
+		bodyParameters: {
+			parameters: [
+				{ name: 'transaction_id', value: '={{ $json.transaction_id }}' },
+				{ name: 'value', value: '={{ $json.value }}' },
+			],
+		},
+		options,
 	};
 }
 
@@ -249,21 +251,7 @@ async function write(target, n, mode, tag) {
 		return { held: run, count: run.items.length };
 	}
 	if (job.way === 'httpRequest' || job.way === 'httpRequestRetry') {
-		const parameters = {
-			method: 'PATCH',
-			url: `${target.baseUrl}/usage`,
-			...plainHeaders(target, { name: 'X-SERVICE-IDEMPOTENT-OPERATION-KEY', value: '={{ $json.idem }}' }),
-			sendBody: true,
-			contentType: 'json',
-			specifyBody: 'keypair',
-			bodyParameters: {
-				parameters: [
-					{ name: 'transaction_id', value: '={{ $json.transaction_id }}' },
-					{ name: 'value', value: '={{ $json.value }}' },
-				],
-			},
-			options: batching ?? {},
-		};
+		const parameters = usageUpdateRequest(target, [{ name: 'X-SERVICE-IDEMPOTENT-OPERATION-KEY', value: '={{ $json.idem }}' }], batching ?? {});
 		const run = checked(await runHttpRequest(parameters, items), n);
 		if (run.items[0].json.message === undefined) throw new Error(`unexpected response ${JSON.stringify(run.items[0].json)}`);
 		return { held: run, count: run.items.length };

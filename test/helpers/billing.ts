@@ -2,6 +2,7 @@ import type { IDataObject, INode, INodeParameters, IRun } from 'n8n-workflow';
 import { SubscriptionBillingApi } from '../../credentials/SubscriptionBillingApi.credentials';
 import { SubscriptionBilling } from '../../nodes/SubscriptionBilling/SubscriptionBilling.node';
 import { runNode, shutdownN8nCore, type RunResult } from '../harness';
+import type { SandboxWorld } from '../sandbox';
 
 // The sandbox is plain CommonJS so that demos and benchmarks run it without compiling.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -34,22 +35,6 @@ export interface Sandbox {
 	/** Test-only changes to the world (test/sandbox/world.js). */
 	world: SandboxWorld;
 	adminToken: string;
-}
-
-export interface SandboxWorld {
-	createCustomer(input: { name: string; external_id?: string }): { customer_id: string; name: string };
-	createSubscription(input: { customer_id: string; name?: string; status?: string }): { subscription_id: string; customer_id: string; status: string };
-	setSubscriptionStatus(input: { subscription_id: string; status: string }): { subscription_id: string; previous_status: string; status: string };
-	issueInvoice(input: { customer_id: string; amount?: number; issued_at?: string; due_in_days?: number }): WorldInvoice;
-	payInvoice(input: { invoice_id: string; paid_at?: string }): WorldInvoice;
-	passDueDate(input: { invoice_id: string }): WorldInvoice;
-}
-
-export interface WorldInvoice {
-	invoice_id: string;
-	invoice_number: string;
-	customer_id: string;
-	status: string;
 }
 
 export function startSandbox(options?: IDataObject): Promise<Sandbox> {

@@ -46,7 +46,7 @@ export const customerIdField = resourceLocator(
 export const subscriptionIdField = resourceLocator(
 	'Subscription',
 	'subscriptionId',
-	"The subscription: type the customer's name to list its subscriptions, or give the subscription ID",
+	"The subscription: type its name or its customer's name to list matches, or give the subscription ID",
 	'searchSubscriptions',
 	{ placeholder: 'e.g. 5c0d3acd-6adc-48b5-bb47-a920115142f1', regex: ID_REGEX, errorMessage: ID_ERROR },
 );

@@ -92,7 +92,6 @@ export function perform(kind: OperationKind, shape?: Shaper, paged = false) {
 			node,
 			itemIndex,
 			secret: credentials.apiKey,
-			credentials,
 			retry: retrySettings(this, faultHandling),
 			safeToRepeat: kind !== 'write' || idempotencyKey !== undefined,
 			maxConcurrent: maxConcurrent(this, faultHandling),

@@ -1,4 +1,4 @@
-import { sleepWithAbort } from 'n8n-workflow';
+import { wait } from './wait';
 
 /** Requests one execution keeps in flight to one API unless the node's option says otherwise. */
 export const DEFAULT_MAX_CONCURRENT = 16;
@@ -95,7 +95,7 @@ export class RequestBudget {
 			while (this.waiting > 0) {
 				const pause = this.pausedUntil - Date.now();
 				if (pause > 0) {
-					await sleepWithAbort(pause, this.signal);
+					await wait(pause, this.signal);
 					continue;
 				}
 				if (this.inFlight >= this.capacity) return;

@@ -1,6 +1,4 @@
 import {
-	sleepWithAbort,
-	type ICredentialDataDecryptedObject,
 	type IDataObject,
 	type IExecutePaginationFunctions,
 	type ILoadOptionsFunctions,
@@ -10,8 +8,9 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 import { toNodeError } from './apiError';
-import { CREDENTIAL_TYPE } from './constants';
+import { API_KEY_HEADER } from './constants';
 import { redact } from './redact';
+import { wait } from './wait';
 import { DEFAULT_MAX_CONCURRENT, requestBudget, type RequestBudget, type Ticket } from './rateBudget';
 import { DEFAULT_RETRY, isRetryable, retryAfterMs, retryDelayMs, type Failure, type RetrySettings } from './retry';
 
@@ -23,9 +22,8 @@ export interface Session {
 	ctx: TransportContext;
 	node: INode;
 	itemIndex: number;
+	/** The credential's API key: sent in its header with every request, and redacted from whatever comes back. */
 	secret?: string;
-	/** The credential as already read, so that n8n does not read it again for every request. */
-	credentials?: ICredentialDataDecryptedObject;
 	retry: RetrySettings;
 	/** Reads, and writes carrying an idempotency key. */
 	safeToRepeat: boolean;
@@ -105,26 +103,26 @@ function judge(response: IN8nHttpFullResponse, secret: string | undefined): { bo
 }
 
 /**
- * Sends one request, repeating it after transient faults when that is safe (see isRetryable),
+ * Sends one request with the API key in its header, repeating it after transient faults when that is
+ * safe (see isRetryable),
  * waiting as the API asks (Retry-After) or with exponential backoff. Redirects are not followed.
  * Answers of 300 or more, non-JSON answers and network errors become one clear NodeApiError.
  */
 export async function sendWithRetries(session: Session, options: IHttpRequestOptions): Promise<unknown> {
 	const { ctx, retry } = session;
-	const alreadyRead = session.credentials && { credentialsDecrypted: { id: '', name: '', type: CREDENTIAL_TYPE, data: session.credentials } };
 	for (let attempt = 0; ; attempt++) {
 		let failure: Failure;
 		const ticket = await budgetOf(session, options)?.acquire();
 		try {
-			const response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, {
+			const response = (await ctx.helpers.httpRequest({
 				...options,
-				headers: { ...options.headers },
+				headers: { ...options.headers, [API_KEY_HEADER]: session.secret ?? '' },
 				json: true,
 				encoding: 'text',
 				ignoreHttpStatusErrors: true,
 				returnFullResponse: true,
 				disableFollowRedirect: true,
-			}, alreadyRead)) as IN8nHttpFullResponse;
+			})) as IN8nHttpFullResponse;
 			const outcome = judge(response, session.secret);
 			if ('body' in outcome) {
 				release(ticket, undefined);
@@ -155,7 +153,7 @@ export async function sendWithRetries(session: Session, options: IHttpRequestOpt
 			itemIndex: session.itemIndex,
 			attempt: attempt + 1,
 		});
-		await sleepWithAbort(delay, 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined);
+		await wait(delay, 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined);
 	}
 }
 

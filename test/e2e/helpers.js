@@ -108,6 +108,17 @@ function expectedOperations(description = builtNodeDescription()) {
 	return out;
 }
 
+/**
+ * Poll Times that fire every `seconds` seconds on every tested release: one entry per firing, each a
+ * cron with a single fixed second. n8n 2.41 refuses any other seconds field (a range, a step, a
+ * list) as "shorter than a minute"; 2.8 refuses only a `*` there.
+ */
+function pollEverySeconds(seconds) {
+	const item = [];
+	for (let second = 0; second < 60; second += seconds) item.push({ mode: 'custom', cronExpression: `${second} * * * * *` });
+	return { item };
+}
+
 module.exports = {
 	ROOT,
 	OWNER,
@@ -118,6 +129,7 @@ module.exports = {
 	loadExamples,
 	example,
 	credentialFor,
+	pollEverySeconds,
 	startEnvironment,
 	nodeRun,
 	outputItems,

@@ -3,12 +3,12 @@
 // whose body becomes Usage → Create writes, each write keyed by its transaction id (Fault Handling
 // → Idempotency: Custom Key), so a retried execution re-sends the same keys.
 const crypto = require('node:crypto');
-const { NODE_TYPE, EXAMPLE_CREDENTIAL_ID, PACKAGE_NAME } = require('./helpers');
+const { NODE_TYPE, EXAMPLE_CREDENTIAL_ID, PACKAGE_NAME, pollEverySeconds } = require('./helpers');
 
 const TRIGGER_TYPE = `${PACKAGE_NAME}.subscriptionBillingTrigger`;
 // n8n refuses a poll interval under a minute when the seconds field of the cron has a `*`; a list
 // of seconds passes: a poll every 10 s keeps the tests short
-const EVERY_10_SECONDS = '0,10,20,30,40,50 * * * * *';
+const EVERY_10_SECONDS = pollEverySeconds(10);
 
 /** The idempotency key the README recommends for executions that may be retried. */
 const USAGE_IDEMPOTENCY_KEY = '={{ "usage-" + $json.transaction_id }}';
@@ -76,14 +76,14 @@ function usageBatchWorkflow({ id, path, fixtures, batching, responseMode = 'onRe
 }
 
 /** Subscription Billing Trigger (`event`, polled every 10 s) → a No Operation node. */
-function triggerWorkflow({ id, event, pollCron = EVERY_10_SECONDS }) {
+function triggerWorkflow({ id, event, pollTimes = EVERY_10_SECONDS }) {
 	const trigger = {
 		id: crypto.randomUUID(),
 		name: 'Subscription Billing Trigger',
 		type: TRIGGER_TYPE,
 		typeVersion: 1,
 		position: [0, 0],
-		parameters: { pollTimes: { item: [{ mode: 'custom', cronExpression: pollCron }] }, event },
+		parameters: { pollTimes, event },
 		credentials: { subscriptionBillingApi: { id: EXAMPLE_CREDENTIAL_ID, name: 'Subscription Billing account' } },
 	};
 	const received = { id: crypto.randomUUID(), name: 'Received', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [220, 0], parameters: {} };

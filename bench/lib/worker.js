@@ -297,7 +297,10 @@ async function load() {
 		await loader.loadAll();
 		const nodes = Object.keys(loader.nodeTypes).length;
 		const credentials = Object.keys(loader.credentialTypes).length;
-		if (nodes !== 1 || credentials !== 1) throw new Error(`loaded ${nodes} nodes / ${credentials} credentials`);
+		const declared = require(path.join(process.env.BENCH_PACKAGE_DIR || PKG, 'package.json')).n8n;
+		if (nodes !== declared.nodes.length || credentials !== declared.credentials.length) {
+			throw new Error(`loaded ${nodes} nodes / ${credentials} credentials, the package declares ${declared.nodes.length} / ${declared.credentials.length}`);
+		}
 		return { held: loader, count: nodes + credentials };
 	}
 	if (job.way === 'httpRequest') {

@@ -4,9 +4,10 @@
  * with another request refused): a retry never doubles a write, a write asked for again is
  * applied again.
  */
-import { NodeConnectionTypes, type IDataObject, type INode, type INodeParameters, type IRun } from 'n8n-workflow';
+import { NodeConnectionTypes, type IDataObject, type IExecutePaginationFunctions, type INode, type INodeParameters, type INodeType, type IRun } from 'n8n-workflow';
 import { SubscriptionBillingApi } from '../credentials/SubscriptionBillingApi.credentials';
 import { SubscriptionBilling } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
+import { keyScope } from '../nodes/SubscriptionBilling/shared/idempotency';
 import { runWorkflow } from './harness';
 import { START_NODE_TYPE } from './harness/node-types';
 import { runBilling, useSandbox, type BillingRun, type ReceivedRequest } from './helpers/billing';
@@ -282,5 +283,75 @@ describe("n8n's Retry of a failed execution (executions list)", () => {
 		expect(outcomes().map(([, , replayed]) => replayed)).toEqual([false, false]);
 		expect(keys().some((key) => firstKeys.includes(key))).toBe(false);
 		expect(milestone().quantity_completed).toBe(before + 4);
+	});
+});
+
+describe('the run index in the key', () => {
+	/** A declarative node whose request step reports the key scope read both ways: from n8n's context, and through $runIndex. */
+	const probe: INodeType = {
+		description: {
+			displayName: 'Scope Probe',
+			name: 'scopeProbe',
+			group: ['transform'],
+			version: 1,
+			description: 'Reports the idempotency key scope',
+			defaults: { name: 'Scope Probe' },
+			inputs: [NodeConnectionTypes.Main],
+			outputs: [NodeConnectionTypes.Main],
+			requestDefaults: { baseURL: 'http://127.0.0.1:9' },
+			properties: [
+				{
+					displayName: 'Operation',
+					name: 'operation',
+					type: 'options',
+					noDataExpression: true,
+					default: 'probe',
+					options: [
+						{
+							name: 'Probe',
+							value: 'probe',
+							routing: {
+								request: { method: 'GET', url: '/' },
+								send: { paginate: true },
+								operations: {
+									async pagination(this: IExecutePaginationFunctions) {
+										// the context as a release without `runIndex` would hand it over (its own methods still see theirs)
+										const withoutCarried = new Proxy(this, {
+											get: (target, name) => {
+												if (name === 'runIndex') return undefined;
+												const value: unknown = Reflect.get(target, name);
+												return typeof value === 'function' ? value.bind(target) : value;
+											},
+										});
+										return [{ json: { carried: { ...keyScope(this, this.getNode()) }, asked: { ...keyScope(withoutCarried, this.getNode()) } } }];
+									},
+								},
+							},
+						},
+					],
+				},
+			],
+		},
+	};
+
+	test("the run index n8n's context carries is the one $runIndex gives, in each run of the node", async () => {
+		const node: INode = { id: 'probe-node', name: 'Scope Probe', type: 'scopeProbe', typeVersion: 1, position: [200, 0], parameters: { operation: 'probe' } };
+		const start: INode = { id: 'start-node', name: 'Start', type: START_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} };
+		const toProbe = { node: node.name, type: NodeConnectionTypes.Main, index: 0 };
+		const result = await runWorkflow({
+			nodeTypes: [probe],
+			workflow: { nodes: [start, node], connections: { Start: { main: [[toProbe, toProbe]] } } },
+			startItems: [{}, {}],
+		});
+		const runs = result.run.data.resultData.runData[node.name];
+		expect(runs.map((run) => run.error)).toEqual([undefined, undefined]);
+		const scopes = runs.flatMap((run) => run.data!.main[0]!.map((item) => item.json as { carried: IDataObject; asked: IDataObject }));
+		expect(scopes.map(({ carried }) => [carried.runIndex, carried.itemIndex])).toEqual([
+			[0, 0],
+			[0, 1],
+			[1, 0],
+			[1, 1],
+		]);
+		for (const { carried, asked } of scopes) expect(carried).toEqual(asked);
 	});
 });

@@ -10,7 +10,7 @@ import { NodeHelpers } from 'n8n-workflow';
 import type { ICredentialTestRequest, IDataObject, INode, INodeCredentialTestResult, INodeType } from 'n8n-workflow';
 import { SubscriptionBillingApi } from '../credentials/SubscriptionBillingApi.credentials';
 import { SubscriptionBilling } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
-import { checkedBaseUrl } from '../nodes/SubscriptionBilling/shared/baseUrl';
+import { apiBaseUrl } from '../nodes/SubscriptionBilling/shared/baseUrl';
 import { runBilling, startSandbox, type Sandbox } from './helpers/billing';
 import { runNode, shutdownN8nCore } from './harness';
 
@@ -173,7 +173,8 @@ describe('the base URL must be https unless it is this machine', () => {
 		['http://localhost:3000/api/v2', 'http://localhost:3000/api/v2'],
 		['http://[::1]:3000/api/v2', 'http://[::1]:3000/api/v2'],
 	])('accepted: %s', (raw, normalized) => {
-		expect(checkedBaseUrl(node, raw, 0).href.replace(/\/+$/, '')).toBe(normalized);
+		expect(apiBaseUrl(node, raw, 0)).toBe(normalized);
+		expect(apiBaseUrl(node, raw, 1)).toBe(normalized);
 	});
 	test.each([
 		['http://example.com/api/v2', refusal],
@@ -185,7 +186,9 @@ describe('the base URL must be https unless it is this machine', () => {
 		['', 'The credential has no valid base URL for the chosen environment'],
 		['billing.example.com/api/v2', 'The credential has no valid base URL for the chosen environment'],
 	])('refused: %p', (raw, message) => {
-		expect(() => checkedBaseUrl(node, raw, 0)).toThrow(message);
+		// refused every time it is asked, never remembered as accepted
+		expect(() => apiBaseUrl(node, raw, 0)).toThrow(message);
+		expect(() => apiBaseUrl(node, raw, 1)).toThrow(message);
 	});
 });
 

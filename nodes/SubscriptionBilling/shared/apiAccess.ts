@@ -1,13 +1,7 @@
 import type { ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
-import { checkedBaseUrl } from './baseUrl';
+import { credentialBaseUrl, type ApiCredentials } from './apiCredentials';
+import { apiBaseUrl } from './baseUrl';
 import { CREDENTIAL_TYPE } from './constants';
-
-interface BillingCredentials {
-	apiKey?: string;
-	environment?: string;
-	productionBaseUrl?: string;
-	stagingBaseUrl?: string;
-}
 
 /** Where requests go (the checked base URL of the chosen environment) and the key to keep out of answers. */
 export interface ApiAccess {
@@ -17,10 +11,9 @@ export interface ApiAccess {
 
 /** Code that sends its own requests (pickers, the trigger) reads the credential here, the same way. */
 export async function apiAccess(ctx: ILoadOptionsFunctions | IPollFunctions): Promise<ApiAccess> {
-	const credentials = await ctx.getCredentials<BillingCredentials>(CREDENTIAL_TYPE);
-	const rawBaseUrl = credentials.environment === 'staging' ? credentials.stagingBaseUrl : credentials.productionBaseUrl;
+	const credentials = await ctx.getCredentials<ApiCredentials>(CREDENTIAL_TYPE);
 	return {
-		baseURL: checkedBaseUrl(ctx.getNode(), rawBaseUrl, 0).href.replace(/\/+$/, ''),
+		baseURL: apiBaseUrl(ctx.getNode(), credentialBaseUrl(credentials), 0),
 		secret: credentials.apiKey,
 	};
 }

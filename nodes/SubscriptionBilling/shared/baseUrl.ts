@@ -29,3 +29,17 @@ export function checkedBaseUrl(node: INode, rawBaseUrl: unknown, itemIndex: numb
 	}
 	return url;
 }
+
+/** Base URLs already checked, as sent (no trailing slash): a credential's URL is parsed once, not per item. */
+const accepted = new Map<string, string>();
+const ACCEPTED_MAX = 64;
+
+/** The credential's base URL as requests use it: checked (see checkedBaseUrl), without a trailing slash. */
+export function apiBaseUrl(node: INode, rawBaseUrl: unknown, itemIndex: number): string {
+	const known = typeof rawBaseUrl === 'string' ? accepted.get(rawBaseUrl) : undefined;
+	if (known !== undefined) return known;
+	const baseUrl = checkedBaseUrl(node, rawBaseUrl, itemIndex).href.replace(/\/+$/, '');
+	if (accepted.size >= ACCEPTED_MAX) accepted.clear();
+	accepted.set(rawBaseUrl as string, baseUrl);
+	return baseUrl;
+}

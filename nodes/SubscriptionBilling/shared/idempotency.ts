@@ -1,4 +1,4 @@
-import type { IExecutePaginationFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import type { IExecutePaginationFunctions, IHttpRequestOptions, INode } from 'n8n-workflow';
 
 /** What one derived key stands for: one run of one node for one item, in one execution. */
 export interface KeyScope {
@@ -27,13 +27,23 @@ export function executionIdentity(ctx: IExecutePaginationFunctions): string {
 	return `execution ${ctx.getExecutionId()}`;
 }
 
-export function keyScope(ctx: IExecutePaginationFunctions): KeyScope {
-	const node = ctx.getNode();
+/**
+ * Which run of the node this is. n8n-core's execution contexts carry it as a public `runIndex`
+ * (1.x and 2.x); reading it there spares building a WorkflowDataProxy (with its `$now`) for every
+ * write. Releases without it are asked through the proxy's `$runIndex`.
+ */
+function runIndexOf(ctx: IExecutePaginationFunctions): number {
+	const carried = (ctx as { runIndex?: unknown }).runIndex;
+	return typeof carried === 'number' ? carried : Number(ctx.getWorkflowDataProxy(ctx.getItemIndex()).$runIndex);
+}
+
+/** `node`: the context's node, as the caller already has it (getNode() copies the node each time). */
+export function keyScope(ctx: IExecutePaginationFunctions, node: INode): KeyScope {
 	return {
 		execution: executionIdentity(ctx),
 		workflowId: String(ctx.getWorkflow().id ?? ''),
 		node: node.id || node.name,
-		runIndex: Number(ctx.getWorkflowDataProxy(ctx.getItemIndex()).$runIndex),
+		runIndex: runIndexOf(ctx),
 		itemIndex: ctx.getItemIndex(),
 	};
 }

@@ -3,10 +3,11 @@ import type {
 	IDataObject,
 	IExecutePaginationFunctions,
 	IHttpRequestOptions,
+	INode,
 	INodeExecutionData,
 } from 'n8n-workflow';
 import { credentialBaseUrl, runCredentials } from './apiCredentials';
-import { checkedBaseUrl } from './baseUrl';
+import { apiBaseUrl } from './baseUrl';
 import { IDEMPOTENCY_HEADER } from './constants';
 import { deriveIdempotencyKey, keyScope } from './idempotency';
 import { invalidInput, quoted } from './invalidInput';
@@ -48,10 +49,10 @@ function maxConcurrent(ctx: IExecutePaginationFunctions, faultHandling: FaultHan
 	return value;
 }
 
-function idempotencyKeyFor(ctx: IExecutePaginationFunctions, faultHandling: FaultHandling, options: IHttpRequestOptions): string | undefined {
+function idempotencyKeyFor(ctx: IExecutePaginationFunctions, node: INode, faultHandling: FaultHandling, options: IHttpRequestOptions): string | undefined {
 	const mode = faultHandling.idempotency ?? 'derived';
 	if (mode === 'off') return undefined;
-	if (mode === 'derived') return deriveIdempotencyKey(keyScope(ctx), options);
+	if (mode === 'derived') return deriveIdempotencyKey(keyScope(ctx, node), options);
 	const key = String(faultHandling.idempotencyKey ?? '').trim();
 	if (key === '' || key.length > 255) throw invalidInput(ctx, 'Idempotency Key', key === '' ? 'is empty' : `is ${key.length} characters long, at most 255 are allowed`);
 	return key;
@@ -84,8 +85,8 @@ export function perform(kind: OperationKind, shape?: Shaper, paged = false) {
 		const faultHandling = this.getNodeParameter('faultHandling', {}) as FaultHandling;
 		const options = requestData.options as IHttpRequestOptions;
 		const credentials = await runCredentials(this);
-		options.baseURL = checkedBaseUrl(node, credentialBaseUrl(credentials), itemIndex).href.replace(/\/+$/, '');
-		const idempotencyKey = kind === 'write' ? idempotencyKeyFor(this, faultHandling, options) : undefined;
+		options.baseURL = apiBaseUrl(node, credentialBaseUrl(credentials), itemIndex);
+		const idempotencyKey = kind === 'write' ? idempotencyKeyFor(this, node, faultHandling, options) : undefined;
 		if (idempotencyKey) options.headers = { ...options.headers, [IDEMPOTENCY_HEADER]: idempotencyKey };
 		const session: Session = {
 			ctx: this,

@@ -31,14 +31,27 @@ export interface Session {
 	maxConcurrent?: number;
 }
 
+const origins = new Map<string, string>();
+
+/** The address (scheme, host, port) a request goes to; base URLs are few, so each is parsed once. */
+function originOf(options: IHttpRequestOptions): string {
+	const url = options.baseURL || options.url;
+	let origin = origins.get(url);
+	if (origin === undefined) {
+		origin = new URL(url).origin;
+		if (origins.size >= 64) origins.clear();
+		origins.set(url, origin);
+	}
+	return origin;
+}
+
 /** The budget this execution shares for the API's address; none outside an execution (the editor's pickers). */
 function budgetOf(session: Session, options: IHttpRequestOptions): RequestBudget | undefined {
 	const { ctx } = session;
 	const executionId = ctx.getExecutionId() as string | undefined;
 	if (!executionId) return undefined;
-	const address = new URL(options.baseURL || options.url).origin;
 	const signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
-	return requestBudget(executionId, address, session.maxConcurrent ?? DEFAULT_MAX_CONCURRENT, signal);
+	return requestBudget(executionId, originOf(options), session.maxConcurrent ?? DEFAULT_MAX_CONCURRENT, signal);
 }
 
 /** Tells the budget how a request went: 429 slows the execution down, an answer lets it speed up. */

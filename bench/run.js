@@ -12,6 +12,7 @@
 // node bench/run.js --render: rewrites RESULTS.md and the plot from bench/out/last-run.json.
 // Environment: BENCH_QUICK=1 (a smoke run: 1 round, small sizes), BENCH_PROFILE=0 (no profiles),
 // BENCH_ONLY=limited (only the scenarios against the API with latency and a rate limit),
+// BENCH_ONLY=writes (only the writes without latency and their profiles; prints, writes no RESULTS.md),
 // BENCH_INSTALL_N8N=1 (install n8n 2.8.4 into .n8n-local/ if n8n-nodes-base is missing),
 // BENCH_N8N_NODES_BASE=<dir> (use that n8n-nodes-base).
 
@@ -29,6 +30,7 @@ const OUT = path.join(__dirname, 'out');
 const QUICK = process.env.BENCH_QUICK === '1';
 const PROFILE = process.env.BENCH_PROFILE !== '0';
 const ONLY_LIMITED = process.env.BENCH_ONLY === 'limited';
+const ONLY_WRITES = process.env.BENCH_ONLY === 'writes';
 
 /** The API with latency and a rate limit (test/sandbox/limits.js): 40 ms on average, 100 requests/s per key. */
 const LIMITS = { latencyMs: 35, jitterMs: 10, ratePerSecond: 100, burst: 100 };
@@ -251,6 +253,40 @@ async function main() {
 	const writeTarget = { ...targets[Math.min(...CONFIG.listSizes)] };
 
 	const results = []; // { scenario, key, way, round, ...figures }
+	async function writeRounds() {
+		log(`\n# ${CONFIG.writeItems} items, each PATCH /usage`);
+		for (const mode of WRITE_MODES) {
+			await rounds('write', `write-${mode.id}`, CONFIG.writeRounds[mode.id], (way) => ({
+				target: writeTarget,
+				items: CONFIG.writeItems,
+				mode: way === 'loop' ? mode.loop : mode.n8n,
+			}));
+		}
+	}
+	function profileJobsFor() {
+		const biggest = Math.max(...CONFIG.listSizes);
+		return [
+			{ key: `list-${biggest}`, scenario: 'list', way: 'node', target: targets[biggest] },
+			...(nodesBase ? [{ key: `list-${biggest}`, scenario: 'list', way: 'httpRequest', target: targets[biggest] }] : []),
+			{ key: 'write-seq', scenario: 'write', way: 'node', target: writeTarget, items: CONFIG.profileWriteItems, mode: WRITE_MODES[0].n8n },
+			...(nodesBase
+				? [{ key: 'write-seq', scenario: 'write', way: 'httpRequest', target: writeTarget, items: CONFIG.profileWriteItems, mode: WRITE_MODES[0].n8n }]
+				: []),
+		];
+	}
+	async function profileRuns(profileJobs) {
+		log('\n# CPU profiles (one extra run each, not counted in the figures)');
+		const profiles = [];
+		for (const p of profileJobs) {
+			const file = path.join(OUT, `${p.key}-${p.way}.cpuprofile`);
+			const r = await runJob(sandbox, { ...p, nodesBase, profile: file });
+			const summary = summarise(JSON.parse(fs.readFileSync(file, 'utf8')), 15);
+			profiles.push({ ...p, file: path.relative(ROOT, file), wallMs: r.wallMs, summary });
+			log(`\n## ${p.key} / ${p.way}${p.items ? ` (${p.items} items)` : ''}, ${fmt(r.wallMs)} ms under the profiler`);
+			log(formatProfile(summary));
+		}
+		return profiles;
+	}
 	async function rounds(scenario, key, n, jobFor, theseWays = ways) {
 		for (let round = 0; round < n; round++) {
 			const order = theseWays.map((_, i) => theseWays[(i + round) % theseWays.length]); // rotate who goes first
@@ -267,6 +303,12 @@ async function main() {
 		}
 	}
 
+	if (ONLY_WRITES) {
+		await writeRounds();
+		const profiles = PROFILE ? await profileRuns(profileJobsFor(writeTarget).filter((p) => p.scenario === 'write')) : [];
+		sandbox.child.send({ cmd: 'close' });
+		return printWrites(results, profiles);
+	}
 	log(`\n# ${LIMITED.writes} usage writes against an API with ${LIMITS.latencyMs}+${LIMITS.jitterMs} ms latency and ${LIMITS.ratePerSecond} requests/s`);
 	const limitedWays = nodesBase ? LIMITED_WRITE_WAYS : ['node'];
 	await rounds('limited-write', 'limited-write', LIMITED.writeRounds, () => ({ target: targets.limited, warmTarget: writeTarget, items: LIMITED.writes }), limitedWays);
@@ -283,41 +325,25 @@ async function main() {
 	}
 	log(`\n# Limit ${CONFIG.limit.limit} from a ${CONFIG.limit.size}-invoice customer`);
 	await rounds('limit', 'limit', CONFIG.limit.rounds, () => ({ target: targets[CONFIG.limit.size], limit: CONFIG.limit.limit }));
-	log(`\n# ${CONFIG.writeItems} items, each PATCH /usage`);
-	for (const mode of WRITE_MODES) {
-		await rounds('write', `write-${mode.id}`, CONFIG.writeRounds[mode.id], (way) => ({
-			target: writeTarget,
-			items: CONFIG.writeItems,
-			mode: way === 'loop' ? mode.loop : mode.n8n,
-		}));
-	}
+	await writeRounds();
 	log('\n# Loading the package (PackageDirectoryLoader on the repo root)');
 	await rounds('load', 'load', CONFIG.loadRounds, () => ({ target: writeTarget }));
 
 	// ---- profiles of our node where it matters --------------------------------------------
-	const profiles = [];
-	if (PROFILE) {
-		log('\n# CPU profiles (one extra run each, not counted in the figures)');
-		const biggest = Math.max(...CONFIG.listSizes);
-		const profileJobs = [
-			{ key: `list-${biggest}`, scenario: 'list', way: 'node', target: targets[biggest] },
-			...(nodesBase ? [{ key: `list-${biggest}`, scenario: 'list', way: 'httpRequest', target: targets[biggest] }] : []),
-			{ key: 'write-seq', scenario: 'write', way: 'node', target: writeTarget, items: CONFIG.profileWriteItems, mode: WRITE_MODES[0].n8n },
-			...(nodesBase
-				? [{ key: 'write-seq', scenario: 'write', way: 'httpRequest', target: writeTarget, items: CONFIG.profileWriteItems, mode: WRITE_MODES[0].n8n }]
-				: []),
-		];
-		for (const p of profileJobs) {
-			const file = path.join(OUT, `${p.key}-${p.way}.cpuprofile`);
-			const r = await runJob(sandbox, { ...p, nodesBase, profile: file });
-			const summary = summarise(JSON.parse(fs.readFileSync(file, 'utf8')), 15);
-			profiles.push({ ...p, file: path.relative(ROOT, file), wallMs: r.wallMs, summary });
-			log(`\n## ${p.key} / ${p.way}${p.items ? ` (${p.items} items)` : ''}, ${fmt(r.wallMs)} ms under the profiler`);
-			log(formatProfile(summary));
-		}
-	}
+	const profiles = PROFILE ? await profileRuns(profileJobsFor()) : [];
 	sandbox.child.send({ cmd: 'close' });
 	finish({ host, loadBefore, started, nodesBase, nodesBaseVersion, ways, results, profiles });
+}
+
+/** BENCH_ONLY=writes: this node against the HTTP Request node, per write mode (medians), and the profiles. */
+function printWrites(results, profiles) {
+	const lines = ['| writes | node wall / CPU ms | HTTP Request wall / CPU ms | CPU ratio | wall ratio |', '|---|---|---|---|---|'];
+	for (const mode of WRITE_MODES) {
+		const runs = (way) => results.filter((r) => r.key === `write-${mode.id}` && r.way === way);
+		const [node, http] = ['node', 'httpRequest'].map((way) => ({ wall: median(runs(way).map((r) => r.wallMs)), cpu: median(runs(way).map((r) => r.cpuMs)) }));
+		lines.push(`| ${mode.label} | ${fmt(node.wall)} / ${fmt(node.cpu)} | ${fmt(http.wall)} / ${fmt(http.cpu)} | ${fmtRatio(ratio(node.cpu, http.cpu))} | ${fmtRatio(ratio(node.wall, http.wall))} |`);
+	}
+	log(`\n${lines.join('\n')}\n${profiles.length} profiles in bench/out/ (RESULTS.md is written by full runs only)`);
 }
 
 function finish({ host, loadBefore, started, nodesBase, nodesBaseVersion, ways, results, profiles }) {

@@ -1,10 +1,10 @@
 /**
  * Against an API with a rate limit: all items of one execution share one request budget. At most
- * Max Concurrent Requests are in flight, a 429 pauses every item for its Retry-After, nothing
- * fails for being rate limited and no write is applied twice.
+ * Max Concurrent Requests are in flight (starting at 16, growing until the first 429), a 429 pauses
+ * every item for its Retry-After, nothing fails for being rate limited and no write is applied twice.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { DEFAULT_MAX_CONCURRENT, heldBudgets } from '../nodes/SubscriptionBilling/shared/rateBudget';
+import { DEFAULT_MAX_CONCURRENT, INITIAL_WINDOW, heldBudgets } from '../nodes/SubscriptionBilling/shared/rateBudget';
 import { runBilling, useSandbox, type ReceivedRequest } from './helpers/billing';
 
 interface LimitedSandbox {
@@ -114,6 +114,35 @@ test('after a slowdown, successes ramp the execution back up to the maximum in f
 	expect(Math.max(...inFlight.slice(8, 24))).toBeLessThan(maxConcurrent);
 	expect(Math.max(...inFlight.slice(-100))).toBe(maxConcurrent);
 	expect(limited().applied.distinct).toBe(600);
+	expect(limited().applied.doubled()).toEqual([]);
+});
+
+test('until the first 429 the execution starts at 16 in flight and doubles each second up to the maximum', async () => {
+	limited().setLimits({ latencyMs: 100 });
+	const items = usageItems(400, 'start');
+	const run = await runBilling(sandbox, { ...updateUsage, faultHandling: { maxConcurrentRequests: 32 } }, { items });
+
+	expect(run.error).toBeUndefined();
+	expect(run.json).toHaveLength(400);
+	const inFlight = inFlightSeries(sandbox.requests);
+	// at least two full rounds (100 ms each) at the initial window before it doubles after a second
+	expect(Math.max(...inFlight.slice(0, 32))).toBe(INITIAL_WINDOW);
+	expect(limited().limits.stats().maxInFlightSeen).toBe(32);
+	expect(limited().applied.distinct).toBe(400);
+	expect(limited().applied.doubled()).toEqual([]);
+});
+
+test('a 429 ends the start: from then on the window grows by a little each second, it does not double', async () => {
+	limited().setLimits({ latencyMs: 100 });
+	sandbox.setFaults({ on: [1], kinds: ['429'], retryAfterSeconds: 0 });
+	const items = usageItems(400, 'no-doubling');
+	const run = await runBilling(sandbox, { ...updateUsage, faultHandling: { retryDelay: 5, maxConcurrentRequests: DEFAULT_MAX_CONCURRENT } }, { items });
+
+	expect(run.error).toBeUndefined();
+	expect(run.json).toHaveLength(400);
+	// 16 x 0.7 = 11 after the 429, then 2 more per second: some 3 s of writes stay far below doubling
+	expect(limited().limits.stats().maxInFlightSeen).toBeLessThan(2 * INITIAL_WINDOW);
+	expect(limited().applied.distinct).toBe(400);
 	expect(limited().applied.doubled()).toEqual([]);
 });
 

@@ -117,7 +117,7 @@ const concurrencyOptions: INodeProperties[] = [
 		typeOptions: { minValue: 1, maxValue: MAX_CONCURRENT_LIMIT },
 		default: DEFAULT_MAX_CONCURRENT,
 		description:
-			'Most requests all items of this execution have in flight to the API at once. A 429 (rate limited) pauses them all for its Retry-After and lowers this for a while; it recovers after successes.',
+			'Most requests all items of this execution have in flight to the API at once. Sending starts with 16 and doubles each second up to this until the API first answers 429 (rate limited); a 429 pauses them all for its Retry-After and lowers the number for a while; it recovers after successes.',
 	},
 ];
 

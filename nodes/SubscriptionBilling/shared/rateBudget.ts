@@ -1,14 +1,18 @@
 import { wait } from './wait';
 
-/** Requests one execution keeps in flight to one API unless the node's option says otherwise. */
-export const DEFAULT_MAX_CONCURRENT = 16;
+/** Most requests one execution keeps in flight to one API unless the node's option says otherwise. */
+export const DEFAULT_MAX_CONCURRENT = 64;
+/** Requests in flight when an execution starts sending to an API (or the maximum, if lower). */
+export const INITIAL_WINDOW = 16;
 /** The highest the node's option allows. */
 export const MAX_CONCURRENT_LIMIT = 256;
 
 /** A 429 shrinks the window to this share of itself (once per slowdown, however many 429s it brings). */
 const DECREASE = 0.7;
-/** Without 429s the window grows back by this many requests per second, up to the maximum. */
+/** After a 429, each second without one grows the window by this many requests, up to the maximum. */
 const INCREASE_PER_SECOND = 2;
+/** Until the first 429, the window doubles once per second of successes, up to the maximum. */
+const START_DOUBLING_MS = 1000;
 /** A 429 without Retry-After pauses this long. */
 const DEFAULT_PAUSE_MS = 1000;
 /** A budget that learned something (a smaller window, a pause) is kept this long after its last use. */
@@ -27,10 +31,12 @@ interface Waiter {
 }
 
 /**
- * What all items of one execution may send to one API: at most `window` requests in flight
- * (starting at the maximum), none while paused. A 429 pauses every request for its Retry-After
- * and shrinks the window; each second without one grows it back (additive increase,
- * multiplicative decrease). Waiters are served first come, first served.
+ * What all items of one execution may send to one API: at most `window` requests in flight, none
+ * while paused. The window starts at INITIAL_WINDOW and, until the API first answers 429, doubles
+ * each second up to the maximum (a slow start: an API without a limit gets the maximum after a
+ * few seconds; a rate limit is found before the window has grown). A 429 pauses every request for
+ * its Retry-After and shrinks the window; from then on each second without one grows it back
+ * by a little (additive increase, multiplicative decrease). Waiters are served first come, first served.
  */
 export class RequestBudget {
 	private window: number;
@@ -40,7 +46,7 @@ export class RequestBudget {
 	private head = 0;
 	private pausedUntil = 0;
 	private slowdownStartedAt = -Infinity;
-	private grownAt = 0;
+	private grownAt = Date.now();
 	private pumping = false;
 	lastUsedAt = Date.now();
 
@@ -50,16 +56,22 @@ export class RequestBudget {
 		/** Called when it is idle and learned nothing: nothing would be lost by starting afresh. */
 		private readonly forget?: () => void,
 	) {
-		this.window = maxConcurrent;
+		this.window = Math.min(maxConcurrent, INITIAL_WINDOW);
+	}
+
+	/** Whether the API has answered 429 to this execution yet (until then, the window starts slowly). */
+	private get rateLimitedYet(): boolean {
+		return this.slowdownStartedAt > -Infinity;
 	}
 
 	get idle(): boolean {
 		return this.inFlight === 0 && this.waiting === 0 && Date.now() >= this.pausedUntil;
 	}
 
-	/** Whether it still holds something learned: a window below the maximum or a pause. */
+	/** Whether it still holds something learned: a pause, a window shrunk by a 429, or one grown since the start. */
 	get learned(): boolean {
-		return this.window < this.maxConcurrent || Date.now() < this.pausedUntil;
+		if (Date.now() < this.pausedUntil) return true;
+		return this.rateLimitedYet ? this.window < this.maxConcurrent : this.window > Math.min(this.maxConcurrent, INITIAL_WINDOW);
 	}
 
 	/** Requests that may be in flight now. */
@@ -138,7 +150,12 @@ export class RequestBudget {
 	private grow(): void {
 		const now = Date.now();
 		if (this.window >= this.maxConcurrent || now <= this.grownAt) return;
-		this.window = Math.min(this.maxConcurrent, this.window + ((now - this.grownAt) / 1000) * INCREASE_PER_SECOND);
+		if (!this.rateLimitedYet) {
+			if (now - this.grownAt < START_DOUBLING_MS) return;
+			this.window = Math.min(this.maxConcurrent, this.window * 2);
+		} else {
+			this.window = Math.min(this.maxConcurrent, this.window + ((now - this.grownAt) / 1000) * INCREASE_PER_SECOND);
+		}
 		this.grownAt = now;
 	}
 }

@@ -20,9 +20,8 @@ const REPS = Number(process.env.WHATIF_REPS || 1); // processes per variant and 
 /** name -> [file under nodes/SubscriptionBilling, text, replacement][] */
 const CHANGES = {
 	// undoing this package's own cuts, to show what they saved
-	'as before: credential read for every item and every request (perform.ts, transport.ts)': [
+	'as before: credential read for every item (perform.ts)': [
 		['shared/perform.js', 'const credentials = await (0, apiCredentials_1.runCredentials)(this);', "const credentials = await this.getCredentials('subscriptionBillingApi');"],
-		['shared/transport.js', 'const alreadyRead = session.credentials && {', 'const alreadyRead = undefined && {'],
 	],
 	'as before: baseURL expression in requestDefaults, evaluated for every item (node.ts)': [
 		[
@@ -31,16 +30,15 @@ const CHANGES = {
 			`requestDefaults: { baseURL: '={{ $credentials.environment === "staging" ? $credentials.stagingBaseUrl : $credentials.productionBaseUrl }}', headers: { Accept: 'application/json' } },`,
 		],
 	],
+	'as before: run index read through a WorkflowDataProxy (with its $now) for every write (idempotency.ts)': [
+		['shared/idempotency.js', "return typeof carried === 'number' ? carried :", 'return false ? carried :'],
+	],
+	'as before: at most 16 in flight, no slow start (rateBudget.ts)': [
+		['shared/rateBudget.js', 'exports.DEFAULT_MAX_CONCURRENT = 64;', 'exports.DEFAULT_MAX_CONCURRENT = 16;'],
+	],
 	// what is left, and why it stays
 	'no request budget (rateBudget.ts; the budget is kept: it is what survives a rate limit)': [
 		['shared/transport.js', 'const ticket = await budgetOf(session, options)?.acquire();', 'const ticket = undefined;'],
-	],
-	'credential header set by a function, not the generic expression (credential.ts; kept generic: the editor offers a generic credential to the HTTP Request node)': [
-		[
-			'../../credentials/SubscriptionBillingApi.credentials.js',
-			"authenticate = {\n        type: 'generic',\n        properties: {\n            headers: {\n                'X-SERVICE-KEY': '={{$credentials.apiKey}}',\n            },\n        },\n    };",
-			"authenticate = async (credentials, requestOptions) => ({ ...requestOptions, headers: { ...requestOptions.headers, 'X-SERVICE-KEY': String(credentials.apiKey) } });",
-		],
 	],
 };
 

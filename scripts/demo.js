@@ -116,7 +116,7 @@ async function main() {
 	const triggered = examples
 		.map((f) => JSON.parse(fs.readFileSync(path.join(EXAMPLES, f), 'utf8')))
 		.filter((wf) => wf.nodes.some((node) => node.type.endsWith('.subscriptionBillingTrigger')));
-	if (!billing.real) for (const wf of triggered) await n8n.cliOk(['publish:workflow', `--id=${wf.id}`]);
+	if (!billing.real) for (const wf of triggered) await n8n.activateWorkflow(wf.id);
 
 	step(`Starting n8n ${n8n.version} on ${n8n.baseUrl}${queue ? ` and ${cluster.workers.length} workers` : ''}`);
 	if (queue) await cluster.start();

@@ -216,6 +216,15 @@ class N8n {
 		return r;
 	}
 
+	/**
+	 * Makes an imported workflow active from the next start of n8n: `publish:workflow` on n8n 2.x,
+	 * `update:workflow --active=true` on 1.x (which has no publish).
+	 */
+	async activateWorkflow(id) {
+		const major = Number(String(this.version).split('.')[0]);
+		return this.cliOk(major >= 2 ? ['publish:workflow', `--id=${id}`] : ['update:workflow', `--id=${id}`, '--active=true']);
+	}
+
 	writeTmpJson(name, data) {
 		const file = path.join(this.dir, name);
 		fs.writeFileSync(file, JSON.stringify(data, null, 2));

@@ -88,7 +88,7 @@ class QueueCluster {
 	/** Imports a workflow (through the main's CLI, into the shared database) and publishes it. */
 	async importAndPublish(workflow) {
 		await this.main.importWorkflow(workflow);
-		await this.main.cliOk(['publish:workflow', `--id=${workflow.id}`]);
+		await this.main.activateWorkflow(workflow.id);
 	}
 
 	/** Starts the main (it runs the migrations and registers the webhooks), then the workers. */

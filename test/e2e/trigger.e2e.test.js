@@ -103,13 +103,13 @@ beforeAll(async () => {
 	const credential = credentialFor(sandbox, { id: 'sbTriggerCred001' });
 	await n8n.importCredentials([credential]);
 	await n8n.importWorkflow(workflow(credential));
-	await n8n.cliOk(['publish:workflow', `--id=${WORKFLOW_ID}`]);
+	await n8n.activateWorkflow(WORKFLOW_ID);
 	// the example the demo publishes, polling every 2 seconds instead of every minute
 	const demo = example(EXAMPLE_FILE);
 	demo.nodes.find((node) => node.type === TRIGGER_TYPE).parameters.pollTimes = EVERY_2_SECONDS;
 	await n8n.importCredentials([credentialFor(sandbox)]);
 	await n8n.importWorkflow(demo);
-	await n8n.cliOk(['publish:workflow', `--id=${demo.id}`]);
+	await n8n.activateWorkflow(demo.id);
 	await n8n.start();
 	await n8n.setupOwner();
 });

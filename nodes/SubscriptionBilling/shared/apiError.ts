@@ -1,5 +1,5 @@
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
-import { provablyNotReceived, UNTRUSTED_CERTIFICATE_CODES, type Failure } from './retry';
+import { NOT_CONNECTED_CODES, provablyNotReceived, UNTRUSTED_CERTIFICATE_CODES, type Failure } from './retry';
 import { redact, redactDeep } from './redact';
 
 interface ApiErrorBody {
@@ -56,7 +56,7 @@ const UNTRUSTED_ADVICE =
 
 function networkMessage(code: string): string {
 	if (UNTRUSTED_CERTIFICATE_CODES.has(code)) return UNTRUSTED;
-	if (['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL'].includes(code)) return NOT_CONNECTED;
+	if (NOT_CONNECTED_CODES.has(code)) return NOT_CONNECTED;
 	if (['ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT'].includes(code)) return TIMED_OUT;
 	return CUT_OFF;
 }

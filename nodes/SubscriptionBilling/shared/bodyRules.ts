@@ -1,4 +1,5 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, PreSendAction } from 'n8n-workflow';
+import { isMissing, isPlainObject } from './emptyFields';
 import { invalidInput, quoted } from './invalidInput';
 import { ID_HINT, ID_PATTERN, UUID_HINT, UUID_PATTERN } from './pathParameters';
 
@@ -84,10 +85,6 @@ function isHttpUrl(value: unknown): boolean {
 	}
 }
 
-function isMissing(value: unknown): boolean {
-	return value === undefined || value === null || value === '';
-}
-
 /**
  * What a mapped value unambiguously means for the field's type: a number given to a text field
  * becomes its text (an id from a numeric column), a text holding just a number becomes that number
@@ -137,5 +134,5 @@ export function requireAnyField(fields: Array<Pick<FieldRule, 'field' | 'label'>
 }
 
 function isEmptyObject(value: unknown): boolean {
-	return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
+	return isPlainObject(value) && Object.keys(value).length === 0;
 }

@@ -1,10 +1,11 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, PreSendAction } from 'n8n-workflow';
 
-function isEmpty(value: unknown): boolean {
+/** No value: absent, null or an empty string. */
+export function isMissing(value: unknown): boolean {
 	return value === undefined || value === null || value === '';
 }
 
-function isPlainObject(value: unknown): value is IDataObject {
+export function isPlainObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -12,7 +13,7 @@ function isPlainObject(value: unknown): value is IDataObject {
 function withoutEmpty(body: IDataObject): IDataObject {
 	const kept: IDataObject = {};
 	for (const [field, value] of Object.entries(body)) {
-		if (isEmpty(value)) continue;
+		if (isMissing(value)) continue;
 		if (isPlainObject(value)) {
 			const inner = withoutEmpty(value);
 			if (Object.keys(inner).length > 0) kept[field] = inner;

@@ -21,7 +21,7 @@ export const DEFAULT_RETRY: RetrySettings = { maxRetries: 4, initialDelayMs: 500
 const RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 
 /** Connection errors raised before the request could reach the server: repeating them never repeats a write. */
-const NOT_CONNECTED_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+export const NOT_CONNECTED_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
 
 /** The API's TLS certificate was refused: a lasting fault, and the request never reached the API. */
 export const UNTRUSTED_CERTIFICATE_CODES = new Set([

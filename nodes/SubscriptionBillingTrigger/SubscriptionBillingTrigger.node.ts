@@ -1,4 +1,5 @@
 import { NodeConnectionTypes, type IDataObject, type INodeExecutionData, type INodeType, type INodeTypeDescription, type IPollFunctions } from 'n8n-workflow';
+import { readAccess } from '../SubscriptionBilling/shared/apiAccess';
 import { searchCustomers } from '../SubscriptionBilling/shared/listSearch';
 import { triggerProperties } from './description';
 import { pollAllCustomersInvoices, pollCustomerInvoices, sampleInvoice } from './events/invoices';
@@ -8,7 +9,6 @@ import { sampleFromCustomerList } from './events/samples';
 import { pollStatusChanges } from './events/subscriptionStatus';
 import type { PollInput, PollOutcome, TriggerEvent } from './events/types';
 import { checkedCustomerId } from './parameters';
-import { pollSession } from './session';
 import { readState, writeState } from './state';
 
 export class SubscriptionBillingTrigger implements INodeType {
@@ -37,7 +37,7 @@ export class SubscriptionBillingTrigger implements INodeType {
 		const statuses = event === 'subscriptionStatusChanged' ? (this.getNodeParameter('statuses', []) as string[]) : [];
 		const isInvoiceEvent = event === 'newInvoice' || event === 'invoicePaid' || event === 'invoiceOverdue';
 		const customerId = isInvoiceEvent && this.getNodeParameter('scope') === 'customer' ? checkedCustomerId(this) : undefined;
-		const api = await pollSession(this);
+		const api = await readAccess(this);
 		const now = new Date();
 
 		if (this.getMode() === 'manual') {

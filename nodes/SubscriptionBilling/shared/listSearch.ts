@@ -5,10 +5,10 @@ import type {
 	INodeListSearchItems,
 	INodeListSearchResult,
 } from 'n8n-workflow';
-import { apiAccess } from './apiAccess';
+import { readAccess, type ReadAccess } from './apiAccess';
 import { MAX_PAGE_SIZE } from './constants';
 import { DEFAULT_RETRY } from './retry';
-import { sendWithRetries, type Session } from './transport';
+import { sendWithRetries } from './transport';
 
 /** Results a picker shows per page when nothing is typed. */
 const PAGE_SIZE = 50;
@@ -26,28 +26,24 @@ interface Page {
 	nextOffset?: number;
 }
 
+/** A picker's access to the API, read once per call of the picker; a failed request is tried once more. */
+function pickerAccess(ctx: ILoadOptionsFunctions): Promise<ReadAccess> {
+	return readAccess(ctx, { ...DEFAULT_RETRY, maxRetries: 1 });
+}
+
 /** One request of a picker, through the same transport as the operations. */
-async function send(ctx: ILoadOptionsFunctions, request: Pick<IHttpRequestOptions, 'method' | 'url' | 'body' | 'qs'>): Promise<unknown> {
-	const { baseURL, secret } = await apiAccess(ctx);
-	const session: Session = {
-		ctx,
-		node: ctx.getNode(),
-		itemIndex: 0,
-		secret,
-		retry: { ...DEFAULT_RETRY, maxRetries: 1 },
-		safeToRepeat: true,
-	};
-	return await sendWithRetries(session, { ...request, baseURL });
+async function send(api: ReadAccess, request: Pick<IHttpRequestOptions, 'method' | 'url' | 'body' | 'qs'>): Promise<unknown> {
+	return await sendWithRetries(api.session, { ...request, baseURL: api.baseURL });
 }
 
 /** One page of a list for the editor's pickers. */
 async function fetchPage(
-	ctx: ILoadOptionsFunctions,
+	api: ReadAccess,
 	request: Pick<IHttpRequestOptions, 'method' | 'url' | 'body'>,
 	offset: number,
 	limit = PAGE_SIZE,
 ): Promise<Page> {
-	const body = await send(ctx, { ...request, qs: { limit, offset } });
+	const body = await send(api, { ...request, qs: { limit, offset } });
 	if (Array.isArray(body)) return { results: body as IDataObject[] };
 	const page = body as { results?: IDataObject[]; next?: string | null };
 	const results = Array.isArray(page?.results) ? page.results : [];
@@ -59,7 +55,7 @@ async function fetchPage(
  * are found or SCAN_PAGES_PER_CALL pages were read; the token continues where it stopped.
  */
 async function scan(
-	ctx: ILoadOptionsFunctions,
+	api: ReadAccess,
 	request: Pick<IHttpRequestOptions, 'method' | 'url'>,
 	offset: number,
 	keep: (entries: IDataObject[]) => INodeListSearchItems[],
@@ -67,7 +63,7 @@ async function scan(
 	const results: INodeListSearchItems[] = [];
 	let next: number | undefined = offset;
 	for (let pages = 0; next !== undefined && pages < SCAN_PAGES_PER_CALL && results.length === 0; pages++) {
-		const page = await fetchPage(ctx, request, next, MAX_PAGE_SIZE);
+		const page = await fetchPage(api, request, next, MAX_PAGE_SIZE);
 		results.push(...keep(page.results));
 		next = page.nextOffset;
 	}
@@ -80,10 +76,11 @@ function matches(needle: string, ...texts: unknown[]): boolean {
 
 /** Customers by name: typing filters through the API's case-insensitive name search. */
 export async function searchCustomers(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	const api = await pickerAccess(this);
 	const offset = Number(paginationToken ?? 0);
 	const page = filter
-		? await fetchPage(this, { method: 'POST', url: '/customers/search', body: { name: filter } }, offset)
-		: await fetchPage(this, { method: 'GET', url: '/customers' }, offset);
+		? await fetchPage(api, { method: 'POST', url: '/customers/search', body: { name: filter } }, offset)
+		: await fetchPage(api, { method: 'GET', url: '/customers' }, offset);
 	return {
 		results: page.results.map((customer) => ({
 			name: customer.external_id ? `${customer.name} (${customer.external_id})` : String(customer.name),
@@ -131,15 +128,16 @@ function subscriptionItems(customers: IDataObject[], needle?: string): INodeList
 export async function searchSubscriptions(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
 	const offset = Number(paginationToken ?? 0);
 	const needle = filter?.trim().toLowerCase();
-	if (needle) return await scan(this, { method: 'GET', url: '/customers' }, offset, (customers) => subscriptionItems(customers, needle));
-	const page = await fetchPage(this, { method: 'GET', url: '/customers' }, offset);
+	const api = await pickerAccess(this);
+	if (needle) return await scan(api, { method: 'GET', url: '/customers' }, offset, (customers) => subscriptionItems(customers, needle));
+	const page = await fetchPage(api, { method: 'GET', url: '/customers' }, offset);
 	return { results: subscriptionItems(page.results), paginationToken: page.nextOffset };
 }
 
 /** Plans by name; the API has no plan search, so the filter applies to the pages read. */
 export async function searchPlans(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
 	const needle = filter?.trim().toLowerCase();
-	return await scan(this, { method: 'GET', url: '/plans' }, Number(paginationToken ?? 0), (plans) =>
+	return await scan(await pickerAccess(this), { method: 'GET', url: '/plans' }, Number(paginationToken ?? 0), (plans) =>
 		plans
 			.filter((plan) => !needle || matches(needle, plan.plan_name))
 			.map((plan) => ({ name: String(plan.plan_name), value: String(plan.plan_id) })),
@@ -147,9 +145,9 @@ export async function searchPlans(this: ILoadOptionsFunctions, filter?: string, 
 }
 
 /** The bricks of a plan: from the list when it carries them, otherwise from GET /plans/{id}. */
-async function bricksOf(ctx: ILoadOptionsFunctions, plan: IDataObject): Promise<IDataObject[]> {
+async function bricksOf(api: ReadAccess, plan: IDataObject): Promise<IDataObject[]> {
 	if (Array.isArray(plan.bricks)) return plan.bricks as IDataObject[];
-	const detail = (await send(ctx, { method: 'GET', url: `/plans/${encodeURIComponent(String(plan.plan_id))}` })) as IDataObject;
+	const detail = (await send(api, { method: 'GET', url: `/plans/${encodeURIComponent(String(plan.plan_id))}` })) as IDataObject;
 	return Array.isArray(detail?.bricks) ? (detail.bricks as IDataObject[]) : [];
 }
 
@@ -161,10 +159,11 @@ export async function searchBricks(this: ILoadOptionsFunctions, filter?: string,
 	const needle = filter?.trim().toLowerCase();
 	const usageOnly = this.getCurrentNodeParameter('resource') === 'usage';
 	const offset = Number(paginationToken ?? 0);
-	const page = await fetchPage(this, { method: 'GET', url: '/plans' }, offset, MAX_PAGE_SIZE);
+	const api = await pickerAccess(this);
+	const page = await fetchPage(api, { method: 'GET', url: '/plans' }, offset, MAX_PAGE_SIZE);
 	const results: INodeListSearchItems[] = [];
 	for (const plan of page.results) {
-		for (const brick of await bricksOf(this, plan)) {
+		for (const brick of await bricksOf(api, plan)) {
 			if (usageOnly && brick.brick_type !== undefined && brick.brick_type !== 'USAGE') continue;
 			if (needle && !matches(needle, brick.brick_name, plan.plan_name)) continue;
 			const label = [brick.brick_name ?? 'Brick', brick.brick_type, plan.plan_name].filter((part) => part !== undefined && part !== null).join(' · ');

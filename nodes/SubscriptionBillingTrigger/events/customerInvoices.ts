@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { MAX_PAGE_SIZE } from '../../SubscriptionBilling/shared/constants';
 import { visitPages } from '../../SubscriptionBilling/shared/pagination';
 import { fingerprint, packFingerprints, unpackFingerprints } from '../fingerprint';
-import type { PollSession } from '../session';
+import type { ReadAccess } from '../../SubscriptionBilling/shared/apiAccess';
 import { isOpen, isOverdue, isPaid, issuedMs, type CustomerInvoices } from './invoiceState';
 
 export type InvoiceEvent = 'newInvoice' | 'invoicePaid' | 'invoiceOverdue';
@@ -23,7 +23,7 @@ function invoicesPath(customerId: string): string {
  * The customer's invoices, newest issued first, down to `floor`: paging stops after the first page
  * whose last invoice was issued before it. A full scan reads every page.
  */
-async function readNewest(api: PollSession, customerId: string, floor: (fetched: IDataObject[]) => number, fullScan: boolean): Promise<IDataObject[]> {
+async function readNewest(api: ReadAccess, customerId: string, floor: (fetched: IDataObject[]) => number, fullScan: boolean): Promise<IDataObject[]> {
 	const fetched: IDataObject[] = [];
 	await visitPages(
 		api.session,
@@ -39,7 +39,7 @@ async function readNewest(api: PollSession, customerId: string, floor: (fetched:
 }
 
 /** Invoice Search by id (POST /invoices/search), 1,000 ids a request: the watched invoices not on the pages read. */
-async function readByIds(api: PollSession, customerId: string, ids: string[]): Promise<Map<string, IDataObject>> {
+async function readByIds(api: ReadAccess, customerId: string, ids: string[]): Promise<Map<string, IDataObject>> {
 	const found = new Map<string, IDataObject>();
 	for (let start = 0; start < ids.length; start += MAX_PAGE_SIZE) {
 		const chunk = ids.slice(start, start + MAX_PAGE_SIZE);
@@ -87,7 +87,7 @@ function judge(event: InvoiceEvent, invoice: IDataObject, now: Date): 'emit' | '
  * so every invoice it has now is new.
  */
 export async function trackCustomerInvoices(
-	api: PollSession,
+	api: ReadAccess,
 	customerId: string,
 	previous: CustomerInvoices | undefined,
 	baseline: boolean,
@@ -138,7 +138,7 @@ export async function trackCustomerInvoices(
 }
 
 /** Fetch Test Event: the customer's most recent invoice the event is about, state untouched. */
-export async function mostRecentInvoice(api: PollSession, customerId: string, event: InvoiceEvent, now: Date): Promise<IDataObject | undefined> {
+export async function mostRecentInvoice(api: ReadAccess, customerId: string, event: InvoiceEvent, now: Date): Promise<IDataObject | undefined> {
 	let match: IDataObject | undefined;
 	await visitPages(
 		api.session,

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { visitPages } from '../../SubscriptionBilling/shared/pagination';
-import type { PollSession } from '../session';
+import type { ReadAccess } from '../../SubscriptionBilling/shared/apiAccess';
 
 export interface CustomerList {
 	customers: IDataObject[];
@@ -13,7 +13,7 @@ export interface CustomerList {
 }
 
 /** Every customer (GET /customers, 1,000 a request); each carries its subscriptions' summaries. */
-export async function readCustomerList({ session, baseURL }: PollSession): Promise<CustomerList> {
+export async function readCustomerList({ session, baseURL }: ReadAccess): Promise<CustomerList> {
 	const customers: IDataObject[] = [];
 	const counts = new Set<number | undefined>();
 	await visitPages(session, { method: 'GET', baseURL, url: '/customers', headers: { Accept: 'application/json' } }, {}, (page) => {

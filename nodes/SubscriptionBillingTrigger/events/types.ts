@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import type { PollSession } from '../session';
+import type { ReadAccess } from '../../SubscriptionBilling/shared/apiAccess';
 
 /** The event values of the trigger's Event parameter. */
 export type TriggerEvent =
@@ -17,7 +17,7 @@ export interface PollOutcome {
 }
 
 export interface PollInput {
-	api: PollSession;
+	api: ReadAccess;
 	/** Undefined on the first poll: remember where things stand, emit nothing. */
 	previous: IDataObject | undefined;
 	/** Time of this poll, used for `detected_at` and to tell whether an invoice is overdue. */

@@ -1,12 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { ID_PATTERN } from '../shared/pathParameters';
 
-function resourceLocator(
-	displayName: string,
-	name: string,
-	description: string,
-	searchListMethod: string,
-	byId: { placeholder: string; regex: string; errorMessage: string },
-): INodeProperties {
+/** Checked in the editor with the pattern the node checks before sending. */
+const ID_REGEX = ID_PATTERN.source;
+const ID_ERROR = 'Only letters, digits and hyphens';
+
+/** A required id, picked from a searchable list or given as an id such as `exampleId`. */
+function resourceLocator(displayName: string, name: string, description: string, searchListMethod: string, exampleId: string): INodeProperties {
 	return {
 		displayName,
 		name,
@@ -25,22 +25,19 @@ function resourceLocator(
 				displayName: 'By ID',
 				name: 'id',
 				type: 'string',
-				placeholder: byId.placeholder,
-				validation: [{ type: 'regex', properties: { regex: byId.regex, errorMessage: byId.errorMessage } }],
+				placeholder: `e.g. ${exampleId}`,
+				validation: [{ type: 'regex', properties: { regex: ID_REGEX, errorMessage: ID_ERROR } }],
 			},
 		],
 	};
 }
-
-const ID_REGEX = '^[a-zA-Z\\d-]+$';
-const ID_ERROR = 'Only letters, digits and hyphens';
 
 export const customerIdField = resourceLocator(
 	'Customer',
 	'customerId',
 	'The customer: pick it by name or give its ID',
 	'searchCustomers',
-	{ placeholder: 'e.g. 938624d0-4bbd-4928-85b9-5506372accfa', regex: ID_REGEX, errorMessage: ID_ERROR },
+	'938624d0-4bbd-4928-85b9-5506372accfa',
 );
 
 export const subscriptionIdField = resourceLocator(
@@ -48,21 +45,17 @@ export const subscriptionIdField = resourceLocator(
 	'subscriptionId',
 	"The subscription: type its name or its customer's name to list matches, or give the subscription ID",
 	'searchSubscriptions',
-	{ placeholder: 'e.g. 5c0d3acd-6adc-48b5-bb47-a920115142f1', regex: ID_REGEX, errorMessage: ID_ERROR },
+	'5c0d3acd-6adc-48b5-bb47-a920115142f1',
 );
 
-export const planIdField = resourceLocator('Plan', 'planId', 'The plan: pick it by name or give its ID', 'searchPlans', {
-	placeholder: 'e.g. 4b8abbe6-1f4e-4232-b74f-a393af35b05e',
-	regex: ID_REGEX,
-	errorMessage: ID_ERROR,
-});
+export const planIdField = resourceLocator('Plan', 'planId', 'The plan: pick it by name or give its ID', 'searchPlans', '4b8abbe6-1f4e-4232-b74f-a393af35b05e');
 
 export const brickIdField = resourceLocator(
 	'Brick',
 	'brickId',
 	'The brick (line item of a plan): pick it from the bricks of the plans or give its ID',
 	'searchBricks',
-	{ placeholder: 'e.g. 7d1e0c52-3f0b-4a8e-9d6c-2b4f1a0e9c31', regex: ID_REGEX, errorMessage: ID_ERROR },
+	'7d1e0c52-3f0b-4a8e-9d6c-2b4f1a0e9c31',
 );
 
 export const orderIdField: INodeProperties = {

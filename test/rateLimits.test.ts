@@ -83,15 +83,20 @@ test('a burst of 429s with Retry-After pauses every item of the execution, not o
 	expect(limited().applied.doubled()).toEqual([]);
 });
 
-test('after a 429 the execution sends fewer requests at once', async () => {
-	const maxConcurrent = 8;
+/** `count` writes at 20 ms latency with at most 8 in flight, the first 8 requests declined with 429 (Retry-After: 0). */
+const AFTER_429_MAX = 8;
+async function writesAfterA429Wave(count: number, tag: string) {
 	sandbox.setFaults({ on: [1, 2, 3, 4, 5, 6, 7, 8], kinds: Array(8).fill('429'), retryAfterSeconds: 0 });
 	limited().setLimits({ latencyMs: 20 });
-	const items = usageItems(60, 'ramp');
-	const run = await runBilling(sandbox, { ...updateUsage, faultHandling: { retryDelay: 5, maxConcurrentRequests: maxConcurrent } }, { items });
-
+	const items = usageItems(count, tag);
+	const run = await runBilling(sandbox, { ...updateUsage, faultHandling: { retryDelay: 5, maxConcurrentRequests: AFTER_429_MAX } }, { items });
 	expect(run.error).toBeUndefined();
-	expect(run.json).toHaveLength(60);
+	expect(run.json).toHaveLength(count);
+}
+
+test('after a 429 the execution sends fewer requests at once', async () => {
+	const maxConcurrent = AFTER_429_MAX;
+	await writesAfterA429Wave(60, 'ramp');
 	const stats = limited().limits.stats();
 	expect(stats.maxInFlightSeen).toBeLessThanOrEqual(maxConcurrent);
 	// in flight at each arrival, from arrival order and answer order
@@ -102,14 +107,8 @@ test('after a 429 the execution sends fewer requests at once', async () => {
 });
 
 test('after a slowdown, successes ramp the execution back up to the maximum in flight', async () => {
-	const maxConcurrent = 8;
-	sandbox.setFaults({ on: [1, 2, 3, 4, 5, 6, 7, 8], kinds: Array(8).fill('429'), retryAfterSeconds: 0 });
-	limited().setLimits({ latencyMs: 20 });
-	const items = usageItems(600, 'recover');
-	const run = await runBilling(sandbox, { ...updateUsage, faultHandling: { retryDelay: 5, maxConcurrentRequests: maxConcurrent } }, { items });
-
-	expect(run.error).toBeUndefined();
-	expect(run.json).toHaveLength(600);
+	const maxConcurrent = AFTER_429_MAX;
+	await writesAfterA429Wave(600, 'recover');
 	const inFlight = inFlightSeries(sandbox.requests);
 	expect(Math.max(...inFlight.slice(8, 24))).toBeLessThan(maxConcurrent);
 	expect(Math.max(...inFlight.slice(-100))).toBe(maxConcurrent);

@@ -54,33 +54,30 @@ describe.each(LISTS)('$resource → Get Many', ({ resource, path, key }) => {
 			{ method: 'GET', path: `/api/v2/subscriptions/${sandbox.fixtures.subscriptionId}/${path}`, rawQuery: '', status: 200 },
 		]);
 	};
-
-	test('Return All: one request with no query string, every entry as an item, in the API order', async () => {
+	/** The list as the API gives it, then the node's Get Many with `listing` (Return All or Limit): one request without a query. */
+	const getMany = async (listing: IDataObject) => {
 		const expected = await listFromApi(path);
 		sandbox.clearRequests();
-		const run = await runBilling(sandbox, { resource, operation: 'getMany', subscriptionId: sandbox.fixtures.subscriptionId, returnAll: true });
+		const run = await runBilling(sandbox, { resource, operation: 'getMany', subscriptionId: sandbox.fixtures.subscriptionId, ...listing });
 		expect(run.error).toBeUndefined();
 		expectOneRequestWithoutQuery();
+		return { run, expected };
+	};
+
+	test('Return All: one request with no query string, every entry as an item, in the API order', async () => {
+		const { run, expected } = await getMany({ returnAll: true });
 		expect(run.json).toEqual(expected);
 		for (const item of run.items) expect(item.pairedItem).toEqual({ item: 0 });
 	});
 
 	test('Limit 2: one request with no query string, the first two entries only', async () => {
-		const expected = await listFromApi(path);
-		sandbox.clearRequests();
-		const run = await runBilling(sandbox, { resource, operation: 'getMany', subscriptionId: sandbox.fixtures.subscriptionId, limit: 2 });
-		expect(run.error).toBeUndefined();
-		expectOneRequestWithoutQuery();
+		const { run, expected } = await getMany({ limit: 2 });
 		expect(run.json.map((entry) => entry[key])).toEqual(expected.slice(0, 2).map((entry) => entry[key]));
 		expect(run.json).toEqual(expected.slice(0, 2));
 	});
 
 	test('a Limit larger than the list returns the whole list', async () => {
-		const expected = await listFromApi(path);
-		sandbox.clearRequests();
-		const run = await runBilling(sandbox, { resource, operation: 'getMany', subscriptionId: sandbox.fixtures.subscriptionId, limit: 500 });
-		expect(run.error).toBeUndefined();
-		expectOneRequestWithoutQuery();
+		const { run, expected } = await getMany({ limit: 500 });
 		expect(run.json).toEqual(expected);
 	});
 });

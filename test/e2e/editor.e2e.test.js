@@ -5,11 +5,7 @@
 // and execute it against the sandbox, and test the credential from its dialog.
 //
 // Screenshots go to test-output/e2e/; with E2E_SCREENSHOTS=docs they also replace docs/images/.
-const fs = require('node:fs');
-const path = require('node:path');
 const {
-	ROOT,
-	OWNER,
 	EXAMPLE_CREDENTIAL_ID,
 	example,
 	credentialFor,
@@ -18,25 +14,12 @@ const {
 	builtNodeDescription,
 	expectedOperations,
 } = require('./helpers');
+const { UI_TIMEOUT, byTestId, openBrowser, signIn, screenshot: saveScreenshot } = require('./browser');
 const { isKnownN8nPageError } = require('./knownN8nPageErrors');
 
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const CHROMIUM_FLAGS = [
-	'--headless',
-	'--no-sandbox',
-	'--disable-gpu',
-	'--disable-quic',
-	'--no-first-run',
-	'--disable-background-networking',
-	'--disable-component-update',
-	'--disable-sync',
-];
-const SHOTS = path.join(ROOT, 'test-output', 'e2e');
-const DOC_IMAGES = path.join(ROOT, 'docs', 'images');
 // n8n's editor adds a "Custom API Call" option to the resource and operation pickers of a node
 // whose credential the HTTP Request node can reuse (generic `authenticate`): not in the description
 const EDITOR_ADDED_OPTIONS = ['Custom API Call'];
-const UI_TIMEOUT = 30000;
 
 let env;
 let sandbox;
@@ -45,18 +28,7 @@ let browser;
 let page;
 const pageErrors = [];
 
-async function screenshot(name, { docs = true } = {}) {
-	fs.mkdirSync(SHOTS, { recursive: true });
-	const file = path.join(SHOTS, `${name}.png`);
-	await page.screenshot({ path: file });
-	if (docs && process.env.E2E_SCREENSHOTS === 'docs') {
-		fs.mkdirSync(DOC_IMAGES, { recursive: true });
-		fs.copyFileSync(file, path.join(DOC_IMAGES, `${name}.png`));
-	}
-	return file;
-}
-
-const byTestId = (id) => `[data-test-id="${id}"]`;
+const screenshot = (name, options) => saveScreenshot(page, name, options);
 
 /** Closes the toasts ("Node executed successfully" ...) so that they do not cover a screenshot. */
 async function closeToasts() {
@@ -153,9 +125,6 @@ async function optionNames(parameterName) {
 }
 
 beforeAll(async () => {
-	if (!fs.existsSync(CHROMIUM)) {
-		throw new Error(`${CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium (scripts/ci-e2e.sh does it)`);
-	}
 	env = await startEnvironment({ name: 'e2e-editor' });
 	({ sandbox, n8n } = env);
 	await n8n.importCredentials([credentialFor(sandbox)]);
@@ -163,10 +132,7 @@ beforeAll(async () => {
 	await n8n.start();
 	await n8n.setupOwner();
 
-	const { chromium } = require('playwright-core');
-	browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
-	page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-	page.setDefaultTimeout(UI_TIMEOUT);
+	({ browser, page } = await openBrowser());
 	page.on('pageerror', (e) => isKnownN8nPageError(n8n.version, e) || pageErrors.push(e.message));
 });
 
@@ -178,11 +144,7 @@ afterAll(async () => {
 });
 
 test('signs in with the owner account', async () => {
-	await page.goto(`${n8n.baseUrl}/signin`);
-	await page.fill(`${byTestId('emailOrLdapLoginId')} input`, OWNER.email);
-	await page.fill(`${byTestId('password')} input`, OWNER.password);
-	await page.click(byTestId('form-submit-button'));
-	await page.waitForURL(/\/home\//);
+	await signIn(page, n8n);
 });
 
 test('runs an example workflow from the canvas', async () => {

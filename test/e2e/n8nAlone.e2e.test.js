@@ -5,12 +5,9 @@
 // come out of knownN8nPageErrors.js).
 const fs = require('node:fs');
 const path = require('node:path');
-const { N8n, OWNER, PACKAGE_NAME } = require('../../scripts/lib/n8n');
+const { N8n, PACKAGE_NAME } = require('../../scripts/lib/n8n');
+const { openBrowser, signIn } = require('./browser');
 const { isKnownN8nPageError, knownN8nPageErrorsFor } = require('./knownN8nPageErrors');
-
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const byTestId = (id) => `[data-test-id="${id}"]`;
 
 let n8n;
 let browser;
@@ -21,10 +18,7 @@ beforeAll(async () => {
 	n8n = await N8n.create({ name: 'e2e-n8n-alone' });
 	await n8n.start();
 	await n8n.setupOwner();
-	const { chromium } = require('playwright-core');
-	browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
-	page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-	page.setDefaultTimeout(30000);
+	({ browser, page } = await openBrowser());
 	page.on('pageerror', (e) => pageErrors.push(e));
 });
 
@@ -41,11 +35,7 @@ test('no community package is installed or served', async () => {
 });
 
 test('signing in from the sign-in page raises exactly the known script errors of this release', async () => {
-	await page.goto(`${n8n.baseUrl}/signin`);
-	await page.fill(`${byTestId('emailOrLdapLoginId')} input`, OWNER.email);
-	await page.fill(`${byTestId('password')} input`, OWNER.password);
-	await page.click(byTestId('form-submit-button'));
-	await page.waitForURL(/\/home\//);
+	await signIn(page, n8n);
 	// the signed-in features (where the error is raised) are set up before the home page renders
 	await page.locator('main').first().waitFor();
 	const expected = knownN8nPageErrorsFor(n8n.version).map((k) => k.message);

@@ -3,27 +3,14 @@
 // notices (first activation, cost of All Customers), and Fetch Test Event shows the most recent
 // paid invoice without changing what the trigger remembers. Screenshot: docs/images/trigger-panel.png
 // with E2E_SCREENSHOTS=docs.
-const fs = require('node:fs');
-const path = require('node:path');
-const { ROOT, OWNER, example, credentialFor, startEnvironment } = require('./helpers');
-
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const SHOTS = path.join(ROOT, 'test-output', 'e2e');
-const byTestId = (id) => `[data-test-id="${id}"]`;
+const { example, credentialFor, startEnvironment } = require('./helpers');
+const { byTestId, openBrowser, signIn, screenshot } = require('./browser');
 
 let env;
 let sandbox;
 let n8n;
 let browser;
 let page;
-
-async function screenshot(name) {
-	fs.mkdirSync(SHOTS, { recursive: true });
-	const file = path.join(SHOTS, `${name}.png`);
-	await page.screenshot({ path: file });
-	if (process.env.E2E_SCREENSHOTS === 'docs') fs.copyFileSync(file, path.join(ROOT, 'docs', 'images', `${name}.png`));
-}
 
 beforeAll(async () => {
 	env = await startEnvironment({ name: 'e2e-trigger-editor' });
@@ -32,14 +19,11 @@ beforeAll(async () => {
 	await n8n.importWorkflow(example('invoice-paid-message.json'));
 	await n8n.start();
 	await n8n.setupOwner();
-	const { chromium } = require('playwright-core');
-	browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
-	page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-	page.setDefaultTimeout(30000);
+	({ browser, page } = await openBrowser());
 });
 
 afterAll(async () => {
-	if (page) await page.screenshot({ path: path.join(SHOTS, 'trigger-last-state.png') }).catch(() => {});
+	if (page) await screenshot(page, 'trigger-last-state', { docs: false }).catch(() => {});
 	await browser?.close().catch(() => {});
 	await env?.close();
 });
@@ -52,11 +36,7 @@ test('the trigger panel explains first activation and cost; Fetch Test Event sho
 	sandbox.world.payInvoice({ invoice_id: newest.invoice_id });
 	const number = sandbox.state.invoicesById.get(newest.invoice_id).invoice_number;
 
-	await page.goto(`${n8n.baseUrl}/signin`);
-	await page.fill(`${byTestId('emailOrLdapLoginId')} input`, OWNER.email);
-	await page.fill(`${byTestId('password')} input`, OWNER.password);
-	await page.click(byTestId('form-submit-button'));
-	await page.waitForURL(/\/home\//);
+	await signIn(page, n8n);
 	await page.goto(`${n8n.baseUrl}/workflow/${wf.id}`);
 	const node = page.locator(byTestId('canvas-node'), { hasText: 'Invoice Paid' }).first();
 	await node.waitFor();
@@ -77,5 +57,5 @@ test('the trigger panel explains first activation and cost; Fetch Test Event sho
 	for (const close of await page.locator('.el-notification__closeBtn:visible').all()) await close.click().catch(() => {});
 	expect(sandbox.requests.filter((r) => r.path.startsWith('/api/v2/')).every((r) => r.method === 'GET' && r.status === 200)).toBe(true);
 	await page.waitForTimeout(500);
-	await screenshot('trigger-panel');
+	await screenshot(page, 'trigger-panel');
 });

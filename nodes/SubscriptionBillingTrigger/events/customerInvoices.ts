@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 import { MAX_PAGE_SIZE } from '../../SubscriptionBilling/shared/constants';
 import { visitPages } from '../../SubscriptionBilling/shared/pagination';
 import { fingerprint, packFingerprints, unpackFingerprints } from '../fingerprint';
@@ -15,8 +15,15 @@ interface Tracked {
 	entry: CustomerInvoices | undefined;
 }
 
-function invoicesPath(customerId: string): string {
-	return `/customers/${encodeURIComponent(customerId)}/invoices`;
+/** The customer's invoices, newest issued first. */
+function newestInvoicesRequest(api: ReadAccess, customerId: string): IHttpRequestOptions {
+	return {
+		method: 'GET',
+		baseURL: api.baseURL,
+		url: `/customers/${encodeURIComponent(customerId)}/invoices`,
+		qs: { ordering: '-issued_at' },
+		headers: { Accept: 'application/json' },
+	};
 }
 
 /**
@@ -27,7 +34,7 @@ async function readNewest(api: ReadAccess, customerId: string, floor: (fetched: 
 	const fetched: IDataObject[] = [];
 	await visitPages(
 		api.session,
-		{ method: 'GET', baseURL: api.baseURL, url: invoicesPath(customerId), qs: { ordering: '-issued_at' }, headers: { Accept: 'application/json' } },
+		newestInvoicesRequest(api, customerId),
 		{ pageSize: fullScan ? MAX_PAGE_SIZE : DISCOVERY_PAGE_SIZE },
 		(page) => {
 			for (const invoice of page.results) fetched.push(invoice);
@@ -142,7 +149,7 @@ export async function mostRecentInvoice(api: ReadAccess, customerId: string, eve
 	let match: IDataObject | undefined;
 	await visitPages(
 		api.session,
-		{ method: 'GET', baseURL: api.baseURL, url: invoicesPath(customerId), qs: { ordering: '-issued_at' }, headers: { Accept: 'application/json' } },
+		newestInvoicesRequest(api, customerId),
 		{ pageSize: DISCOVERY_PAGE_SIZE },
 		(page) => {
 			match = page.results.find((invoice) => event === 'newInvoice' || (event === 'invoicePaid' ? isPaid(invoice) : isOverdue(invoice, now)));

@@ -298,20 +298,23 @@ class N8n {
 
 	/** Kills the running server or worker at once (SIGKILL to its whole process group), as a crash would. */
 	async kill() {
+		await this.end('SIGKILL');
+	}
+
+	/** Stops the server (if started). */
+	async stop() {
+		await this.end('SIGTERM');
+	}
+
+	/** Ends the server with `signal` (see endGroup). */
+	async end(signal) {
 		const server = this.server;
 		this.server = null;
-		if (!server || server.exitCode !== null || server.signalCode !== null) return;
-		const exited = new Promise((r) => server.once('exit', r));
-		killGroup(server, 'SIGKILL');
-		await exited;
+		if (server) await endGroup(server, signal);
 	}
 
 	tailLog(lines = 40) {
-		try {
-			return fs.readFileSync(this.logFile, 'utf8').split('\n').slice(-lines).join('\n');
-		} catch {
-			return '';
-		}
+		return tailFile(this.logFile, lines);
 	}
 
 	/** Calls the server's REST API with the owner's session: { status, body, headers }. */
@@ -349,24 +352,34 @@ class N8n {
 		return owner;
 	}
 
-	/** Stops the server (if started). */
-	async stop() {
-		const server = this.server;
-		this.server = null;
-		if (!server || server.exitCode !== null || server.signalCode !== null) return;
-		const exited = new Promise((r) => server.once('exit', r));
-		killGroup(server, 'SIGTERM');
-		const t = setTimeout(() => killGroup(server, 'SIGKILL'), 12000);
-		await exited;
-		clearTimeout(t);
-	}
-
 	/** Stops every process this instance started; removes its folder unless it was given one. */
 	async dispose() {
 		await this.stop();
 		for (const child of this.children) killGroup(child, 'SIGKILL');
 		if (!this.keep && !process.env.N8N_E2E_KEEP) fs.rmSync(this.dir, { recursive: true, force: true });
 	}
+}
+
+/** The last `lines` lines of a log file ('' when there is none). */
+function tailFile(file, lines) {
+	try {
+		return fs.readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
+	} catch {
+		return '';
+	}
+}
+
+/**
+ * Sends `signal` to a child started through the guard and waits for it to exit; after a gentler
+ * signal than SIGKILL, SIGKILL takes its whole process group once `graceMs` have passed.
+ */
+async function endGroup(child, signal, graceMs = 12000) {
+	if (child.exitCode !== null || child.signalCode !== null) return;
+	const exited = new Promise((r) => child.once('exit', r));
+	killGroup(child, signal);
+	const t = signal === 'SIGKILL' ? undefined : setTimeout(() => killGroup(child, 'SIGKILL'), graceMs);
+	await exited;
+	clearTimeout(t);
 }
 
 function killGroup(child, signal) {
@@ -379,4 +392,4 @@ function killGroup(child, signal) {
 	}
 }
 
-module.exports = { N8n, OWNER, PACKAGE_NAME, freePort, portIsFree, parseRunOutput, sleep };
+module.exports = { N8n, OWNER, PACKAGE_NAME, endGroup, freePort, portIsFree, parseRunOutput, sleep, tailFile };

@@ -16,7 +16,7 @@ const net = require('node:net');
 const path = require('node:path');
 const crypto = require('node:crypto');
 const { spawn, spawnSync } = require('node:child_process');
-const { freePort, sleep } = require('./n8n');
+const { endGroup, freePort, sleep, tailFile } = require('./n8n');
 
 const GUARD = path.join(__dirname, 'guard.js');
 const HOST = '127.0.0.1';
@@ -95,24 +95,7 @@ function spawnGuarded(cmd, args, logFile) {
 		child,
 		pid: child.pid,
 		exited: () => exited,
-		async stop() {
-			if (exited !== null) return;
-			const done = new Promise((r) => child.once('exit', r));
-			try {
-				process.kill(child.pid, 'SIGTERM');
-			} catch {
-				return;
-			}
-			const t = setTimeout(() => {
-				try {
-					process.kill(-child.pid, 'SIGKILL');
-				} catch {
-					/* gone */
-				}
-			}, 10000);
-			await done;
-			clearTimeout(t);
-		},
+		stop: () => endGroup(child, 'SIGTERM', 10000),
 	};
 }
 
@@ -126,13 +109,7 @@ async function waitFor(what, check, server, logFile, timeoutMs = 60000) {
 	throw new Error(`${what} was not ready after ${timeoutMs} ms; see ${logFile}\n${tail(logFile)}`);
 }
 
-function tail(file, lines = 30) {
-	try {
-		return fs.readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
-	} catch {
-		return '';
-	}
-}
+const tail = (file) => tailFile(file, 30);
 
 /** Sends one inline command to Redis and resolves with the first reply line (or null). */
 function redisCommand(port, command) {

@@ -7,7 +7,7 @@
 import { NodeConnectionTypes, type IDataObject, type IExecutePaginationFunctions, type INode, type INodeParameters, type INodeType, type IRun } from 'n8n-workflow';
 import { SubscriptionBillingApi } from '../credentials/SubscriptionBillingApi.credentials';
 import { SubscriptionBilling } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
-import { keyScope } from '../nodes/SubscriptionBilling/shared/idempotency';
+import { keyScope } from '../nodes/SubscriptionBilling/actions/idempotency';
 import { runWorkflow } from './harness';
 import { START_NODE_TYPE } from './harness/node-types';
 import { runBilling, useSandbox, type BillingRun, type ReceivedRequest } from './helpers/billing';

@@ -55,7 +55,7 @@ test('the trigger from dist/ is a polling node with the same credential, icons a
 	const loader = new PackageDirectoryLoader(packageRoot);
 	await loader.loadAll();
 	const trigger = loader.nodeTypes.subscriptionBillingTrigger;
-	expect(trigger.sourcePath).toMatch(/dist\/nodes\/SubscriptionBillingTrigger\/SubscriptionBillingTrigger\.node\.js$/);
+	expect(trigger.sourcePath).toMatch(/dist\/nodes\/SubscriptionBilling\/SubscriptionBillingTrigger\.node\.js$/);
 	const { description } = trigger.type as INodeType;
 	expect(description).toMatchObject({ displayName: 'Subscription Billing Trigger', polling: true, group: ['trigger'], inputs: [] });
 	expect(description.credentials).toEqual([{ name: 'subscriptionBillingApi', required: true }]);

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { useSandbox } from './helpers/billing';
-import { decodeCustomerInvoices } from '../nodes/SubscriptionBillingTrigger/events/invoiceState';
+import { decodeCustomerInvoices } from '../nodes/SubscriptionBilling/trigger/events/invoiceState';
 import { activeTrigger, apiRequests } from './helpers/trigger';
 
 // Pages of 5 customers, so a listing of the 12 seeded customers takes three requests.

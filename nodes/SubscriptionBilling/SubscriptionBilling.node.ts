@@ -16,7 +16,7 @@ export class SubscriptionBilling implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'subscriptionBillingApi', required: true }],
-		// the base URL comes from the credential in shared/perform.ts, read once per run, not per item
+		// the base URL comes from the credential in actions/perform.ts, read once per run, not per item
 		requestDefaults: { headers: { Accept: 'application/json' } },
 		properties: nodeProperties(),
 	};

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { SubscriptionBillingApi } from '../../credentials/SubscriptionBillingApi.credentials';
-import { SubscriptionBillingTrigger } from '../../nodes/SubscriptionBillingTrigger/SubscriptionBillingTrigger.node';
+import { SubscriptionBillingTrigger } from '../../nodes/SubscriptionBilling/SubscriptionBillingTrigger.node';
 import { Poller } from '../harness';
 import type { ReceivedRequest, Sandbox } from './billing';
 

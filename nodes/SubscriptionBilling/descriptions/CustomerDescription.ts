@@ -1,10 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { requireAnyField, validateFields } from '../shared/bodyRules';
-import { omitEmptyFields } from '../shared/emptyFields';
-import { outputFields, outputShaper, selectedFieldsCheck } from '../shared/output';
-import { showFor, type ResourceDefinition } from '../shared/resource';
+import { requireAnyField, validateFields } from '../actions/bodyRules';
+import { omitEmptyFields } from '../actions/emptyFields';
+import { outputFields, outputShaper, selectedFieldsCheck } from '../actions/output';
+import { showFor, type ResourceDefinition } from '../actions/resource';
 import { customerOutput } from './outputs';
-import { customerIdField } from './idFields';
+import { customerIdField } from '../shared/idFields';
 import { customerBodyRules, customerNameField, customerOptionalFields } from './customerFields';
 
 const show = (...operation: string[]) => showFor('customer', operation);

@@ -1,10 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { validateFields } from '../shared/bodyRules';
-import { outputFields, outputShaper, selectedFieldsCheck } from '../shared/output';
-import { showFor, type ResourceDefinition } from '../shared/resource';
+import { validateFields } from '../actions/bodyRules';
+import { outputFields, outputShaper, selectedFieldsCheck } from '../actions/output';
+import { showFor, type ResourceDefinition } from '../actions/resource';
 import { invoiceOutput } from './outputs';
-import { structuredInputFields, structuredInputStep } from '../shared/structuredInput';
-import { customerIdField, subscriptionIdField } from './idFields';
+import { structuredInputFields, structuredInputStep } from '../actions/structuredInput';
+import { customerIdField, subscriptionIdField } from '../shared/idFields';
 import { stringListInput } from './inputs/stringList';
 
 const show = (...operation: string[]) => showFor('invoice', operation);

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { validateFields } from '../shared/bodyRules';
-import { showFor, type ResourceDefinition } from '../shared/resource';
-import { subscriptionIdField } from './idFields';
+import { validateFields } from '../actions/bodyRules';
+import { showFor, type ResourceDefinition } from '../actions/resource';
+import { subscriptionIdField } from '../shared/idFields';
 
 const show = (...operation: string[]) => showFor('paymentMethod', operation);
 

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { showFor, type ResourceDefinition } from '../shared/resource';
-import { planIdField } from './idFields';
+import { showFor, type ResourceDefinition } from '../actions/resource';
+import { planIdField } from '../shared/idFields';
 
 const show = (...operation: string[]) => showFor('plan', operation);
 

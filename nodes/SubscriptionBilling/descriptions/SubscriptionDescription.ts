@@ -1,11 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { validateFields } from '../shared/bodyRules';
-import { omitEmptyFields, sendEmptyJsonObject } from '../shared/emptyFields';
-import { outputFields, outputShaper, selectedFieldsCheck } from '../shared/output';
-import { showFor, type ResourceDefinition } from '../shared/resource';
+import { validateFields } from '../actions/bodyRules';
+import { omitEmptyFields, sendEmptyJsonObject } from '../actions/emptyFields';
+import { outputFields, outputShaper, selectedFieldsCheck } from '../actions/output';
+import { showFor, type ResourceDefinition } from '../actions/resource';
 import { subscriptionOutput } from './outputs';
 import { redirectUrlField, redirectUrlRule } from './redirectUrl';
-import { subscriptionIdField } from './idFields';
+import { subscriptionIdField } from '../shared/idFields';
 
 const show = (...operation: string[]) => showFor('subscription', operation);
 

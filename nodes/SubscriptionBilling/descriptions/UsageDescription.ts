@@ -1,10 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { validateFields, type FieldRule } from '../shared/bodyRules';
-import { deletedShaper, writtenShaper } from '../shared/output';
+import { validateFields, type FieldRule } from '../actions/bodyRules';
+import { deletedShaper, writtenShaper } from '../actions/output';
 import { ID_HINT, ID_PATTERN } from '../shared/pathParameters';
-import { showFor, type ResourceDefinition } from '../shared/resource';
-import { structuredInputFields, structuredInputStep } from '../shared/structuredInput';
-import { brickIdField, subscriptionIdField } from './idFields';
+import { showFor, type ResourceDefinition } from '../actions/resource';
+import { structuredInputFields, structuredInputStep } from '../actions/structuredInput';
+import { brickIdField, subscriptionIdField } from '../shared/idFields';
 import { keyValueObjectInput } from './inputs/keyValueObject';
 
 const usageProperties = keyValueObjectInput('properties', 'Properties', 'properties', 'Free-form key/value properties attached to the entry');

@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import type { FieldRule } from '../shared/bodyRules';
+import type { FieldRule } from '../actions/bodyRules';
 
 function bodyField(displayName: string, name: string, apiName: string, description: string): INodeProperties {
 	return {

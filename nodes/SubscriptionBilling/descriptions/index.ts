@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { faultHandlingFields, listFields } from '../shared/commonFields';
-import { operationOption } from '../shared/operation';
-import type { ResourceDefinition } from '../shared/resource';
+import { faultHandlingFields, listFields } from '../actions/commonFields';
+import { operationOption } from '../actions/operation';
+import type { ResourceDefinition } from '../actions/resource';
 import { customerResource } from './CustomerDescription';
 import { invoiceResource } from './InvoiceDescription';
 import { paymentMethodResource } from './PaymentMethodDescription';

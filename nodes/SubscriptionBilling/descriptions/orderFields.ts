@@ -1,8 +1,8 @@
 import type { INodeProperties, PreSendAction } from 'n8n-workflow';
-import { validateFields, type FieldRule } from '../shared/bodyRules';
-import { showFor } from '../shared/resource';
-import { structuredInputFields, structuredInputStep } from '../shared/structuredInput';
-import { orderIdField, planIdField, subscriptionIdField } from './idFields';
+import { validateFields, type FieldRule } from '../actions/bodyRules';
+import { showFor } from '../actions/resource';
+import { structuredInputFields, structuredInputStep } from '../actions/structuredInput';
+import { orderIdField, planIdField, subscriptionIdField } from '../shared/idFields';
 import { bricksInput, discountCouponsInput } from './inputs/bricks';
 import { keyValueObjectInput } from './inputs/keyValueObject';
 import { redirectUrlField, redirectUrlRule } from './redirectUrl';

@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import type { FieldRule } from '../shared/bodyRules';
+import type { FieldRule } from '../actions/bodyRules';
 
 export const redirectUrlField: INodeProperties = {
 	displayName: 'Redirect URL',

@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
-import { checkFields } from '../../shared/bodyRules';
+import { checkFields } from '../../actions/bodyRules';
 import { invalidInput, quoted } from '../../shared/invalidInput';
-import type { StructuredInput } from '../../shared/structuredInput';
+import type { StructuredInput } from '../../actions/structuredInput';
 import { stringListInput } from './stringList';
-import { brickIdField } from '../idFields';
+import { brickIdField } from '../../shared/idFields';
 
 /** A row's resource locator holds `{mode, value}`; a row saved as plain text holds the ID itself. */
 function locatorValue(value: unknown): unknown {

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import { invalidInput, quoted } from '../../shared/invalidInput';
-import type { StructuredInput } from '../../shared/structuredInput';
+import type { StructuredInput } from '../../actions/structuredInput';
 
 /**
  * A list of strings entered as rows or as a JSON array (invoice numbers, invoice ids, coupons);

@@ -1,15 +1,15 @@
 import { NodeConnectionTypes, type IDataObject, type INodeExecutionData, type INodeType, type INodeTypeDescription, type IPollFunctions } from 'n8n-workflow';
-import { readAccess } from '../SubscriptionBilling/shared/apiAccess';
-import { searchCustomers } from '../SubscriptionBilling/shared/listSearch';
-import { triggerProperties } from './description';
-import { pollAllCustomersInvoices, pollCustomerInvoices, sampleInvoice } from './events/invoices';
-import type { InvoiceEvent } from './events/customerInvoices';
-import { pollNewCustomers, pollNewSubscriptions } from './events/newRecords';
-import { sampleFromCustomerList } from './events/samples';
-import { pollStatusChanges } from './events/subscriptionStatus';
-import type { PollInput, PollOutcome, TriggerEvent } from './events/types';
-import { checkedCustomerId } from './parameters';
-import { readState, writeState } from './state';
+import { readAccess } from './shared/apiAccess';
+import { searchCustomers } from './shared/listSearch';
+import { triggerProperties } from './trigger/description';
+import { pollAllCustomersInvoices, pollCustomerInvoices, sampleInvoice } from './trigger/events/invoices';
+import type { InvoiceEvent } from './trigger/events/customerInvoices';
+import { pollNewCustomers, pollNewSubscriptions } from './trigger/events/newRecords';
+import { sampleFromCustomerList } from './trigger/events/samples';
+import { pollStatusChanges } from './trigger/events/subscriptionStatus';
+import type { PollInput, PollOutcome, TriggerEvent } from './trigger/events/types';
+import { checkedCustomerId } from './trigger/parameters';
+import { readState, writeState } from './trigger/state';
 
 export class SubscriptionBillingTrigger implements INodeType {
 	description: INodeTypeDescription = {

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
-import { visitPages } from '../../SubscriptionBilling/shared/pagination';
-import type { ReadAccess } from '../../SubscriptionBilling/shared/apiAccess';
+import { visitPages } from '../../shared/pagination';
+import type { ReadAccess } from '../../shared/apiAccess';
 
 export interface CustomerList {
 	customers: IDataObject[];

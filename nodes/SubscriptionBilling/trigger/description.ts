@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { customerIdField } from '../SubscriptionBilling/descriptions/idFields';
+import { customerIdField } from '../shared/idFields';
 
 const INVOICE_EVENTS = ['invoiceOverdue', 'invoicePaid', 'newInvoice'];
 

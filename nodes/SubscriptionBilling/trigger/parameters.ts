@@ -1,5 +1,5 @@
 import { NodeOperationError, type IPollFunctions } from 'n8n-workflow';
-import { ID_HINT, ID_PATTERN } from '../SubscriptionBilling/shared/pathParameters';
+import { ID_HINT, ID_PATTERN } from '../shared/pathParameters';
 
 /** The Customer parameter, checked like every id that goes into a path. */
 export function checkedCustomerId(ctx: IPollFunctions): string {

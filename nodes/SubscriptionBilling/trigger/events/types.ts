@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import type { ReadAccess } from '../../SubscriptionBilling/shared/apiAccess';
+import type { ReadAccess } from '../../shared/apiAccess';
 
 /** The event values of the trigger's Event parameter. */
 export type TriggerEvent =

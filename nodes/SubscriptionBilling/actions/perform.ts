@@ -6,15 +6,15 @@ import type {
 	INode,
 	INodeExecutionData,
 } from 'n8n-workflow';
-import { credentialBaseUrl, runCredentials } from './apiCredentials';
-import { apiBaseUrl } from './baseUrl';
-import { IDEMPOTENCY_HEADER } from './constants';
+import { credentialBaseUrl, runCredentials } from '../shared/apiCredentials';
+import { apiBaseUrl } from '../shared/baseUrl';
+import { IDEMPOTENCY_HEADER } from '../shared/constants';
 import { deriveIdempotencyKey, keyScope } from './idempotency';
-import { invalidInput, quoted } from './invalidInput';
-import { collectPages } from './pagination';
-import { DEFAULT_MAX_CONCURRENT, MAX_CONCURRENT_LIMIT } from './rateBudget';
-import { DEFAULT_RETRY, type RetrySettings } from './retry';
-import { sendWithRetries, type Session } from './transport';
+import { invalidInput, quoted } from '../shared/invalidInput';
+import { collectPages } from '../shared/pagination';
+import { DEFAULT_MAX_CONCURRENT, MAX_CONCURRENT_LIMIT } from '../shared/rateBudget';
+import { DEFAULT_RETRY, type RetrySettings } from '../shared/retry';
+import { sendWithRetries, type Session } from '../shared/transport';
 
 export type OperationKind = 'read' | 'write' | 'list';
 

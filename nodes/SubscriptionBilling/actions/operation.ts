@@ -1,5 +1,5 @@
 import type { IHttpRequestMethods, INodePropertyOptions, PreSendAction } from 'n8n-workflow';
-import { fillPathParameters } from './pathParameters';
+import { fillPathParameters } from '../shared/pathParameters';
 import { perform, type OperationKind, type Shaper } from './perform';
 
 interface OperationBase {

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, PreSendAction } from 'n8n-workflow';
 import { isMissing, isPlainObject } from './emptyFields';
-import { invalidInput, quoted } from './invalidInput';
-import { ID_HINT, ID_PATTERN, UUID_HINT, UUID_PATTERN } from './pathParameters';
+import { invalidInput, quoted } from '../shared/invalidInput';
+import { ID_HINT, ID_PATTERN, UUID_HINT, UUID_PATTERN } from '../shared/pathParameters';
 
 export type ValueType = 'string' | 'number' | 'integer' | 'boolean' | 'date' | 'dateTime' | 'httpUrl' | 'object' | 'array';
 

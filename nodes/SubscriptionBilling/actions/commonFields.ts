@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { MAX_PAGE_SIZE } from './constants';
+import { MAX_PAGE_SIZE } from '../shared/constants';
 import { isPaged } from './operation';
-import { DEFAULT_MAX_CONCURRENT, MAX_CONCURRENT_LIMIT } from './rateBudget';
+import { DEFAULT_MAX_CONCURRENT, MAX_CONCURRENT_LIMIT } from '../shared/rateBudget';
 import type { ResourceDefinition } from './resource';
 import type { OperationKind } from './perform';
 

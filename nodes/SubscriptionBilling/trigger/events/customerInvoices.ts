@@ -1,8 +1,8 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
-import { MAX_PAGE_SIZE } from '../../SubscriptionBilling/shared/constants';
-import { visitPages } from '../../SubscriptionBilling/shared/pagination';
+import { MAX_PAGE_SIZE } from '../../shared/constants';
+import { visitPages } from '../../shared/pagination';
 import { fingerprint, packFingerprints, unpackFingerprints } from '../fingerprint';
-import type { ReadAccess } from '../../SubscriptionBilling/shared/apiAccess';
+import type { ReadAccess } from '../../shared/apiAccess';
 import { isOpen, isOverdue, isPaid, issuedMs, type CustomerInvoices } from './invoiceState';
 
 export type InvoiceEvent = 'newInvoice' | 'invoicePaid' | 'invoiceOverdue';

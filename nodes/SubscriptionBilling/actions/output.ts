@@ -7,7 +7,7 @@ import type {
 	INodeProperties,
 	PreSendAction,
 } from 'n8n-workflow';
-import { invalidInput, quoted } from './invalidInput';
+import { invalidInput, quoted } from '../shared/invalidInput';
 import type { Shaper } from './perform';
 
 export type Simplifier = (result: IDataObject) => IDataObject;

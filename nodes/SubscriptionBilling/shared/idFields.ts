@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { ID_PATTERN } from '../shared/pathParameters';
+import { ID_PATTERN } from './pathParameters';
 
 /** Checked in the editor with the pattern the node checks before sending. */
 const ID_REGEX = ID_PATTERN.source;

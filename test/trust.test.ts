@@ -71,8 +71,12 @@ describe('the key is not sent to another origin', () => {
 	let api: TinyServer;
 	beforeAll(async () => {
 		api = await tinyServer((req, res) => {
-			if (req.url?.startsWith('/api/v2/customers')) {
+			if (req.url?.startsWith('/api/v2/customers?limit=2&offset=2')) {
+				json(res, 200, { count: 4, next: null, previous: null, results: [{ customer_id: 'c-3' }, { customer_id: 'c-4' }] });
+			} else if (req.url?.startsWith('/api/v2/customers')) {
 				json(res, 200, { count: 4, next: `${foreign.origin}/api/v2/customers?limit=2&offset=2`, previous: null, results: [{ customer_id: 'c-1' }, { customer_id: 'c-2' }] });
+			} else if (req.url?.startsWith('/api/v2/plans')) {
+				json(res, 200, { count: 4, next: `${foreign.origin}/internal/plans?limit=2&offset=2`, previous: null, results: [{ plan_id: 'p-1' }, { plan_id: 'p-2' }] });
 			} else if (req.url?.startsWith('/api/v2/subscriptions/moved')) {
 				res.writeHead(req.method === 'GET' ? 302 : 307, { Location: `${foreign.origin}/api/v2/subscriptions/moved?token=abc` });
 				res.end();
@@ -86,14 +90,22 @@ describe('the key is not sent to another origin', () => {
 		api.requests.length = 0;
 	});
 
-	test('a next link to another origin is not followed: a clear error, and the other server receives nothing', async () => {
+	test('a next link naming another host is read from the credential\'s host (its path lies under the base URL\'s); the other host receives nothing', async () => {
 		const run = await runBilling(sandbox, { resource: 'customer', operation: 'getMany', returnAll: true }, { baseUrl: `${api.origin}/api/v2` });
-		expect(run.error?.message).toBe('Stopped paging: the next-page link points to another host');
+		expect(run.error).toBeUndefined();
+		expect(run.json.map((customer) => customer.customer_id)).toEqual(['c-1', 'c-2', 'c-3', 'c-4']);
+		expect(api.requests.map((request) => request.url)).toEqual(['/api/v2/customers?limit=1000', '/api/v2/customers?limit=2&offset=2']);
+		for (const request of api.requests) expect(request.headers['x-service-key']).toBe(sandbox.apiKey);
+		expect(foreign.requests).toHaveLength(0);
+	});
+
+	test('a next link outside the base URL\'s path is not followed: a message naming the link and what to do; nobody else receives anything', async () => {
+		const run = await runBilling(sandbox, { resource: 'plan', operation: 'getMany', returnAll: true }, { baseUrl: `${api.origin}/api/v2` });
+		expect(run.error?.message).toBe("Stopped paging: the API's next-page link is outside the base URL");
 		expect(run.error?.description).toBe(
-			`The API's "next" link goes to ${foreign.origin}, not to the credential's ${api.origin}. It was not followed, so the API key was not sent there.`,
+			`The API sent "next": "${foreign.origin}/internal/plans?limit=2&offset=2". Its path /internal/plans is not under /api/v2, the path of the credential's base URL ${api.origin}/api/v2, so it was not followed and the API key was not sent there. If the API is served at the address its links use, set the credential's base URL to it (ending in /api/v2); if a proxy in front of the API changes the path, have it rewrite the links it passes on.`,
 		);
 		expect(api.requests).toHaveLength(1);
-		expect(api.requests[0].headers['x-service-key']).toBe(sandbox.apiKey);
 		expect(foreign.requests).toHaveLength(0);
 	});
 

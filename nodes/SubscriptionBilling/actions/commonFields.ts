@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { MAX_PAGE_SIZE } from '../shared/constants';
+import { DEFAULT_ATTEMPT_TIMEOUT_MS, DEFAULT_TOTAL_TIMEOUT_MS } from '../shared/retry';
 import { isPaged } from './operation';
 import { DEFAULT_MAX_CONCURRENT, MAX_CONCURRENT_LIMIT } from '../shared/rateBudget';
 import type { ResourceDefinition } from './resource';
@@ -68,6 +69,14 @@ const retryOptions: INodeProperties[] = [
 		default: 500,
 		description:
 			"Wait before this node's first retry of a request, doubled for each further one. A Retry-After header from the API takes precedence; one of more than 60 s stops the retries with an error. Settings → Wait Between Tries (ms) is separate: n8n waits that long between Retry On Fail's runs of the whole node.",
+	},
+	{
+		displayName: 'Max Time per Request (Seconds)',
+		name: 'maxRequestTime',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: DEFAULT_TOTAL_TIMEOUT_MS / 1000,
+		description: `Longest this node spends on one request, all its attempts and the waits between them together, before the item fails. Each attempt waits at most Request Options → Timeout (${DEFAULT_ATTEMPT_TIMEOUT_MS / 1000} s when not set) for the whole answer.`,
 	},
 ];
 

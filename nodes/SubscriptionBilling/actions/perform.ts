@@ -30,6 +30,7 @@ interface FaultHandling {
 	idempotency?: 'derived' | 'custom' | 'off';
 	idempotencyKey?: string;
 	maxConcurrentRequests?: number;
+	maxRequestTime?: number;
 }
 
 function retrySettings(ctx: IExecutePaginationFunctions, faultHandling: FaultHandling): RetrySettings {
@@ -39,7 +40,13 @@ function retrySettings(ctx: IExecutePaginationFunctions, faultHandling: FaultHan
 		throw invalidInput(ctx, 'Max Retries', `${quoted(maxRetries)} is not a whole number from 0 to 10`);
 	if (typeof initialDelayMs !== 'number' || !(initialDelayMs >= 0) || !Number.isFinite(initialDelayMs))
 		throw invalidInput(ctx, 'Retry Delay (Milliseconds)', `${quoted(initialDelayMs)} is not a number of milliseconds of at least 0`);
-	return { ...DEFAULT_RETRY, maxRetries, initialDelayMs };
+	const totalSeconds = faultHandling.maxRequestTime ?? DEFAULT_RETRY.totalTimeoutMs / 1000;
+	if (typeof totalSeconds !== 'number' || !(totalSeconds > 0) || !Number.isFinite(totalSeconds))
+		throw invalidInput(ctx, 'Max Time per Request (Seconds)', `${quoted(totalSeconds)} is not a number of seconds greater than 0`);
+	// n8n always puts a timeout on the request (300 s when Request Options has none): read the user's own.
+	const { timeout } = ctx.getNodeParameter('requestOptions', {}) as { timeout?: unknown };
+	const attemptTimeoutMs = typeof timeout === 'number' && timeout > 0 ? timeout : DEFAULT_RETRY.attemptTimeoutMs;
+	return { ...DEFAULT_RETRY, maxRetries, initialDelayMs, attemptTimeoutMs, totalTimeoutMs: totalSeconds * 1000 };
 }
 
 function maxConcurrent(ctx: IExecutePaginationFunctions, faultHandling: FaultHandling): number {

@@ -15,6 +15,8 @@ export interface ErrorContext {
 	attempts: number;
 	/** Method and path, e.g. `GET /api/v2/subscriptions/…`. */
 	request: string;
+	/** The credential's base URL the request went to. */
+	baseUrl?: string;
 	/** A write without idempotency key: say that it may have been applied when that is possible. */
 	plainWrite?: boolean;
 	/** Why the retries stopped early, when it was not the retry budget. */
@@ -67,6 +69,33 @@ const CREDENTIAL_ADVICE: Record<number, string> = {
 	403: 'the API key may not do this: check its permissions, and the Environment of the credential',
 };
 
+/** What an answer's body is, when it is not the API's error format: a short name, and what it suggests. */
+function bodyKind(body: unknown, headers: Record<string, unknown>): { name: string; hint: string } {
+	if (body === undefined || body === null || (typeof body === 'string' && body.trim() === '')) return { name: 'an empty body', hint: '' };
+	if (typeof body !== 'string') return { name: "JSON that is not its error format", hint: ' ({"error": {"code", "message"}} is expected)' };
+	const type = typeof headers['content-type'] === 'string' ? headers['content-type'] : '';
+	if (/html/i.test(type) || /^\s*</.test(body)) return { name: 'an HTML page', hint: ' (often from a proxy or gateway in front of the API)' };
+	return { name: 'a body that is not JSON', hint: '' };
+}
+
+/** The path every API address begins with: the contract's base URL ends in it. */
+const API_PATH = '/api/v2';
+
+/** A 404 that is not the API's: most often a base URL without /api/v2. */
+function notFoundAdvice(baseUrl: string | undefined): { message: string; advice: string } {
+	const path = baseUrl ? new URL(baseUrl).pathname.replace(/\/+$/, '') : API_PATH;
+	if (!path.endsWith(API_PATH)) {
+		return {
+			message: `HTTP 404: no Subscription Billing API at this address; the credential's base URL must end in ${API_PATH}`,
+			advice: `the credential's base URL ${baseUrl} does not end in ${API_PATH}: set it to the API's address ending in ${API_PATH} (for example https://billing.example.com${API_PATH})`,
+		};
+	}
+	return {
+		message: "HTTP 404: not found, and the answer is not the API's error format",
+		advice: `what was asked for may not exist, or the address may not be the API: check the credential's base URL, which must be the API's address ending in ${API_PATH}`,
+	};
+}
+
 /** For a write without key that failed after it may have reached the API. */
 function mayHaveBeenApplied(failure: Failure, context: ErrorContext): string {
 	if (!context.plainWrite || provablyNotReceived(failure)) return '';
@@ -100,8 +129,10 @@ export function toNodeError(node: INode, failure: Failure, context: ErrorContext
 			Object.assign(details, { code: apiError.code ?? null, apiMessage: apiError.message ?? null, errorId: apiError.error_id ?? null });
 		} else {
 			const body = snippet(failure.body);
-			message = `HTTP ${failure.status}: the API answered without a JSON error body`;
-			description = `HTTP ${failure.status} from ${context.request}${tries}${advice}; body: ${body || '(empty)'}`;
+			const kind = bodyKind(failure.body, failure.headers);
+			const notFound = failure.status === 404 ? notFoundAdvice(context.baseUrl) : undefined;
+			message = notFound?.message ?? `HTTP ${failure.status}: the API answered with ${kind.name}`;
+			description = `HTTP ${failure.status} from ${context.request}${tries} with ${kind.name}${kind.hint}${advice}${notFound ? `; ${notFound.advice}` : ''}; body: ${body || '(empty)'}`;
 		}
 	} else if (failure.type === 'notJson') {
 		httpCode = String(failure.status);

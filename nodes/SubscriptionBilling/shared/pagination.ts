@@ -1,36 +1,94 @@
-import { NodeOperationError, type IDataObject, type IHttpRequestOptions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, type IDataObject, type IHttpRequestOptions } from 'n8n-workflow';
 import { MAX_PAGE_SIZE } from './constants';
+import { redact } from './redact';
 import { sendWithRetries, type Session } from './transport';
 
 interface Envelope {
 	count?: number;
-	next?: string | null;
+	next?: unknown;
 	results?: IDataObject[];
 }
 
+/** The API's page size when `limit` is left out (public reference): a deployment that caps pages still serves it. */
+const DEFAULT_PAGE_SIZE = 100;
+
+function fullUrl(request: IHttpRequestOptions): string {
+	return request.baseURL ? `${request.baseURL}${request.url}` : request.url;
+}
+
+function stop(session: Session, message: string, description: string): NodeOperationError {
+	return new NodeOperationError(session.node, message, { itemIndex: session.itemIndex, description: redact(description, session.secret) });
+}
+
 /**
- * The request for the page behind `next`: the API's own link, with the key sent only to the same
- * origin. On a paged list the link's `limit` asks only for what is still missing.
+ * The request for the page behind `next`. A link is resolved against the page it came with
+ * (relative links too), and its path and query are sent to the credential's base URL, so the key
+ * goes nowhere else: a link to another host (a service behind a proxy often writes its internal
+ * address) is followed there when its path lies under the base URL's path; any other stops paging.
+ * On a paged list the link's `limit` asks only for what is still missing.
  */
-function nextPageRequest(session: Session, first: IHttpRequestOptions, next: string, remaining: number, paged: boolean): IHttpRequestOptions {
-	const expectedOrigin = new URL(first.baseURL as string).origin;
-	let url: URL;
+function nextPageRequest(session: Session, first: IHttpRequestOptions, current: IHttpRequestOptions, next: unknown, limit: number | undefined): IHttpRequestOptions {
+	const base = new URL(first.baseURL as string);
+	const basePath = base.pathname.replace(/\/+$/, '');
+	let url: URL | undefined;
 	try {
-		url = new URL(next);
+		if (typeof next === 'string' && next.trim() !== '') url = new URL(next.trim(), fullUrl(current));
 	} catch {
-		throw new NodeOperationError(session.node, 'The API returned an invalid next-page link', {
-			itemIndex: session.itemIndex,
-			description: `"next" was ${JSON.stringify(next).slice(0, 200)}`,
-		});
+		url = undefined;
 	}
-	if (url.origin !== expectedOrigin) {
-		throw new NodeOperationError(session.node, 'Stopped paging: the next-page link points to another host', {
-			itemIndex: session.itemIndex,
-			description: `The API's "next" link goes to ${url.origin}, not to the credential's ${expectedOrigin}. It was not followed, so the API key was not sent there.`,
-		});
+	const shown = JSON.stringify(next).slice(0, 300);
+	if (!url) throw stop(session, 'The API returned an invalid next-page link', `"next" was ${shown}`);
+	if (url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`)) {
+		throw stop(
+			session,
+			"Stopped paging: the API's next-page link is outside the base URL",
+			`The API sent "next": ${shown}. Its path ${url.pathname} is not under ${basePath || '/'}, the path of the credential's base URL ${base.origin}${basePath}, so it was not followed and the API key was not sent there. If the API is served at the address its links use, set the credential's base URL to it (ending in /api/v2); if a proxy in front of the API changes the path, have it rewrite the links it passes on.`,
+		);
 	}
-	if (paged && Number.isFinite(remaining)) url.searchParams.set('limit', String(Math.min(remaining, MAX_PAGE_SIZE)));
-	return { ...first, baseURL: undefined, url: url.href, qs: {} };
+	if (url.origin !== base.origin) {
+		session.ctx.logger.debug(`Subscription Billing: the next-page link names ${url.origin}; its path is read from the credential's ${base.origin}`, { itemIndex: session.itemIndex });
+	}
+	const target = new URL(`${url.pathname}${url.search}`, base.origin);
+	if (limit !== undefined) target.searchParams.set('limit', String(limit));
+	return { ...first, baseURL: undefined, url: target.href, qs: {} };
+}
+
+/** The page at `offset`, asked for by limit and offset when the API gave no next-page link. */
+function offsetRequest(first: IHttpRequestOptions, offset: number, limit: number | undefined): IHttpRequestOptions {
+	const qs: IDataObject = { ...first.qs, offset };
+	if (limit === undefined) delete qs.limit;
+	else qs.limit = limit;
+	return { ...first, qs };
+}
+
+function requestKey(request: IHttpRequestOptions): string {
+	return `${fullUrl(request)} ${JSON.stringify(request.qs ?? {})}`;
+}
+
+function askedLimit(request: IHttpRequestOptions): number {
+	const fromQs = Number(request.qs?.limit);
+	if (Number.isFinite(fromQs)) return fromQs;
+	const fromUrl = request.url.includes('?') ? Number(new URL(fullUrl(request)).searchParams.get('limit')) : NaN;
+	return Number.isFinite(fromUrl) ? fromUrl : 0;
+}
+
+/**
+ * Sends one page request. An API that caps pages below what was asked may refuse the size (400 or
+ * 422): the page is asked for again without `limit`, at the API's own page size, which it serves.
+ */
+async function sendPage(session: Session, request: IHttpRequestOptions, paged: boolean): Promise<{ body: unknown; refused: boolean }> {
+	try {
+		return { body: await sendWithRetries(session, request), refused: false };
+	} catch (error) {
+		const refusedSize = error instanceof NodeApiError && ['400', '422'].includes(String(error.httpCode)) && askedLimit(request) > DEFAULT_PAGE_SIZE;
+		if (!paged || !refusedSize) throw error;
+		session.ctx.logger.debug(`Subscription Billing: the API refused limit=${askedLimit(request)}; asking again at its own page size`, { itemIndex: session.itemIndex });
+		const url = new URL(fullUrl(request));
+		url.searchParams.delete('limit');
+		const { limit: _refused, ...qs } = (request.qs ?? {}) as IDataObject;
+		const again = request.baseURL ? { ...request, qs } : { ...request, url: url.href, qs };
+		return { body: await sendWithRetries(session, again), refused: true };
+	}
 }
 
 /** One page as the API answered it: its results and the total count it reported, when it did. */
@@ -55,7 +113,9 @@ export interface PagingOptions {
  * Reads a list, a plain JSON array or envelopes whose `next` links are followed, handing each page
  * to `visit` as it arrives. Stops at `limit` results, at the last page, or when `visit` says so;
  * each page is retried on its own, so a fault never restarts the listing, and a page that still
- * fails throws before any later page is read.
+ * fails throws before any later page is read. A list is never cut short silently: when the API's
+ * `count` says more results exist than it sent and gave no next link, a paged list goes on by
+ * offset, and one that cannot fails naming what was counted and what was received.
  */
 export async function visitPages(
 	session: Session,
@@ -65,31 +125,58 @@ export async function visitPages(
 ): Promise<void> {
 	const limit = options.limit ?? Infinity;
 	const paged = options.paged ?? true;
+	let pageSize = options.pageSize ?? MAX_PAGE_SIZE;
 	let seen = 0;
-	let request: IHttpRequestOptions = paged ? { ...first, qs: { ...first.qs, limit: Math.min(limit, options.pageSize ?? MAX_PAGE_SIZE) } } : first;
-	const followed = new Set<string>();
+	let received = 0;
+	const sizeFor = (wanted: number) => (paged ? Math.min(wanted, pageSize) : undefined);
+	let request: IHttpRequestOptions = paged ? { ...first, qs: { ...first.qs, limit: sizeFor(limit) } } : first;
+	const followed = new Set<string>([requestKey(request)]);
 	for (;;) {
-		const body = await sendWithRetries(session, request);
+		const { body, refused } = await sendPage(session, request, paged);
 		const page: Envelope = Array.isArray(body) ? { results: body as IDataObject[], next: null } : (body as Envelope);
 		if (!page || !Array.isArray(page.results)) {
 			throw new NodeOperationError(session.node, 'The API answered a list request without a "results" list', {
 				itemIndex: session.itemIndex,
 			});
 		}
+		if (refused) pageSize = Math.min(pageSize, page.results.length || DEFAULT_PAGE_SIZE);
 		const room = limit - seen;
 		const results = page.results.length <= room ? page.results : page.results.slice(0, room);
 		seen += results.length;
-		const decision = visit({ results, count: typeof page.count === 'number' ? page.count : undefined });
-		if (decision === 'stop' || seen >= limit || !page.next || page.results.length === 0) return;
-		request = nextPageRequest(session, first, page.next, limit - seen, paged);
-		if (followed.has(request.url)) {
-			throw new NodeOperationError(session.node, 'Stopped paging: the API sent the same next-page link twice', {
-				itemIndex: session.itemIndex,
-				description: `The page behind ${new URL(request.url).pathname}${new URL(request.url).search} was already read; following it again would loop forever.`,
-			});
+		received += page.results.length;
+		const count = typeof page.count === 'number' ? page.count : undefined;
+		const decision = visit({ results, count });
+		if (decision === 'stop' || seen >= limit) return;
+		const remaining = Number.isFinite(limit) ? limit - seen : Infinity;
+		if (page.next && page.results.length > 0) {
+			request = nextPageRequest(session, first, request, page.next, Number.isFinite(remaining) ? sizeFor(remaining) : undefined);
+		} else if (count !== undefined && received < count && paged && page.results.length > 0) {
+			request = offsetRequest(first, received, sizeFor(Number.isFinite(remaining) ? remaining : pageSize));
+		} else {
+			if (count !== undefined && received < count) throw incomplete(session, count, received, paged);
+			return;
 		}
-		followed.add(request.url);
+		const key = requestKey(request);
+		if (followed.has(key)) {
+			const url = new URL(fullUrl(request));
+			throw stop(
+				session,
+				'Stopped paging: the API sent the same next-page link twice',
+				`The page behind ${url.pathname}${url.search} was already read; following it again would loop forever.`,
+			);
+		}
+		followed.add(key);
 	}
+}
+
+function incomplete(session: Session, count: number, received: number, paged: boolean): NodeOperationError {
+	return stop(
+		session,
+		`The API's list ended early: it counted ${count} results but sent ${received}`,
+		paged
+			? `The API gave no next-page link and answered with no results when asked for more by offset (offset=${received}). Nothing was returned, so an incomplete list is never taken for the whole one; run again, or use Limit to read fewer.`
+			: `The API gave no next-page link, and this list takes no paging parameters to ask for the rest. Nothing was returned, so an incomplete list is never taken for the whole one.`,
+	);
 }
 
 /**

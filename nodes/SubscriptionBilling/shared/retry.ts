@@ -14,9 +14,27 @@ export interface RetrySettings {
 	initialDelayMs: number;
 	/** Longest wait before one retry; a Retry-After asking for more stops the retries instead. */
 	maxDelayMs: number;
+	/** Longest one attempt waits for its whole answer (Request Options > Timeout). */
+	attemptTimeoutMs: number;
+	/** Longest all attempts of one request take together, the waits between them included. */
+	totalTimeoutMs: number;
 }
 
-export const DEFAULT_RETRY: RetrySettings = { maxRetries: 4, initialDelayMs: 500, maxDelayMs: 60_000 };
+/**
+ * The slowest legitimate answer is a page of 1,000 invoices, about 1 MB (measured on the sandbox):
+ * 8 s on a 1 Mbit/s link, plus the API's own time. 30 s per attempt leaves room for both; two
+ * minutes for all attempts of one request lets four attempts of a silent server run, not 25 minutes.
+ */
+export const DEFAULT_ATTEMPT_TIMEOUT_MS = 30_000;
+export const DEFAULT_TOTAL_TIMEOUT_MS = 120_000;
+
+export const DEFAULT_RETRY: RetrySettings = {
+	maxRetries: 4,
+	initialDelayMs: 500,
+	maxDelayMs: 60_000,
+	attemptTimeoutMs: DEFAULT_ATTEMPT_TIMEOUT_MS,
+	totalTimeoutMs: DEFAULT_TOTAL_TIMEOUT_MS,
+};
 
 const RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 

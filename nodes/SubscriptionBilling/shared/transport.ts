@@ -12,7 +12,16 @@ import { API_KEY_HEADER } from './constants';
 import { redact } from './redact';
 import { wait } from './wait';
 import { DEFAULT_MAX_CONCURRENT, requestBudget, type RequestBudget, type Ticket } from './rateBudget';
-import { DEFAULT_RETRY, isRetryable, retryAfterMs, retryDelayMs, type Failure, type RetrySettings } from './retry';
+import {
+	DEFAULT_ATTEMPT_TIMEOUT_MS,
+	DEFAULT_RETRY,
+	DEFAULT_TOTAL_TIMEOUT_MS,
+	isRetryable,
+	retryAfterMs,
+	retryDelayMs,
+	type Failure,
+	type RetrySettings,
+} from './retry';
 
 /** Operations, the editor's pickers and the trigger's polls send through the same transport. */
 export type TransportContext = IExecutePaginationFunctions | ILoadOptionsFunctions | IPollFunctions;
@@ -115,58 +124,108 @@ function judge(response: IN8nHttpFullResponse, secret: string | undefined): { bo
 	return { body: parsed };
 }
 
+function cancelSignalOf(ctx: TransportContext): AbortSignal | undefined {
+	return 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
+}
+
+/**
+ * One attempt, ended by its own timer after `timeoutMs`: aborting the request destroys its socket
+ * (the HTTP client's own timeout rejects without closing the connection, so a silent server kept
+ * one open socket per attempt). The execution's cancellation aborts it too.
+ */
+async function attempt(session: Session, options: IHttpRequestOptions, timeoutMs: number): Promise<{ body: unknown } | { failure: Failure }> {
+	const controller = new AbortController();
+	let timedOut = false;
+	const timer = setTimeout(() => {
+		timedOut = true;
+		controller.abort();
+	}, timeoutMs);
+	const cancel = cancelSignalOf(session.ctx);
+	const onCancel = () => controller.abort();
+	cancel?.addEventListener('abort', onCancel);
+	try {
+		const response = (await session.ctx.helpers.httpRequest({
+			...options,
+			headers: { ...options.headers, [API_KEY_HEADER]: session.secret ?? '' },
+			json: true,
+			encoding: 'text',
+			ignoreHttpStatusErrors: true,
+			returnFullResponse: true,
+			disableFollowRedirect: true,
+			abortSignal: controller.signal,
+			// The client's own timeout only as a backstop, after this attempt's timer.
+			timeout: timeoutMs + 1000,
+		})) as IN8nHttpFullResponse;
+		return judge(response, session.secret);
+	} catch (error) {
+		if (timedOut) return { failure: { type: 'network', code: 'ETIMEDOUT', detail: `no answer within ${formatMs(timeoutMs)}` } };
+		return { failure: networkFailure(error) };
+	} finally {
+		clearTimeout(timer);
+		cancel?.removeEventListener('abort', onCancel);
+	}
+}
+
+export function formatMs(ms: number): string {
+	return ms < 1000 || ms % 1000 !== 0 ? `${Math.round(ms)} ms` : `${ms / 1000} s`;
+}
+
+/** What bounds the waiting, said in a timeout's error with the settings that change it. */
+function timeLimits(retry: RetrySettings): string {
+	return `each attempt waits at most ${formatMs(retry.attemptTimeoutMs)} (Request Options > Timeout, default ${formatMs(DEFAULT_ATTEMPT_TIMEOUT_MS)}) and all attempts of one request at most ${formatMs(retry.totalTimeoutMs)} (Fault Handling > Max Time per Request, default ${formatMs(DEFAULT_TOTAL_TIMEOUT_MS)})`;
+}
+
 /**
  * Sends one request with the API key in its header, repeating it after transient faults when that is
- * safe (see isRetryable),
- * waiting as the API asks (Retry-After) or with exponential backoff. Redirects are not followed.
- * Answers of 300 or more, non-JSON answers and network errors become one clear NodeApiError.
+ * safe (see isRetryable), waiting as the API asks (Retry-After) or with exponential backoff. Each
+ * attempt waits at most `attemptTimeoutMs`, all of them together at most `totalTimeoutMs`.
+ * Redirects are not followed. Answers of 300 or more, non-JSON answers and network errors become
+ * one clear NodeApiError.
  */
 export async function sendWithRetries(session: Session, options: IHttpRequestOptions): Promise<unknown> {
 	const { ctx, retry } = session;
-	for (let attempt = 0; ; attempt++) {
-		let failure: Failure;
+	const startedAt = Date.now();
+	const deadline = startedAt + retry.totalTimeoutMs;
+	for (let attemptIndex = 0; ; attemptIndex++) {
 		const ticket = await budgetOf(session, options)?.acquire();
-		try {
-			const response = (await ctx.helpers.httpRequest({
-				...options,
-				headers: { ...options.headers, [API_KEY_HEADER]: session.secret ?? '' },
-				json: true,
-				encoding: 'text',
-				ignoreHttpStatusErrors: true,
-				returnFullResponse: true,
-				disableFollowRedirect: true,
-			})) as IN8nHttpFullResponse;
-			const outcome = judge(response, session.secret);
-			if ('body' in outcome) {
-				release(ticket, undefined);
-				return outcome.body;
-			}
-			failure = outcome.failure;
-		} catch (error) {
-			failure = networkFailure(error);
+		const left = deadline - Date.now();
+		const outcome = await attempt(session, options, Math.max(1, Math.min(retry.attemptTimeoutMs, left)));
+		if ('body' in outcome) {
+			release(ticket, undefined);
+			return outcome.body;
 		}
+		const { failure } = outcome;
 		release(ticket, failure);
-		const retryable = attempt < retry.maxRetries && isRetryable(failure, session.safeToRepeat);
-		const delay = retryable ? retryDelayMs(attempt, failure, retry) : undefined;
+		const retryable = attemptIndex < retry.maxRetries && isRetryable(failure, session.safeToRepeat);
+		let delay = retryable ? retryDelayMs(attemptIndex, failure, retry) : undefined;
+		const outOfTime = delay !== undefined && Date.now() + delay >= deadline;
+		if (outOfTime) delay = undefined;
 		if (delay === undefined) {
 			const asked = failure.type === 'http' ? retryAfterMs(failure.headers) : undefined;
+			const timedOut = failure.type === 'network' && failure.code === 'ETIMEDOUT';
+			const spent = Date.now() - startedAt;
+			const reasons = [
+				retryable && !outOfTime && asked !== undefined
+					? `the API asked to wait ${Math.ceil(asked / 1000)} s before retrying, longer than the ${retry.maxDelayMs / 1000} s this node waits`
+					: undefined,
+				outOfTime ? `another attempt would end after the ${formatMs(retry.totalTimeoutMs)} this node spends on one request (Fault Handling > Max Time per Request)` : undefined,
+				timedOut ? `${formatMs(Math.round(spent / 100) * 100)} spent in all: ${timeLimits(retry)}` : undefined,
+			].filter((reason): reason is string => reason !== undefined);
 			throw toNodeError(session.node, failure, {
 				itemIndex: session.itemIndex,
 				secret: session.secret,
-				attempts: attempt + 1,
+				attempts: attemptIndex + 1,
 				request: describeRequest(options),
+				baseUrl: options.baseURL,
 				plainWrite: !session.safeToRepeat,
-				stoppedBecause:
-					retryable && asked !== undefined
-						? `the API asked to wait ${Math.ceil(asked / 1000)} s before retrying, longer than the ${retry.maxDelayMs / 1000} s this node waits`
-						: undefined,
+				stoppedBecause: reasons.length > 0 ? reasons.join('; ') : undefined,
 			});
 		}
 		ctx.logger.debug(`Subscription Billing: retrying ${describeRequest(options)} in ${Math.round(delay)} ms after ${summary(failure)}`, {
 			itemIndex: session.itemIndex,
-			attempt: attempt + 1,
+			attempt: attemptIndex + 1,
 		});
-		await wait(delay, 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined);
+		await wait(delay, cancelSignalOf(ctx));
 	}
 }
 

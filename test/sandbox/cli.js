@@ -5,10 +5,12 @@
 //      SANDBOX_API_KEY, SANDBOX_INVOICES (invoices of the big customer), SANDBOX_SEED,
 //      SANDBOX_LATENCY_MS, SANDBOX_JITTER_MS, SANDBOX_RATE (requests/second per key),
 //      SANDBOX_BURST, SANDBOX_MAX_IN_FLIGHT (see limits.js; each also as a flag:
-//      --latency-ms=40 --jitter-ms=10 --rate=100 --burst=100 --max-in-flight=64).
+//      --latency-ms=40 --jitter-ms=10 --rate=100 --burst=100 --max-in-flight=64),
+//      SANDBOX_DEPLOYMENT or --deployment=<name>: a deployment that differs from the contract
+//      (deployments.js, e.g. relative-links, page-cap-refuse, gzip, silent) in front of it.
 // Prints the base URL, the API key and the fixture ids; Ctrl-C / SIGTERM closes it.
 
-const { startSandbox } = require('./index');
+const { startSandbox, startDeployment, DEPLOYMENTS } = require('./index');
 
 const LIMIT_SETTINGS = [
   ['latencyMs', 'SANDBOX_LATENCY_MS', '--latency-ms'],
@@ -41,8 +43,14 @@ async function main() {
     seed,
     limits,
   });
+  const flag = process.argv.slice(2).find((arg) => arg.startsWith('--deployment='));
+  const deploymentName = flag ? flag.slice('--deployment='.length) : env.SANDBOX_DEPLOYMENT;
+  const deployment = deploymentName ? await startDeployment(sandbox, deploymentName) : undefined;
   console.log(`Subscription Billing API v2 sandbox listening`);
-  console.log(`base URL : ${sandbox.baseUrl}`);
+  if (deployment) {
+    console.log(`deployment: ${deploymentName} ${JSON.stringify(DEPLOYMENTS[deploymentName])} in front of ${sandbox.baseUrl}`);
+  }
+  console.log(`base URL : ${deployment ? deployment.baseUrl : sandbox.baseUrl}`);
   console.log(`API key  : ${sandbox.apiKey}  (header X-SERVICE-KEY)`);
   if (sandbox.limits.active) console.log(`limits   : ${JSON.stringify(sandbox.limits.config)}`);
   console.log('fixtures :');
@@ -52,7 +60,7 @@ async function main() {
     if (closing) return;
     closing = true;
     console.log(`\n${signal}: closing sandbox`);
-    sandbox.close().then(() => process.exit(0));
+    Promise.all([sandbox.close(), deployment && deployment.close()]).then(() => process.exit(0));
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));

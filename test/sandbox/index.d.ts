@@ -191,3 +191,52 @@ export const DEFAULT_ADMIN_TOKEN: string;
 export const SEED_TODAY: string;
 export const FAULT_KINDS: FaultKind[];
 export function startSandbox(options?: SandboxOptions): Promise<Sandbox>;
+
+/** Deployments that differ from the contract where it is silent (deployments.js): each varies one thing. */
+export type DeploymentName =
+  | 'contract'
+  | 'relative-links'
+  | 'internal-links'
+  | 'no-next-links'
+  | 'repeated-next'
+  | 'page-cap-refuse'
+  | 'page-cap-clamp'
+  | 'gateway-statuses'
+  | 'gateway-pages'
+  | 'rate-limit-http-date'
+  | 'rate-limit-no-retry-after'
+  | 'gzip'
+  | 'deflate'
+  | 'tiny-chunks'
+  | 'cut-writes'
+  | 'unknown-fields-and-offsets'
+  | 'silent';
+
+export interface DeploymentConfig {
+  links?: 'relative' | 'internal' | 'none' | 'repeat';
+  internalOrigin?: string;
+  pageCap?: { size: number; over: 'refuse' | 'clamp' };
+  statuses?: 'gateway';
+  gatewayPages?: boolean;
+  rateLimit?: 'http-date' | 'none';
+  compression?: 'gzip' | 'deflate';
+  chunkBytes?: number;
+  cutWrites?: boolean;
+  decorate?: boolean;
+  silent?: boolean;
+}
+
+export interface Deployment {
+  readonly config: DeploymentConfig & { name: string };
+  /** http://127.0.0.1:<port>/api/v2 */
+  readonly baseUrl: string;
+  readonly origin: string;
+  /** What the client sent, in arrival order, and how the front answered ("201", "502 (not forwarded)"). */
+  readonly requests: Array<{ method: string; url: string; headers: Record<string, string | string[] | undefined>; answeredWith?: string }>;
+  openConnections(): Promise<number>;
+  clear(): void;
+  close(): Promise<void>;
+}
+
+export const DEPLOYMENTS: Record<DeploymentName, DeploymentConfig>;
+export function startDeployment(sandbox: Sandbox, variant: DeploymentName | DeploymentConfig): Promise<Deployment>;

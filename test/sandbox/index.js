@@ -17,6 +17,7 @@ const { Limits } = require('./limits');
 const { AppliedWrites } = require('./applied');
 const { handleRequest, PREFIX } = require('./pipeline');
 const { World } = require('./world');
+const { DEPLOYMENTS, startDeployment } = require('./deployments');
 
 const DEFAULT_API_KEY = 'sbx_test_key_5f2c9a1e7d3b4c6a8e0f';
 const DEFAULT_ADMIN_TOKEN = 'sbx_world_admin_7c1e4b9a2d6f';
@@ -134,4 +135,4 @@ async function startSandbox(options = {}) {
   return sandbox;
 }
 
-module.exports = { startSandbox, Sandbox, DEFAULT_API_KEY, DEFAULT_ADMIN_TOKEN, FAULT_KINDS, SEED_TODAY };
+module.exports = { startSandbox, Sandbox, DEFAULT_API_KEY, DEFAULT_ADMIN_TOKEN, FAULT_KINDS, SEED_TODAY, DEPLOYMENTS, startDeployment };

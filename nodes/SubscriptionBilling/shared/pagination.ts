@@ -55,10 +55,8 @@ function nextPageRequest(session: Session, first: IHttpRequestOptions, current: 
 
 /** The page at `offset`, asked for by limit and offset when the API gave no next-page link. */
 function offsetRequest(first: IHttpRequestOptions, offset: number, limit: number | undefined): IHttpRequestOptions {
-	const qs: IDataObject = { ...first.qs, offset };
-	if (limit === undefined) delete qs.limit;
-	else qs.limit = limit;
-	return { ...first, qs };
+	const { limit: _first, offset: _none, ...filters } = (first.qs ?? {}) as IDataObject;
+	return { ...first, qs: limit === undefined ? { ...filters, offset } : { ...filters, limit, offset } };
 }
 
 function requestKey(request: IHttpRequestOptions): string {

@@ -244,8 +244,8 @@ test('with Continue On Fail, each bad item is an error item paired with its inpu
 	);
 	expect(run.error).toBeUndefined();
 	expect(run.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
-	expect(run.json[1].error).toBe(`Subscription in item 1: "a/b" ${ID_RULE}`);
-	expect(run.json[2].error).toBe('Subscription in item 2: is empty');
+	expect(run.json[1].error).toMatchObject({ message: `Subscription in item 1: "a/b" ${ID_RULE}`, code: null, status: null });
+	expect(run.json[2].error).toMatchObject({ message: 'Subscription in item 2: is empty' });
 	expect([run.json[0].subscription_id, run.json[3].subscription_id]).toEqual([subscriptionId, noPhasesSubscriptionId]);
 	expect(sandbox.requests.map((request) => request.path).sort()).toEqual(
 		[`/api/v2/subscriptions/${subscriptionId}`, `/api/v2/subscriptions/${noPhasesSubscriptionId}`].sort(),

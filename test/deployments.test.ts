@@ -137,7 +137,7 @@ describe.each(WORKING)('deployment "%s"', (variant) => {
 			expect(outcome.usageDelete.json).toEqual([expect.objectContaining({ deleted: true })]);
 
 			// Each write applied exactly once, whatever the front did to its answers.
-			expect(sandbox.applied.doubled()).toEqual([]);
+			expect((sandbox as unknown as { applied: { doubled(): unknown[] } }).applied.doubled()).toEqual([]);
 			const customers = [...(sandbox.state.customers as Map<string, IDataObject>).values()];
 			expect(customers.filter((customer) => customer.name === 'Deployment Test Ltd')).toHaveLength(1);
 			expect((sandbox.state.customers as Map<string, IDataObject>).get(sandbox.fixtures.customerId)?.tax_id).toBe('DE-DEPLOY');

@@ -233,7 +233,7 @@ describe('Resource locator "By ID" and "From list" values in a run', () => {
 			{ resource: 'subscription', operation: 'get', subscriptionId: { __rl: true, mode: 'id', value: '={{ $json.id }}' } },
 			{ items: [{ id: sandbox.fixtures.subscriptionId }, { id: '' }], continueOnFail: true },
 		);
-		expect(empty.json[1].error).toBe('Subscription in item 1: is empty');
+		expect(empty.json[1].error).toMatchObject({ message: 'Subscription in item 1: is empty' });
 		expect(sandbox.requests.map((request) => request.path)).toEqual([`/api/v2/subscriptions/${sandbox.fixtures.subscriptionId}`]);
 	});
 
@@ -387,7 +387,7 @@ describe('Output modes', () => {
 			{ items: [{ fields: 'name' }, { fields: 'name, invoice_number' }], continueOnFail: true },
 		);
 		expect(customers.json[0]).toEqual({ name: expect.stringMatching(/acme/i) });
-		expect(customers.json.at(-1)?.error).toMatch(/^Fields in item 1: "invoice_number" is not a field of a customer \(its fields: customer_id, name,/);
+		expect(customers.json.at(-1)?.error).toMatchObject({ message: expect.stringMatching(/^Fields in item 1: "invoice_number" is not a field of a customer \(its fields: customer_id, name,/) });
 		const invoices = await runBilling(sandbox, {
 			resource: 'invoice',
 			operation: 'getManyForCustomer',

@@ -95,9 +95,9 @@ describe('API errors are clear for every status', () => {
 		expect(run.error).toBeUndefined();
 		expect(run.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
 		expect(run.json[0].subscription_id).toBe(subscriptionId);
-		expect(run.json[1].error).toBe('ERR_UNPROCESSABLE: The request is well-formed but cannot be processed (injected fault).');
+		expect(run.json[1].error).toMatchObject({ message: 'ERR_UNPROCESSABLE: The request is well-formed but cannot be processed (injected fault).', code: 'ERR_UNPROCESSABLE', status: 422 });
 		expect(run.json[2].subscription_id).toBe(noPhasesSubscriptionId);
-		expect(String(run.json[3].error)).toMatch(/^ERR_NOT_FOUND: /);
+		expect(run.json[3].error).toMatchObject({ message: expect.stringMatching(/^ERR_NOT_FOUND: /), code: 'ERR_NOT_FOUND', status: 404 });
 		expect(sandbox.requests).toHaveLength(4);
 	});
 });

@@ -156,9 +156,12 @@ describe('the base URL must be https unless it is this machine', () => {
 	test('https is accepted: the node connects and starts TLS', async () => {
 		const firstBytes: number[] = [];
 		const server = net.createServer((socket) => {
-			socket.once('data', (data) => firstBytes.push(data[0]));
+			// Closed once the first bytes arrived (not on a timer: a loaded machine may send them late).
+			socket.once('data', (data) => {
+				firstBytes.push(data[0]);
+				socket.destroy();
+			});
 			socket.on('error', () => undefined);
-			setTimeout(() => socket.destroy(), 20);
 		});
 		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 		const { port } = server.address() as AddressInfo;

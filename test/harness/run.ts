@@ -42,7 +42,8 @@ export interface RunWorkflowOptions {
 export interface WorkflowRunResult {
 	executionId: string;
 	run: IRun;
-	outputOf(nodeName: string): INodeExecutionData[];
+	/** The items of one of the node's outputs (0: the main output; 1: the error output under "Continue (using error output)"). */
+	outputOf(nodeName: string, outputIndex?: number): INodeExecutionData[];
 	errorOf(nodeName: string): HarnessError | undefined;
 	logs: string[];
 }
@@ -147,7 +148,7 @@ export async function runWorkflow(opts: RunWorkflowOptions): Promise<WorkflowRun
 		executionId,
 		run,
 		logs,
-		outputOf: (nodeName) => runData[nodeName]?.at(-1)?.data?.[NodeConnectionTypes.Main]?.[0] ?? [],
+		outputOf: (nodeName, outputIndex = 0) => runData[nodeName]?.at(-1)?.data?.[NodeConnectionTypes.Main]?.[outputIndex] ?? [],
 		errorOf: (nodeName) => toError(runData[nodeName]?.at(-1)?.error),
 	};
 }
@@ -159,6 +160,8 @@ export interface RunNodeOptions {
 	parameters: INodeParameters;
 	items?: IDataObject[];
 	continueOnFail?: boolean;
+	/** "Continue (using error output)": failed items go to a second output (RunResult.errorItems). */
+	continueErrorOutput?: boolean;
 	typeVersion?: number;
 	/** The node's Settings tab (Retry On Fail, Max. Tries, Wait Between Tries (ms)). */
 	settings?: Pick<INode, 'retryOnFail' | 'maxTries' | 'waitBetweenTries'>;
@@ -169,6 +172,8 @@ export interface RunNodeOptions {
 export interface RunResult {
 	executionId: string;
 	items: INodeExecutionData[];
+	/** The error output's items (with continueErrorOutput). */
+	errorItems: INodeExecutionData[];
 	error?: HarnessError;
 	run: IRun;
 	logs: string[];
@@ -189,6 +194,7 @@ export async function runNode(opts: RunNodeOptions): Promise<RunResult> {
 			credentials: { [opts.credentialType.name]: { id: 'harness-credential', name: 'Harness credential' } },
 		}),
 		...(opts.continueOnFail && { onError: 'continueRegularOutput' as const }),
+		...(opts.continueErrorOutput && { onError: 'continueErrorOutput' as const }),
 		...opts.settings,
 	};
 	const result = await runWorkflow({
@@ -205,6 +211,7 @@ export async function runNode(opts: RunNodeOptions): Promise<RunResult> {
 	return {
 		executionId: result.executionId,
 		items: result.outputOf(name),
+		errorItems: result.outputOf(name, 1),
 		error: result.errorOf(name) ?? toError(result.run.data.resultData.error),
 		run: result.run,
 		logs: result.logs,

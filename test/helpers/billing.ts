@@ -52,6 +52,7 @@ export async function runBilling(
 	options: {
 		items?: IDataObject[];
 		continueOnFail?: boolean;
+		continueErrorOutput?: boolean;
 		apiKey?: string;
 		baseUrl?: string;
 		settings?: Pick<INode, 'retryOnFail' | 'maxTries' | 'waitBetweenTries'>;
@@ -69,6 +70,7 @@ export async function runBilling(
 		parameters: { faultHandling: { retryDelay: 5 }, ...parameters },
 		items: options.items,
 		continueOnFail: options.continueOnFail,
+		continueErrorOutput: options.continueErrorOutput,
 		settings: options.settings,
 		retryOf: options.retryOf,
 	});

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { MAX_PAGE_SIZE } from '../shared/constants';
-import { DEFAULT_ATTEMPT_TIMEOUT_MS, DEFAULT_TOTAL_TIMEOUT_MS } from '../shared/retry';
+import { DEFAULT_ATTEMPT_TIMEOUT_MS } from '../shared/retry';
 import { isPaged } from './operation';
 import { DEFAULT_MAX_CONCURRENT, MAX_CONCURRENT_LIMIT } from '../shared/rateBudget';
 import type { ResourceDefinition } from './resource';
@@ -75,7 +75,7 @@ const retryOptions: INodeProperties[] = [
 		name: 'maxRequestTime',
 		type: 'number',
 		typeOptions: { minValue: 1 },
-		default: DEFAULT_TOTAL_TIMEOUT_MS / 1000,
+		default: 120,
 		description: `Longest this node spends on one request, all its attempts and the waits between them together, before the item fails. Each attempt waits at most Request Options → Timeout (${DEFAULT_ATTEMPT_TIMEOUT_MS / 1000} s when not set) for the whole answer.`,
 	},
 ];

@@ -1,5 +1,6 @@
 import type { IHttpRequestMethods, INodePropertyOptions, PreSendAction } from 'n8n-workflow';
 import { fillPathParameters } from '../shared/pathParameters';
+import { deferFailures } from './errorItem';
 import { perform, type OperationKind, type Shaper } from './perform';
 
 interface OperationBase {
@@ -36,7 +37,7 @@ export function operationOption(definition: OperationDefinition): INodePropertyO
 		description: definition.description,
 		routing: {
 			request: { method: definition.method, url: definition.path },
-			send: { paginate: true, preSend: [fillPathParameters, ...(definition.preSend ?? [])] },
+			send: { paginate: true, preSend: deferFailures([fillPathParameters, ...(definition.preSend ?? [])]) },
 			operations: { pagination: perform(definition.kind, definition.shape, isPaged(definition)) },
 		},
 	};

@@ -7,9 +7,11 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 import { credentialBaseUrl, runCredentials } from '../shared/apiCredentials';
+import { asNodeError } from '../shared/apiError';
 import { apiBaseUrl } from '../shared/baseUrl';
 import { IDEMPOTENCY_HEADER } from '../shared/constants';
 import { deriveIdempotencyKey, keyScope } from './idempotency';
+import { errorItem, throwDeferred } from './errorItem';
 import { invalidInput, quoted } from '../shared/invalidInput';
 import { collectPages } from '../shared/pagination';
 import { DEFAULT_MAX_CONCURRENT, MAX_CONCURRENT_LIMIT } from '../shared/rateBudget';
@@ -88,7 +90,21 @@ export function perform(kind: OperationKind, shape?: Shaper, paged = false) {
 		requestData: DeclarativeRestApiSettings.ResultOptions,
 	): Promise<INodeExecutionData[]> {
 		const itemIndex = this.getItemIndex();
+		try {
+			return await request.call(this, requestData, itemIndex);
+		} catch (error) {
+			if (this.continueOnFail()) return [errorItem(error, itemIndex)];
+			throw asNodeError(this.getNode(), error, itemIndex);
+		}
+	};
+
+	async function request(
+		this: IExecutePaginationFunctions,
+		requestData: DeclarativeRestApiSettings.ResultOptions,
+		itemIndex: number,
+	): Promise<INodeExecutionData[]> {
 		const node = this.getNode();
+		throwDeferred(requestData.options as IHttpRequestOptions);
 		const faultHandling = this.getNodeParameter('faultHandling', {}) as FaultHandling;
 		const options = requestData.options as IHttpRequestOptions;
 		const credentials = await runCredentials(this);
@@ -114,5 +130,5 @@ export function perform(kind: OperationKind, shape?: Shaper, paged = false) {
 			json: shapeResult ? shapeResult(result) : result,
 			pairedItem,
 		}));
-	};
+	}
 }

@@ -1,4 +1,4 @@
-import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, type INode, type JsonObject } from 'n8n-workflow';
 import { NOT_CONNECTED_CODES, provablyNotReceived, UNTRUSTED_CERTIFICATE_CODES, type Failure } from './retry';
 import { redact, redactDeep } from './redact';
 
@@ -103,6 +103,26 @@ function mayHaveBeenApplied(failure: Failure, context: ErrorContext): string {
 	return '. The write may have been applied by the API; it was not repeated because it carries no idempotency key (Fault Handling > Idempotency)';
 }
 
+/** What an error item carries beside the message, for a workflow to branch on. */
+export interface ErrorFields {
+	/** The API's error code (ERR_NOT_FOUND …), or the network's (ETIMEDOUT …) when no answer came. */
+	code: string | null;
+	/** The HTTP status of the answer. */
+	status: number | null;
+	/** The API's error id, when it gave one. */
+	errorId: string | null;
+	/** The API's own message. */
+	apiMessage: string | null;
+}
+
+const fieldsOfErrors = new WeakMap<object, ErrorFields>();
+
+/** The fields of an error made here (the API's code, status, error id and message), all null for any other. */
+export function errorFieldsOf(error: unknown): ErrorFields {
+	const known = error && typeof error === 'object' ? fieldsOfErrors.get(error) : undefined;
+	return known ?? { code: null, status: null, errorId: null, apiMessage: null };
+}
+
 /**
  * One error for every way a request can fail: the API's code and message in the message, the
  * HTTP status and the API's error id in the description. The key is redacted from everything.
@@ -155,5 +175,19 @@ export function toNodeError(node: INode, failure: Failure, context: ErrorContext
 		itemIndex: context.itemIndex,
 	});
 	error.message = redact(message, context.secret);
+	const apiError = failure.type === 'http' ? apiErrorOf(failure.body) : undefined;
+	const text = (value: string | undefined) => (value === undefined ? null : redact(value, context.secret));
+	fieldsOfErrors.set(error, {
+		code: failure.type === 'network' ? failure.code : text(apiError?.code),
+		status: failure.type === 'network' ? null : failure.status,
+		errorId: text(apiError?.error_id),
+		apiMessage: text(apiError?.message),
+	});
 	return error;
+}
+
+/** An error as n8n shows it: n8n's node errors (every error made here is one) as they are, anything else wrapped. */
+export function asNodeError(node: INode, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(node, error instanceof Error ? error : String(error), { itemIndex });
 }

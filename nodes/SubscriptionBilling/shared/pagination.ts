@@ -1,5 +1,6 @@
 import { NodeApiError, NodeOperationError, type IDataObject, type IHttpRequestOptions } from 'n8n-workflow';
 import { MAX_PAGE_SIZE } from './constants';
+import { asNodeError } from './apiError';
 import { redact } from './redact';
 import { sendWithRetries, type Session } from './transport';
 
@@ -79,7 +80,7 @@ async function sendPage(session: Session, request: IHttpRequestOptions, paged: b
 		return { body: await sendWithRetries(session, request), refused: false };
 	} catch (error) {
 		const refusedSize = error instanceof NodeApiError && ['400', '422'].includes(String(error.httpCode)) && askedLimit(request) > DEFAULT_PAGE_SIZE;
-		if (!paged || !refusedSize) throw error;
+		if (!paged || !refusedSize) throw asNodeError(session.node, error, session.itemIndex);
 		session.ctx.logger.debug(`Subscription Billing: the API refused limit=${askedLimit(request)}; asking again at its own page size`, { itemIndex: session.itemIndex });
 		const url = new URL(fullUrl(request));
 		url.searchParams.delete('limit');

@@ -129,20 +129,13 @@ function cancelSignalOf(ctx: TransportContext): AbortSignal | undefined {
 }
 
 /**
- * One attempt, ended by its own timer after `timeoutMs`: aborting the request destroys its socket
+ * One attempt, ended by its own signal after `timeoutMs`: aborting the request destroys its socket
  * (the HTTP client's own timeout rejects without closing the connection, so a silent server kept
  * one open socket per attempt). The execution's cancellation aborts it too.
  */
 async function attempt(session: Session, options: IHttpRequestOptions, timeoutMs: number): Promise<{ body: unknown } | { failure: Failure }> {
-	const controller = new AbortController();
-	let timedOut = false;
-	const timer = setTimeout(() => {
-		timedOut = true;
-		controller.abort();
-	}, timeoutMs);
+	const timer = AbortSignal.timeout(timeoutMs);
 	const cancel = cancelSignalOf(session.ctx);
-	const onCancel = () => controller.abort();
-	cancel?.addEventListener('abort', onCancel);
 	try {
 		const response = (await session.ctx.helpers.httpRequest({
 			...options,
@@ -152,17 +145,14 @@ async function attempt(session: Session, options: IHttpRequestOptions, timeoutMs
 			ignoreHttpStatusErrors: true,
 			returnFullResponse: true,
 			disableFollowRedirect: true,
-			abortSignal: controller.signal,
-			// The client's own timeout only as a backstop, after this attempt's timer.
+			abortSignal: cancel ? AbortSignal.any([timer, cancel]) : timer,
+			// The client's own timeout only as a backstop, after this attempt's signal.
 			timeout: timeoutMs + 1000,
 		})) as IN8nHttpFullResponse;
 		return judge(response, session.secret);
 	} catch (error) {
-		if (timedOut) return { failure: { type: 'network', code: 'ETIMEDOUT', detail: `no answer within ${formatMs(timeoutMs)}` } };
+		if (timer.aborted) return { failure: { type: 'network', code: 'ETIMEDOUT', detail: `no answer within ${formatMs(timeoutMs)}` } };
 		return { failure: networkFailure(error) };
-	} finally {
-		clearTimeout(timer);
-		cancel?.removeEventListener('abort', onCancel);
 	}
 }
 

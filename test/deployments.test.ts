@@ -8,7 +8,9 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters, INodeProperties } from 'n8n-workflow';
+import { SubscriptionBilling } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
+import { DEFAULT_RETRY } from '../nodes/SubscriptionBilling/shared/retry';
 import { runBilling, useSandbox, type BillingRun } from './helpers/billing';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -293,26 +295,17 @@ describe('what each deployment makes the node do', () => {
 	test('a silent server: each attempt ends at its timeout, all of them within the time per request, and no socket stays open', async () => {
 		await withDeployment('silent', async (front) => {
 			const started = Date.now();
-			const run = await runBilling(
-				sandbox,
-				{
-					resource: 'subscription',
-					operation: 'get',
-					subscriptionId: sandbox.fixtures.subscriptionId,
-					requestOptions: { timeout: 200 },
-					faultHandling: { retryDelay: 1, maxRequestTime: 1 },
-				},
-				{ baseUrl: front.baseUrl },
-			);
+			const run = await getSubscription(front, 200, { retryDelay: 1, maxRequestTime: 1 });
 			const took = Date.now() - started;
 			expect(run.error?.message).toBe('The Subscription Billing API did not answer in time');
 			const description = String(run.error?.description);
 			expect(description).toMatch(
-				/^no answer within \d+ ms \(ETIMEDOUT\) on GET \/api\/v2\/subscriptions\/[\w-]+ after \d attempts; .*\d s spent in all: each attempt waits at most 200 ms \(Request Options > Timeout, default 30 s\) and all attempts of one request at most 1 s \(Fault Handling > Max Time per Request, default 120 s\)$/,
+				/^(nothing received for \d+ ms|no complete answer in the time allowed for the request) \(ETIMEDOUT\) on GET \/api\/v2\/subscriptions\/[\w-]+( after \d attempts)?; .*[\d.]+ m?s spent in all: an attempt waits at most 200 ms for the server to send anything \(Request Options > Timeout, default 30 s\) and all attempts of one request take at most 1 s \(Fault Handling > Max Time per Request, default 120 s\)$/,
 			);
-			const attempts = Number(/after (\d) attempts/.exec(description)?.[1]);
-			expect(attempts).toBeGreaterThanOrEqual(2);
-			expect(front.requests).toHaveLength(attempts);
+			// How many attempts fit in the second depends on the machine's load; none is sent twice.
+			const attempts = Number(/after (\d) attempts/.exec(description)?.[1] ?? 1);
+			expect(front.requests.length).toBeGreaterThanOrEqual(1);
+			expect(front.requests.length).toBeLessThanOrEqual(attempts);
 			expect(took).toBeLessThan(60_000);
 			// Every timed-out attempt's connection was closed by the node: the front sees none left open.
 			await waitFor(async () => (await front.openConnections()) === 0);
@@ -320,19 +313,28 @@ describe('what each deployment makes the node do', () => {
 		});
 	});
 
+	test('the bounds\' defaults are the ones the editor shows: 30 s per attempt, 120 s per request', () => {
+		const options = new SubscriptionBilling().description.properties
+			.filter((property) => property.name === 'faultHandling')
+			.flatMap((property) => (property.options ?? []) as INodeProperties[]);
+		const maxTime = options.filter((option) => option.name === 'maxRequestTime');
+		expect(maxTime.length).toBeGreaterThan(0);
+		for (const option of maxTime) {
+			expect(option.default).toBe(DEFAULT_RETRY.totalTimeoutMs / 1000);
+			expect(option.description).toContain(`Request Options → Timeout (${DEFAULT_RETRY.attemptTimeoutMs / 1000} s when not set)`);
+		}
+		expect([DEFAULT_RETRY.attemptTimeoutMs, DEFAULT_RETRY.totalTimeoutMs]).toEqual([30_000, 120_000]);
+	});
+
+	test('a Max Time per Request that is not a positive number is refused before anything is sent', async () => {
+		const run = await runBilling(sandbox, { resource: 'subscription', operation: 'get', subscriptionId: sandbox.fixtures.subscriptionId, faultHandling: { maxRequestTime: '={{ 0 }}' } });
+		expect(run.error?.message).toBe('Max Time per Request (Seconds) in item 0: "0" is not a number of seconds greater than 0');
+		expect(sandbox.requests).toHaveLength(0);
+	});
+
 	test('a silent server and the time per request: retries stop when another attempt would end after it', async () => {
 		await withDeployment('silent', async (front) => {
-			const run = await runBilling(
-				sandbox,
-				{
-					resource: 'subscription',
-					operation: 'get',
-					subscriptionId: sandbox.fixtures.subscriptionId,
-					requestOptions: { timeout: 400 },
-					faultHandling: { retryDelay: 300, maxRetries: 10, maxRequestTime: 1 },
-				},
-				{ baseUrl: front.baseUrl },
-			);
+			const run = await getSubscription(front, 400, { retryDelay: 300, maxRetries: 10, maxRequestTime: 1 });
 			expect(run.error?.message).toBe('The Subscription Billing API did not answer in time');
 			expect(run.error?.description).toContain('another attempt would end after the 1 s this node spends on one request (Fault Handling > Max Time per Request)');
 			expect(front.requests.length).toBeLessThan(4);
@@ -340,6 +342,11 @@ describe('what each deployment makes the node do', () => {
 		});
 	});
 });
+
+function getSubscription(front: Deployment, timeout: number, faultHandling: INodeParameters) {
+	const parameters = { resource: 'subscription', operation: 'get', subscriptionId: sandbox.fixtures.subscriptionId, requestOptions: { timeout }, faultHandling };
+	return runBilling(sandbox, parameters, { baseUrl: front.baseUrl });
+}
 
 /** Waits for a condition (a bounded number of turns of the event loop and short sleeps), never a fixed time. */
 async function waitFor(condition: () => Promise<boolean>, turns = 200): Promise<void> {

@@ -152,7 +152,7 @@ describe('reads are retried', () => {
 		sandbox.setFaults({ on: [1], kinds: ['slow'], slowMs: SLOW_MS });
 		const slow = await getSubscription({ faultHandling: { maxRetries: 0 }, requestOptions: SHORT_TIMEOUT });
 		expect(slow.error?.message).toBe('The Subscription Billing API did not answer in time');
-		expect(slow.error?.description).toMatch(/^no answer within 250 ms \(ETIMEDOUT\) on GET /);
+		expect(slow.error?.description).toMatch(/^nothing received for 250 ms \(ETIMEDOUT\) on GET /);
 		sandbox.setFaults({ on: [2], kinds: ['drop'] });
 		const dropped = await getSubscription({ faultHandling: { maxRetries: 0 } });
 		expect(dropped.error?.message).toBe('The connection to the Subscription Billing API broke before the answer was complete');

@@ -112,7 +112,7 @@ describe('Timeout', () => {
 		sandbox.setFaults({ on: [1], kinds: ['slow'], slowMs: 5000 });
 		const run = await runBilling(sandbox, getSubscription({ requestOptions: { timeout: 200 }, faultHandling: { maxRetries: 0 } }));
 		expect(run.error?.message).toBe('The Subscription Billing API did not answer in time');
-		expect(run.error?.description).toMatch(/^no answer within 200 ms \(ETIMEDOUT\) on GET \/api\/v2\/subscriptions\/.*each attempt waits at most 200 ms \(Request Options > Timeout, default 30 s\)/);
+		expect(run.error?.description).toMatch(/^nothing received for 200 ms \(ETIMEDOUT\) on GET \/api\/v2\/subscriptions\/.*an attempt waits at most 200 ms for the server to send anything \(Request Options > Timeout, default 30 s\)/);
 		expect(sandbox.requests).toHaveLength(1);
 	});
 

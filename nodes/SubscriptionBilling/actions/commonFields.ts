@@ -76,7 +76,7 @@ const retryOptions: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 1 },
 		default: 120,
-		description: `Longest this node spends on one request, all its attempts and the waits between them together, before the item fails. Each attempt waits at most Request Options → Timeout (${DEFAULT_ATTEMPT_TIMEOUT_MS / 1000} s when not set) for the whole answer.`,
+		description: `Longest this node spends on one request, all its attempts and the waits between them together, before the item fails. An attempt fails after Request Options → Timeout (${DEFAULT_ATTEMPT_TIMEOUT_MS / 1000} s when not set) without anything from the server.`,
 	},
 ];
 

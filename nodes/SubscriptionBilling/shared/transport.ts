@@ -76,7 +76,7 @@ function release(ticket: Ticket | undefined, failure: Failure | undefined): void
  * its config (which holds the key), only the code (as `httpCode`) and the original message (in
  * `messages`). Read them from there, or from `cause` when a version of n8n keeps it.
  */
-function networkFailure(error: unknown): Failure {
+function networkFailure(error: unknown): Extract<Failure, { type: 'network' }> {
 	const wrapped = error as { cause?: { code?: unknown; message?: unknown }; code?: unknown; httpCode?: unknown; messages?: unknown; message?: unknown };
 	const isCode = (value: unknown): value is string => typeof value === 'string' && /^[A-Z][A-Z0-9_]+$/.test(value);
 	const code = [wrapped.cause?.code, wrapped.code, wrapped.httpCode].find(isCode) ?? 'ERR_NETWORK';
@@ -129,12 +129,20 @@ function cancelSignalOf(ctx: TransportContext): AbortSignal | undefined {
 }
 
 /**
- * One attempt, ended by its own signal after `timeoutMs`: aborting the request destroys its socket
- * (the HTTP client's own timeout rejects without closing the connection, so a silent server kept
- * one open socket per attempt). The execution's cancellation aborts it too.
+ * The HTTP client rejects a timed-out request without closing its connection (a silent server kept
+ * one socket open per attempt): close it. n8n hands the client's error through with its request.
  */
-async function attempt(session: Session, options: IHttpRequestOptions, timeoutMs: number): Promise<{ body: unknown } | { failure: Failure }> {
-	const timer = AbortSignal.timeout(timeoutMs);
+function closeConnection(error: unknown): void {
+	const request = (error as { request?: { destroy?: unknown } } | undefined)?.request;
+	if (request && typeof request.destroy === 'function') (request.destroy as () => void).call(request);
+}
+
+/**
+ * One attempt. It fails after `timeoutMs` without a byte from the server (n8n's Timeout, which
+ * resets while an answer arrives, however slowly), and is aborted, its connection with it, when
+ * `deadline` (the request's time is up) or the execution's cancellation fires.
+ */
+async function attempt(session: Session, options: IHttpRequestOptions, timeoutMs: number, deadline: AbortSignal): Promise<{ body: unknown } | { failure: Failure }> {
 	const cancel = cancelSignalOf(session.ctx);
 	try {
 		const response = (await session.ctx.helpers.httpRequest({
@@ -145,30 +153,35 @@ async function attempt(session: Session, options: IHttpRequestOptions, timeoutMs
 			ignoreHttpStatusErrors: true,
 			returnFullResponse: true,
 			disableFollowRedirect: true,
-			abortSignal: cancel ? AbortSignal.any([timer, cancel]) : timer,
-			// The client's own timeout only as a backstop, after this attempt's signal.
-			timeout: timeoutMs + 1000,
+			abortSignal: cancel ? AbortSignal.any([deadline, cancel]) : deadline,
+			timeout: timeoutMs,
 		})) as IN8nHttpFullResponse;
 		return judge(response, session.secret);
 	} catch (error) {
-		if (timer.aborted) return { failure: { type: 'network', code: 'ETIMEDOUT', detail: `no answer within ${formatMs(timeoutMs)}` } };
-		return { failure: networkFailure(error) };
+		closeConnection(error);
+		const failure = networkFailure(error);
+		if (deadline.aborted) return { failure: { type: 'network', code: 'ETIMEDOUT', detail: 'no complete answer in the time allowed for the request' } };
+		if (TIMEOUT_CODES.has(failure.code)) return { failure: { type: 'network', code: 'ETIMEDOUT', detail: `nothing received for ${formatMs(timeoutMs)}` } };
+		return { failure };
 	}
 }
 
-export function formatMs(ms: number): string {
-	return ms < 1000 || ms % 1000 !== 0 ? `${Math.round(ms)} ms` : `${ms / 1000} s`;
+const TIMEOUT_CODES = new Set(['ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT']);
+
+function formatMs(ms: number): string {
+	return ms < 1000 ? `${Math.round(ms)} ms` : `${Math.round(ms / 100) / 10} s`;
 }
 
 /** What bounds the waiting, said in a timeout's error with the settings that change it. */
 function timeLimits(retry: RetrySettings): string {
-	return `each attempt waits at most ${formatMs(retry.attemptTimeoutMs)} (Request Options > Timeout, default ${formatMs(DEFAULT_ATTEMPT_TIMEOUT_MS)}) and all attempts of one request at most ${formatMs(retry.totalTimeoutMs)} (Fault Handling > Max Time per Request, default ${formatMs(DEFAULT_TOTAL_TIMEOUT_MS)})`;
+	return `an attempt waits at most ${formatMs(retry.attemptTimeoutMs)} for the server to send anything (Request Options > Timeout, default ${formatMs(DEFAULT_ATTEMPT_TIMEOUT_MS)}) and all attempts of one request take at most ${formatMs(retry.totalTimeoutMs)} (Fault Handling > Max Time per Request, default ${formatMs(DEFAULT_TOTAL_TIMEOUT_MS)})`;
 }
 
 /**
  * Sends one request with the API key in its header, repeating it after transient faults when that is
- * safe (see isRetryable), waiting as the API asks (Retry-After) or with exponential backoff. Each
- * attempt waits at most `attemptTimeoutMs`, all of them together at most `totalTimeoutMs`.
+ * safe (see isRetryable), waiting as the API asks (Retry-After) or with exponential backoff. An
+ * attempt fails after `attemptTimeoutMs` without a byte from the server; all of them together
+ * take at most `totalTimeoutMs`.
  * Redirects are not followed. Answers of 300 or more, non-JSON answers and network errors become
  * one clear NodeApiError.
  */
@@ -176,10 +189,11 @@ export async function sendWithRetries(session: Session, options: IHttpRequestOpt
 	const { ctx, retry } = session;
 	const startedAt = Date.now();
 	const deadline = startedAt + retry.totalTimeoutMs;
+	const timeIsUp = AbortSignal.timeout(retry.totalTimeoutMs);
 	for (let attemptIndex = 0; ; attemptIndex++) {
 		const ticket = await budgetOf(session, options)?.acquire();
 		const left = deadline - Date.now();
-		const outcome = await attempt(session, options, Math.max(1, Math.min(retry.attemptTimeoutMs, left)));
+		const outcome = await attempt(session, options, Math.max(1, Math.min(retry.attemptTimeoutMs, left)), timeIsUp);
 		if ('body' in outcome) {
 			release(ticket, undefined);
 			return outcome.body;
@@ -188,7 +202,8 @@ export async function sendWithRetries(session: Session, options: IHttpRequestOpt
 		release(ticket, failure);
 		const retryable = attemptIndex < retry.maxRetries && isRetryable(failure, session.safeToRepeat);
 		let delay = retryable ? retryDelayMs(attemptIndex, failure, retry) : undefined;
-		const outOfTime = delay !== undefined && Date.now() + delay >= deadline;
+		// Another attempt needs time to be answered: at least its timeout, or a second.
+		const outOfTime = delay !== undefined && Date.now() + delay + Math.min(retry.attemptTimeoutMs, 1000) > deadline;
 		if (outOfTime) delay = undefined;
 		if (delay === undefined) {
 			const asked = failure.type === 'http' ? retryAfterMs(failure.headers) : undefined;
@@ -199,7 +214,7 @@ export async function sendWithRetries(session: Session, options: IHttpRequestOpt
 					? `the API asked to wait ${Math.ceil(asked / 1000)} s before retrying, longer than the ${retry.maxDelayMs / 1000} s this node waits`
 					: undefined,
 				outOfTime ? `another attempt would end after the ${formatMs(retry.totalTimeoutMs)} this node spends on one request (Fault Handling > Max Time per Request)` : undefined,
-				timedOut ? `${formatMs(Math.round(spent / 100) * 100)} spent in all: ${timeLimits(retry)}` : undefined,
+				timedOut ? `${formatMs(spent)} spent in all: ${timeLimits(retry)}` : undefined,
 			].filter((reason): reason is string => reason !== undefined);
 			throw toNodeError(session.node, failure, {
 				itemIndex: session.itemIndex,

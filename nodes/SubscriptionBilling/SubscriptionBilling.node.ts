@@ -1,6 +1,14 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { nodeProperties } from './descriptions';
-import { searchBricks, searchCustomers, searchPlans, searchSubscriptions } from './shared/listSearch';
+import {
+	searchBricks,
+	searchCustomers,
+	searchMilestones,
+	searchPlans,
+	searchRecastOrders,
+	searchSubscriptions,
+	searchUpgradeOrders,
+} from './shared/listSearch';
 
 export class SubscriptionBilling implements INodeType {
 	description: INodeTypeDescription = {
@@ -22,6 +30,6 @@ export class SubscriptionBilling implements INodeType {
 	};
 
 	methods = {
-		listSearch: { searchCustomers, searchSubscriptions, searchPlans, searchBricks },
+		listSearch: { searchCustomers, searchSubscriptions, searchPlans, searchBricks, searchMilestones, searchUpgradeOrders, searchRecastOrders },
 	};
 }

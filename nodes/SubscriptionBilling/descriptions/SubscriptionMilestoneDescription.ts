@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { validateFields } from '../actions/bodyRules';
 import { showFor, type ResourceDefinition } from '../actions/resource';
-import { subscriptionIdField } from '../shared/idFields';
+import { milestoneIdField, subscriptionIdField } from '../shared/idFields';
 
 const show = (...operation: string[]) => showFor('subscriptionMilestone', operation);
 
@@ -13,22 +13,15 @@ const IMMEDIATE_ONLY_DATES: Array<[string, string, string, string]> = [
 
 const fields: INodeProperties[] = [
 	{ ...subscriptionIdField, displayOptions: show('getMany', 'complete') },
-	{
-		displayName: 'Milestone ID',
-		name: 'milestoneId',
-		type: 'string',
-		required: true,
-		default: '',
-		description: 'ID of the milestone, from Get Many',
-		displayOptions: show('complete'),
-	},
+	{ ...milestoneIdField, displayOptions: show('complete') },
 	{
 		displayName: 'Quantity',
 		name: 'quantity',
 		type: 'number',
 		typeOptions: { minValue: 1 },
 		required: true,
-		default: 1,
+		default: null,
+		placeholder: 'e.g. 1',
 		description: "Quantity completed now, a whole number of at least 1; the completed total may not pass the milestone's total",
 		displayOptions: show('complete'),
 		routing: { send: { type: 'body', property: 'quantity' } },
@@ -42,7 +35,10 @@ const fields: INodeProperties[] = [
 			{ name: 'Immediately', value: 'IMMEDIATELY', description: 'Raise a standalone invoice now' },
 			{ name: 'Next Invoice', value: 'NEXT_INVOICE', description: "Bill on the subscription's next scheduled invoice" },
 		],
-		default: 'IMMEDIATELY',
+		// no default: raising an invoice now or later is the user's choice
+		// eslint-disable-next-line n8n-nodes-base/node-param-default-wrong-for-options
+		default: '',
+		description: 'When the completed quantity is billed; there is no default, choose one',
 		displayOptions: show('complete'),
 		routing: { send: { type: 'body', property: 'bill_on' } },
 	},

@@ -1,5 +1,6 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { nodeProperties } from './descriptions';
+import { testApiCredential } from './shared/credentialTest';
 import {
 	searchBricks,
 	searchCustomers,
@@ -23,7 +24,7 @@ export class SubscriptionBilling implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'subscriptionBillingApi', required: true }],
+		credentials: [{ name: 'subscriptionBillingApi', required: true, testedBy: 'subscriptionBillingApiTest' }],
 		// the base URL comes from the credential in actions/perform.ts, read once per run, not per item
 		requestDefaults: { headers: { Accept: 'application/json' } },
 		properties: nodeProperties(),
@@ -31,5 +32,6 @@ export class SubscriptionBilling implements INodeType {
 
 	methods = {
 		listSearch: { searchCustomers, searchSubscriptions, searchPlans, searchBricks, searchMilestones, searchUpgradeOrders, searchRecastOrders },
+		credentialTest: { subscriptionBillingApiTest: testApiCredential },
 	};
 }

@@ -11,6 +11,11 @@ const IMMEDIATE_ONLY_DATES: Array<[string, string, string, string]> = [
 	['Service Date', 'serviceDate', 'service_date', 'Date the milestone work was delivered'],
 ];
 
+const BILL_ON = [
+	{ name: 'Immediately', value: 'IMMEDIATELY', description: 'Raise a standalone invoice now' },
+	{ name: 'Next Invoice', value: 'NEXT_INVOICE', description: "Bill on the subscription's next scheduled invoice" },
+];
+
 const fields: INodeProperties[] = [
 	{ ...subscriptionIdField, displayOptions: show('getMany', 'complete') },
 	{ ...milestoneIdField, displayOptions: show('complete') },
@@ -31,12 +36,8 @@ const fields: INodeProperties[] = [
 		name: 'billOn',
 		type: 'options',
 		required: true,
-		options: [
-			{ name: 'Immediately', value: 'IMMEDIATELY', description: 'Raise a standalone invoice now' },
-			{ name: 'Next Invoice', value: 'NEXT_INVOICE', description: "Bill on the subscription's next scheduled invoice" },
-		],
+		options: BILL_ON,
 		// no default: raising an invoice now or later is the user's choice
-		// eslint-disable-next-line n8n-nodes-base/node-param-default-wrong-for-options
 		default: '',
 		description: 'When the completed quantity is billed; there is no default, choose one',
 		displayOptions: show('complete'),

@@ -1,18 +1,9 @@
-import type {
-	IAuthenticateGeneric,
-	Icon,
-	ICredentialTestRequest,
-	ICredentialType,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IAuthenticateGeneric, Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
 
 /** An http address that is not on this machine (the node refuses to send the key there). */
 const PLAIN_HTTP_ELSEWHERE = '^\\s*[hH][tT][tT][pP]://(?!(localhost|127(\\.\\d{1,3}){3}|\\[::1\\])(:\\d+)?(/|$))';
 
-/**
- * Shown under a base URL as soon as it is http on another host: the connection test cannot say
- * why it fails there (n8n reports only that the connection cannot be established).
- */
+/** Shown under a base URL as soon as it is http on another host, before the connection test says so too. */
 function httpsRequiredNotice(environment: string, field: string): INodeProperties {
 	return {
 		displayName:
@@ -98,54 +89,6 @@ export class SubscriptionBillingApi implements ICredentialType {
 		},
 	};
 
-	/**
-	 * The base URL of the chosen environment, as the node uses it. The node refuses an http address
-	 * that is not on this machine; so does the test: such an address is replaced by a host in the
-	 * reserved `.invalid` domain, which never resolves, and the key is sent nowhere (the notice
-	 * under the field says why).
-	 *
-	 * n8n 2.8 applies `responseCode` rules only to errors that keep the HTTP response, which its
-	 * declarative test request does not: a 401 would show n8n's generic "Authorization failed".
-	 * So HTTP errors are not errors here (`ignoreHttpStatusErrors`) and the rules read the answer:
-	 * the API's 401 and 403 error codes, and any answer that is not the customer list.
-	 */
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL:
-				'={{ (String($credentials.environment === "staging" ? $credentials.stagingBaseUrl : $credentials.productionBaseUrl).trim().match(/^(?:https:\\/\\/.+|http:\\/\\/(?:localhost|127(?:\\.\\d{1,3}){3}|\\[::1\\])(?::\\d+)?(?:\\/.*)?)$/i) || ["https://base-url-must-use-https.invalid"])[0].replace(/\\/+$/, "") }}',
-			url: '/customers',
-			method: 'GET',
-			qs: { limit: 1 },
-			ignoreHttpStatusErrors: true,
-			disableFollowRedirect: true,
-		},
-		rules: [
-			{
-				type: 'responseSuccessBody',
-				properties: {
-					key: 'error.code',
-					value: 'ERR_UNAUTHORIZED',
-					message:
-						'The API key was not accepted (ERR_UNAUTHORIZED): check the API Key, and that it belongs to the environment chosen in Environment (Production or Staging)',
-				},
-			},
-			{
-				type: 'responseSuccessBody',
-				properties: {
-					key: 'error.code',
-					value: 'ERR_FORBIDDEN',
-					message: 'The API key may not list customers (ERR_FORBIDDEN): check its permissions',
-				},
-			},
-			{
-				type: 'responseSuccessBody',
-				properties: {
-					key: 'results',
-					value: undefined,
-					message:
-						'The API did not answer with the customer list: check the API Key and the Environment, and that the Base URL is the API\'s address ending in /api/v2. A run of the node shows the API\'s own error code and message.',
-				},
-			},
-		],
-	};
+	// Tested by the nodes (testedBy: shared/credentialTest.ts), which can say why a test fails:
+	// an http base URL on another machine is refused there before anything is sent.
 }

@@ -11,6 +11,7 @@ import { resources } from '../nodes/SubscriptionBilling/descriptions';
 import { SubscriptionBilling } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
 import { runBilling, useSandbox } from './helpers/billing';
 import { runListSearch } from './harness';
+import { subscriptionLabel } from '../nodes/SubscriptionBilling/shared/listSearch';
 
 const CUSTOMERS = 120; // more than two pages of 50
 const sandbox = useSandbox({ seed: { customers: CUSTOMERS } });
@@ -83,20 +84,35 @@ describe('Resource locator "From list" searches (LoadOptionsContext, as the edit
 		expect(request.query).toEqual({ limit: '50', offset: '0' });
 	});
 
-	test('subscriptions are labelled by what tells them apart (own name, status, dates), the customer named once at the end', async () => {
+	test('subscriptions are labelled customer first, then what tells them apart (own name, status, end), within what the field shows', async () => {
 		const page = await search('searchSubscriptions');
 		const byId = new Map(page.results.map((result) => [result.value, result.name]));
-		expect(byId.get(sandbox.fixtures.subscriptionId)).toBe('Growth · ACTIVE · 2025-01-01 to 2027-12-31 · Acme Corporation');
-		expect(byId.get(sandbox.fixtures.pausedSubscriptionId)).toBe('Growth · PAUSED · 2026-01-01 to 2026-12-31 · Acme Corporation');
+		expect(byId.get(sandbox.fixtures.subscriptionId)).toBe('Acme Corporation · Growth · ACTIVE · to 2027-12-31');
+		expect(byId.get(sandbox.fixtures.pausedSubscriptionId)).toBe('Acme Corporation · Growth · PAUSED · to 2026-12-31');
 		for (const name of byId.values()) {
-			expect(name).toMatch(/^[^·]+ · [A-Z_]+ · \S+ to \S+ · [^·]+$/);
-			const customerName = name.split(' · ')[3];
+			expect(name).toMatch(/^[^·]+ · [^·]+ · [A-Z_]+ · (\S+ )?to \S+$/);
+			const customerName = name.split(' · ')[0];
 			expect(name.split(customerName)).toHaveLength(2); // the customer's name appears once
+			// the customer and the subscription's own name fit the picked field (about 36 characters)
+			if (customerName.length < 20) expect(name.split(' · ').slice(0, 2).join(' · ').length).toBeLessThanOrEqual(36);
 		}
 		// One GET /customers page of 50 customers, with a token for more.
 		expect(page.paginationToken).toBe(50);
 		expect(sandbox.requests.map((request) => `${request.method} ${request.path} ${JSON.stringify(request.query)}`)).toEqual([
 			'GET /api/v2/customers {"limit":"50","offset":"0"}',
+		]);
+	});
+
+	test('two subscriptions of one customer alike in name, status and end are told apart by their start', () => {
+		const alike = [
+			{ subscription_id: 'a', name: 'Growth', status: 'ACTIVE', starts_at: '2025-01-01', ends_at: '2027-12-31' },
+			{ subscription_id: 'b', name: 'Growth', status: 'ACTIVE', starts_at: '2026-01-01', ends_at: '2027-12-31' },
+			{ subscription_id: 'c', name: 'Growth', status: 'PAUSED', starts_at: '2026-01-01', ends_at: '2027-12-31' },
+		];
+		expect(alike.map((subscription) => subscriptionLabel(subscription, 'Acme Corporation', alike))).toEqual([
+			'Acme Corporation · Growth · ACTIVE · 2025-01-01 to 2027-12-31',
+			'Acme Corporation · Growth · ACTIVE · 2026-01-01 to 2027-12-31',
+			'Acme Corporation · Growth · PAUSED · to 2027-12-31',
 		]);
 	});
 
@@ -107,7 +123,7 @@ describe('Resource locator "From list" searches (LoadOptionsContext, as the edit
 			.map((subscription) => subscription.subscription_id);
 		expect(expected.length).toBeGreaterThan(1);
 		expect(page.results.map((result) => result.value).sort()).toEqual([...expected].sort());
-		for (const result of page.results) expect(result.name).toMatch(/^Starter · /);
+		for (const result of page.results) expect(result.name).toMatch(/^[^·]+ · Starter · /);
 		expect(page.paginationToken).toBeUndefined();
 		// The API has no subscription search: the customer list is read in pages of 1000 and filtered.
 		expect(sandbox.requests.map((request) => `${request.method} ${request.path} ${JSON.stringify(request.query)}`)).toEqual([
@@ -127,7 +143,7 @@ describe('Resource locator "From list" searches (LoadOptionsContext, as the edit
 			]),
 		);
 		expect(ids).toHaveLength(4);
-		for (const result of page.results) expect(result.name).toMatch(/ · Acme Corporation$/);
+		for (const result of page.results) expect(result.name).toMatch(/^Acme Corporation · /);
 	});
 
 	test('bricks: the bricks of every plan, labelled with type and plan; Usage lists only usage bricks', async () => {

@@ -92,13 +92,14 @@ const runs: Record<string, (example: Example) => INodeParameters> = {
 		value: 1,
 		time: '2026-09-10T10:00:00Z',
 	}),
-	orderId: ({ value }) => ({
-		resource: 'subscriptionUpgrade',
+	'orderId[id]': ({ resource, value }) => ({
+		resource,
 		operation: 'getSignUrl',
 		subscriptionId: sandbox.fixtures.subscriptionId,
-		orderId: value,
+		orderId: byId(value),
 		redirectUrl: 'https://example.com/done',
 	}),
+	'milestoneId[id]': ({ value }) => ({ ...milestone({}), milestoneId: byId(value) }),
 	redirectUrl: ({ resource, value }) => ({
 		resource,
 		operation: 'getSignUrl',
@@ -126,6 +127,17 @@ const runs: Record<string, (example: Example) => INodeParameters> = {
 		value: 1,
 		propertiesInput: 'json',
 		propertiesJson: value,
+	}),
+	quantity: ({ value }) => ({ ...milestone({}), quantity: Number(value) }),
+	contractLength: ({ value }) => upgrade({ resource: 'subscriptionRecast', contractLength: Number(value), billingFrequency: 'MONTHLY' }),
+	'bricksUi.brick.quantity': ({ resource, value }) =>
+		upgrade({ resource, contractLength: 12, billingFrequency: 'MONTHLY', bricksUi: { brick: [{ brickId: sandbox.fixtures.addOnBrickId, quantity: Number(value) }] } }),
+	value: ({ operation, value }) => ({
+		resource: 'usage',
+		operation,
+		transactionId: operation === 'create' ? 'txn-example-value' : sandbox.fixtures.usageTransactionId,
+		...(operation === 'create' && { subscriptionId: sandbox.fixtures.subscriptionId, brickId: sandbox.fixtures.usageBrickId, time: '2026-09-10T10:00:00Z' }),
+		value: Number(value),
 	}),
 	'faultHandling.idempotencyKey': ({ value }) => ({ resource: 'customer', operation: 'create', name: 'Example Key Ltd', faultHandling: { idempotency: 'custom', idempotencyKey: value } }),
 };

@@ -136,9 +136,9 @@ describe('Usage → Update: the value has no default', () => {
 		return ((sandbox.state.usage as Map<string, IDataObject>).get(transactionId) as IDataObject).value;
 	}
 
-	test('the editor shows an empty, required Value on create and update', () => {
+	test('the editor shows an empty, required Value on create and update (a default of null, which its number box keeps; "" would be stored as 0)', () => {
 		const value = new SubscriptionBilling().description.properties.find((property) => property.name === 'value');
-		expect(value).toMatchObject({ displayName: 'Value', type: 'number', required: true, default: '' });
+		expect(value).toMatchObject({ displayName: 'Value', type: 'number', required: true, default: null });
 		expect(value?.displayOptions?.show).toMatchObject({ resource: ['usage'], operation: ['create', 'update'] });
 	});
 

@@ -129,7 +129,7 @@ describe('Invoice', () => {
 			invoiceIdsInput: 'json',
 			invoiceIdsJson: '["INV-0000001"]',
 		});
-		expectRefusedBeforeSending(result, /^Invoice IDs, entry 1 in item 0: "INV-0000001" is not a UUID/);
+		expectRefusedBeforeSending(result, /^Invoice IDs in item 0: entry 1, "INV-0000001", is not a UUID/);
 	});
 
 	test('Get Many for Subscription sends sort and scope as query parameters', async () => {
@@ -658,11 +658,11 @@ describe('API rules as failures', () => {
 	});
 
 	test.each([
-		['subscriptionRecast', 0, 'rows', 'Bricks, entry 1: Quantity in item 0: 0 is less than 1'],
-		['subscriptionRecast', 1.5, 'JSON', 'Bricks, entry 1: Quantity in item 0: "1.5" is not a whole number'],
+		['subscriptionRecast', 0, 'rows', 'Bricks in item 0: the Quantity of entry 1, 0, is less than 1'],
+		['subscriptionRecast', 1.5, 'JSON', 'Bricks in item 0: the Quantity of entry 1, "1.5", is not a whole number'],
 		// The sandbox would accept 0 on an upgrade (it removes the add-on); the node refuses it.
-		['subscriptionUpgrade', 0, 'JSON', 'Bricks, entry 1: Quantity in item 0: 0 is less than 1'],
-		['subscriptionUpgrade', 1.5, 'rows', 'Bricks, entry 1: Quantity in item 0: "1.5" is not a whole number'],
+		['subscriptionUpgrade', 0, 'JSON', 'Bricks in item 0: the Quantity of entry 1, 0, is less than 1'],
+		['subscriptionUpgrade', 1.5, 'rows', 'Bricks in item 0: the Quantity of entry 1, "1.5", is not a whole number'],
 	])('%s: a brick quantity of %p given as %s is refused by the node and nothing is sent', async (resource, quantity, style, message) => {
 		const { subscriptionId, seatsBrickId } = sandbox.fixtures;
 		const bricks =

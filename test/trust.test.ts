@@ -7,12 +7,14 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { NodeHelpers } from 'n8n-workflow';
-import type { ICredentialTestRequest, IDataObject, INode, INodeCredentialTestResult, INodeType } from 'n8n-workflow';
+import type { ICredentialTestFunctions, IDataObject, INode, INodeCredentialTestResult } from 'n8n-workflow';
 import { SubscriptionBillingApi } from '../credentials/SubscriptionBillingApi.credentials';
 import { SubscriptionBilling } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
+import { SubscriptionBillingTrigger } from '../nodes/SubscriptionBilling/SubscriptionBillingTrigger.node';
+import { testApiCredential } from '../nodes/SubscriptionBilling/shared/credentialTest';
 import { apiBaseUrl } from '../nodes/SubscriptionBilling/shared/baseUrl';
 import { runBilling, startSandbox, type Sandbox } from './helpers/billing';
-import { runNode, shutdownN8nCore } from './harness';
+import { shutdownN8nCore } from './harness';
 
 interface Recorded {
 	method: string;
@@ -225,66 +227,82 @@ describe('credential', () => {
 		expect(credential.authenticate).toEqual({ type: 'generic', properties: { headers: { 'X-SERVICE-KEY': '={{$credentials.apiKey}}' } } });
 	});
 
-	/** Runs the credential's test request the way n8n's credentials tester does (a node whose one property routes it). */
-	function runCredentialTest(data: IDataObject) {
-		const { description } = new SubscriptionBilling();
-		const testNode: INodeType = {
-			description: {
-				...description,
-				credentials: [{ name: credential.name, required: true }],
-				properties: [{ displayName: 'Temp', name: 'temp', type: 'string', routing: { request: credential.test.request }, default: '' }],
-			},
-		};
-		return runNode({
-			nodeType: testNode,
-			credentialType: credential,
-			credentials: { apiKey: sandbox.apiKey, environment: 'production', ...data },
-			parameters: {},
-		});
+	/**
+	 * What the credential dialog shows: n8n's CredentialsTester (credentials-tester.service.js) uses a
+	 * credential's own `test` first, else the `methods.credentialTest` function a node names in
+	 * `testedBy`, and shows the message it returns.
+	 */
+	function dialogResult(data: IDataObject): Promise<INodeCredentialTestResult> {
+		const test = new SubscriptionBilling().methods.credentialTest.subscriptionBillingApiTest;
+		const context = { logger: console, helpers: {} } as unknown as ICredentialTestFunctions;
+		return test.call(context, { id: 'c1', name: 'Subscription Billing account', type: credential.name, data: { apiKey: sandbox.apiKey, environment: 'production', ...data } });
 	}
 
-	test('the test request reaches a loopback http sandbox with the key, for either environment', async () => {
-		const production = await runCredentialTest({ productionBaseUrl: `${sandbox.baseUrl}/` });
-		const staging = await runCredentialTest({ environment: 'staging', productionBaseUrl: 'https://unused.invalid', stagingBaseUrl: sandbox.baseUrl });
-		for (const run of [production, staging]) expect(run.error).toBeUndefined();
+	test('both nodes name the credential test, and the credential has no request test of its own that n8n would use instead', () => {
+		expect('test' in credential).toBe(false);
+		for (const node of [new SubscriptionBilling(), new SubscriptionBillingTrigger()]) {
+			expect(node.description.credentials).toEqual([{ name: credential.name, required: true, testedBy: 'subscriptionBillingApiTest' }]);
+			expect(node.methods.credentialTest.subscriptionBillingApiTest).toBe(testApiCredential);
+		}
+	});
+
+	test('the test lists one customer with the key, on a loopback http sandbox, for either environment', async () => {
+		const production = await dialogResult({ productionBaseUrl: `${sandbox.baseUrl}/` });
+		const staging = await dialogResult({ environment: 'staging', productionBaseUrl: 'https://unused.invalid', stagingBaseUrl: sandbox.baseUrl });
+		for (const result of [production, staging]) expect(result).toEqual({ status: 'OK', message: 'Connection successful' });
 		expect(sandbox.requests.map((request) => [request.method, request.path, request.rawQuery, request.headers['x-service-key']])).toEqual([
 			['GET', '/api/v2/customers', 'limit=1', sandbox.apiKey],
 			['GET', '/api/v2/customers', 'limit=1', sandbox.apiKey],
 		]);
 	});
 
-	/**
-	 * What the credential dialog shows: n8n 2.8's CredentialsTester (credentials-tester.service.js)
-	 * runs the request, then returns the first `responseSuccessBody` rule whose key holds its value
-	 * (lodash get, strict equality), else "Connection successful!"; a request error shows its code
-	 * or message.
-	 */
-	async function dialogResult(data: IDataObject): Promise<INodeCredentialTestResult> {
-		const run = await runCredentialTest(data);
-		if (run.error) return { status: 'Error', message: run.error.message };
-		const body = run.items[0].json;
-		const get = (key: string) => key.split('.').reduce<unknown>((value, part) => (value && typeof value === 'object' ? (value as IDataObject)[part] : undefined), body);
-		for (const rule of (credential.test as ICredentialTestRequest).rules ?? []) {
-			if (rule.type === 'responseSuccessBody' && get(rule.properties.key) === rule.properties.value) return { status: 'Error', message: rule.properties.message };
-		}
-		return { status: 'OK', message: 'Connection successful!' };
-	}
-
-	test('the dialog: the right key connects; a wrong key says the key was not accepted and what to check', async () => {
-		await expect(dialogResult({ productionBaseUrl: sandbox.baseUrl })).resolves.toEqual({ status: 'OK', message: 'Connection successful!' });
+	test('the dialog: a wrong key says the key was not accepted and what to check', async () => {
 		await expect(dialogResult({ productionBaseUrl: sandbox.baseUrl, apiKey: 'sbx_wrong_key_1234' })).resolves.toEqual({
 			status: 'Error',
 			message:
 				'The API key was not accepted (ERR_UNAUTHORIZED): check the API Key, and that it belongs to the environment chosen in Environment (Production or Staging)',
 		});
-		expect(sandbox.requests.map((request) => `${request.path} ${request.status}`)).toEqual(['/api/v2/customers 200', '/api/v2/customers 401']);
+		expect(sandbox.requests.map((request) => `${request.path} ${request.status}`)).toEqual(['/api/v2/customers 401']);
 	});
 
 	test('the dialog: an address that is not the API (no /api/v2) says to check the Base URL, not "successful"', async () => {
 		const result = await dialogResult({ productionBaseUrl: sandbox.baseUrl.replace(/\/api\/v2$/, '') });
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/^The API did not answer with the customer list: check the API Key and the Environment, and that the Base URL/);
+		expect(result.message).toMatch(/^The API did not answer with the customer list: check the API Key and the Environment, and that the Base URL.* \(HTTP 404\)$/);
 		expect(sandbox.requests.map((request) => `${request.path} ${request.status}`)).toEqual(['/customers 404']);
+	});
+
+	test('the dialog: no base URL, or one where nothing answers, says which base URL to check', async () => {
+		await expect(dialogResult({ productionBaseUrl: '' })).resolves.toEqual({
+			status: 'Error',
+			message: "Set the Production Base URL to the API's address, such as https://billing.example.com/api/v2",
+		});
+		const closed = http.createServer();
+		await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+		const { port } = closed.address() as AddressInfo;
+		await new Promise((resolve) => closed.close(resolve));
+		await expect(dialogResult({ environment: 'staging', stagingBaseUrl: `http://127.0.0.1:${port}/api/v2` })).resolves.toEqual({
+			status: 'Error',
+			message: `Could not connect to http://127.0.0.1:${port} (ECONNREFUSED): check the Staging Base URL and that the API can be reached from n8n`,
+		});
+	});
+
+	test('the dialog: a redirect is not followed with the key; it says to use the address redirected to', async () => {
+		const redirecting = http.createServer((request, response) => {
+			response.writeHead(301, { location: `${sandbox.baseUrl}/customers?limit=1` });
+			response.end();
+		});
+		await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+		try {
+			const result = await dialogResult({ productionBaseUrl: `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}/api/v2` });
+			expect(result).toEqual({
+				status: 'Error',
+				message: `The Base URL answered with a redirect to ${sandbox.baseUrl}/customers?limit=1 (HTTP 301): the key is not sent on, so set the Base URL to the API's own address, ending in /api/v2`,
+			});
+			expect(sandbox.requests).toHaveLength(0);
+		} finally {
+			await new Promise((resolve) => redirecting.close(resolve));
+		}
 	});
 
 	test('the dialog shows, under an http base URL on another host, that https is required (and nothing is sent)', async () => {
@@ -300,16 +318,19 @@ describe('credential', () => {
 		}
 		expect(shown({ environment: 'staging', productionBaseUrl: 'http://billing.example.com/api/v2', stagingBaseUrl: 'https://s.example.com' })).toEqual([]);
 		const result = await dialogResult({ productionBaseUrl: 'http://billing.example.com/api/v2' });
-		expect(result.status).toBe('Error');
+		expect(result).toEqual({
+			status: 'Error',
+			message:
+				'The Production Base URL must use https: http://billing.example.com is plain http on another machine, and the API key is never sent over http off this machine (only localhost and 127.0.0.1 may use http). Change it to https://… — the key was not sent.',
+		});
 		expect(sandbox.requests).toHaveLength(0);
 	});
 
-	test('the test request never sends the key over http to another host: it fails naming the problem', async () => {
+	test('the test never sends the key over http to another host, wherever it points', async () => {
 		const address = `http://0.0.0.0:${new URL(sandbox.baseUrl).port}/api/v2`;
-		const run = await runCredentialTest({ productionBaseUrl: address });
-		expect(run.error).toBeDefined();
-		expect(JSON.stringify({ message: run.error?.message, description: run.error?.description, messages: (run.error as { messages?: unknown })?.messages }))
-			.toContain('base-url-must-use-https.invalid');
+		const result = await dialogResult({ productionBaseUrl: address });
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/^The Production Base URL must use https: http:\/\/0\.0\.0\.0:\d+ is plain http on another machine/);
 		expect(sandbox.requests).toHaveLength(0);
 	});
 });

@@ -1,6 +1,15 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { nodeProperties } from './descriptions';
-import { searchBricks, searchCustomers, searchPlans, searchSubscriptions } from './shared/listSearch';
+import { testApiCredential } from './shared/credentialTest';
+import {
+	searchBricks,
+	searchCustomers,
+	searchMilestones,
+	searchPlans,
+	searchRecastOrders,
+	searchSubscriptions,
+	searchUpgradeOrders,
+} from './shared/listSearch';
 
 export class SubscriptionBilling implements INodeType {
 	description: INodeTypeDescription = {
@@ -15,13 +24,14 @@ export class SubscriptionBilling implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'subscriptionBillingApi', required: true }],
+		credentials: [{ name: 'subscriptionBillingApi', required: true, testedBy: 'subscriptionBillingApiTest' }],
 		// the base URL comes from the credential in actions/perform.ts, read once per run, not per item
 		requestDefaults: { headers: { Accept: 'application/json' } },
 		properties: nodeProperties(),
 	};
 
 	methods = {
-		listSearch: { searchCustomers, searchSubscriptions, searchPlans, searchBricks },
+		listSearch: { searchCustomers, searchSubscriptions, searchPlans, searchBricks, searchMilestones, searchUpgradeOrders, searchRecastOrders },
+		credentialTest: { subscriptionBillingApiTest: testApiCredential },
 	};
 }

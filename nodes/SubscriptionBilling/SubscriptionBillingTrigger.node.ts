@@ -1,5 +1,6 @@
 import { NodeConnectionTypes, type IDataObject, type INodeExecutionData, type INodeType, type INodeTypeDescription, type IPollFunctions } from 'n8n-workflow';
 import { readAccess } from './shared/apiAccess';
+import { testApiCredential } from './shared/credentialTest';
 import { searchCustomers } from './shared/listSearch';
 import { triggerProperties } from './trigger/description';
 import { pollAllCustomersInvoices, pollCustomerInvoices, sampleInvoice } from './trigger/events/invoices';
@@ -24,12 +25,13 @@ export class SubscriptionBillingTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'subscriptionBillingApi', required: true }],
+		credentials: [{ name: 'subscriptionBillingApi', required: true, testedBy: 'subscriptionBillingApiTest' }],
 		properties: triggerProperties,
 	};
 
 	methods = {
 		listSearch: { searchCustomers },
+		credentialTest: { subscriptionBillingApiTest: testApiCredential },
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {

@@ -289,7 +289,17 @@ test('the credential dialog tests the credential: success with the right key, a 
 	await baseUrl.click();
 	await baseUrl.fill('http://billing.example.com/api/v2');
 	await notice.first().waitFor();
+	// saving tests it: the dialog says the scheme is the problem, not that the host cannot be reached
+	sandbox.clearRequests();
+	await dialog.getByRole('button', { name: 'Save' }).click();
+	await dialog.getByText(/Couldn.t connect with these settings/).waitFor();
+	const details = dialog.getByText('More details');
+	if (await details.count()) await details.first().click();
+	await dialog.getByText(/The Production Base URL must use https: http:\/\/billing\.example\.com is plain http on another machine/).first().waitFor();
+	await expect(dialog.getByText(/connection cannot be established/).count()).resolves.toBe(0);
+	expect(requestsOf(sandbox)).toEqual([]);
 	await notice.first().scrollIntoViewIfNeeded();
+	await closeToasts();
 	await settled();
 	await screenshot('credential-dialog-http');
 	await baseUrl.fill(`${sandbox.baseUrl}`);

@@ -94,11 +94,23 @@ describe('credential test through the server', () => {
 		expect(requestsOf(sandbox).map((q) => q.status)).toEqual([404]);
 	});
 
+	test('an http base URL on another host: says https is required (the scheme, not the host), and sends nothing', async () => {
+		const plainHttp = { ...stored, data: { ...stored.data, productionBaseUrl: 'http://billing.example.com/api/v2' } };
+		const r = await n8n.rest('POST', '/rest/credentials/test', { credentials: plainHttp });
+		expect(r.status).toBe(200);
+		expect(r.body.data).toEqual({
+			status: 'Error',
+			message:
+				'The Production Base URL must use https: http://billing.example.com is plain http on another machine, and the API key is never sent over http off this machine (only localhost and 127.0.0.1 may use http). Change it to https://… — the key was not sent.',
+		});
+		expect(requestsOf(sandbox)).toEqual([]);
+	});
+
 	test('fails with a base URL where no API answers', async () => {
 		const nowhere = { ...stored, data: { ...stored.data, productionBaseUrl: 'http://127.0.0.1:9/api/v2' } };
 		const r = await n8n.rest('POST', '/rest/credentials/test', { credentials: nowhere });
 		expect(r.status).toBe(200);
-		expect(r.body.data.status).toBe('Error');
+		expect(r.body.data).toEqual({ status: 'Error', message: expect.stringMatching(/^Could not connect to http:\/\/127\.0\.0\.1:9 .*check the Production Base URL/) });
 		expect(requestsOf(sandbox)).toEqual([]);
 	});
 });

@@ -2,6 +2,7 @@ import type { IDataObject, INode, INodeParameters, IRun } from 'n8n-workflow';
 import { SubscriptionBillingApi } from '../../credentials/SubscriptionBillingApi.credentials';
 import { SubscriptionBilling } from '../../nodes/SubscriptionBilling/SubscriptionBilling.node';
 import { runNode, shutdownN8nCore, type RunResult } from '../harness';
+import { editedParameters } from './editorParameters';
 import type { SandboxWorld } from '../sandbox';
 
 // The sandbox is plain CommonJS so that demos and benchmarks run it without compiling.
@@ -67,7 +68,8 @@ export async function runBilling(
 			environment: 'production',
 			productionBaseUrl: options.baseUrl ?? sandbox.baseUrl,
 		},
-		parameters: { faultHandling: { retryDelay: 5 }, ...parameters },
+		// as the editor stores them: a fresh node's fields, with the test's changes made in the panel
+		parameters: editedParameters({ faultHandling: { retryDelay: 5 }, ...parameters } as unknown as INodeParameters & { resource: string; operation: string }),
 		items: options.items,
 		continueOnFail: options.continueOnFail,
 		continueErrorOutput: options.continueErrorOutput,

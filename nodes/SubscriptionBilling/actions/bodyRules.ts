@@ -19,7 +19,7 @@ export interface FieldRule {
 	in?: 'body' | 'qs';
 }
 
-const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+const DATE_FORM = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^(\d{4}-\d{2}-\d{2})T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 const NUMBER_TEXT = /^-?\d+(\.\d+)?$/;
 
@@ -33,45 +33,66 @@ const ID_FIELDS: Record<string, { pattern: RegExp; hint: string }> = {
 	order_id: { pattern: UUID_PATTERN, hint: UUID_HINT },
 };
 
-/** A real calendar day (no 2026-02-30). */
-function isCalendarDate(text: string): boolean {
-	if (!DATE.test(text)) return false;
+/** Why a text in the form YYYY-MM-DD is not a real calendar day (no 2026-13-45, no 2026-02-30), or undefined. */
+function calendarProblem(text: string): string | undefined {
 	const [year, month, day] = text.split('-').map(Number);
-	const date = new Date(Date.UTC(year, month - 1, day));
-	return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+	if (month < 1 || month > 12) return `there is no month ${month}`;
+	const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
+	const monthName = new Date(Date.UTC(year, month - 1, 1)).toLocaleString('en', { month: 'long', timeZone: 'UTC' });
+	return day < 1 || day > days ? `${monthName} ${year} has ${days} days` : undefined;
 }
 
-function problemWith(value: unknown, rule: FieldRule): string | undefined {
+/** What is wrong with a value: `value` (quoted) is the sentence's subject, when there is one. */
+interface Problem {
+	value?: string;
+	predicate: string;
+}
+
+const about = (value: unknown, predicate: string): Problem => ({ value: quoted(value), predicate });
+
+function dateProblem(value: unknown): Problem | undefined {
+	if (typeof value !== 'string' || !DATE_FORM.test(value)) return about(value, 'is not a date in the form YYYY-MM-DD, such as 2026-01-31');
+	const wrong = calendarProblem(value);
+	return wrong ? about(value, `is not a real calendar date: ${wrong}`) : undefined;
+}
+
+function dateTimeProblem(value: unknown): Problem | undefined {
+	const form = typeof value === 'string' ? DATE_TIME.exec(value) : null;
+	if (!form) return about(value, 'is not an ISO 8601 date-time with a time zone, such as 2026-01-31T12:00:00Z');
+	const wrong = calendarProblem(form[1]);
+	if (wrong) return about(value, `is not a real date-time: ${wrong}`);
+	return Number.isNaN(Date.parse(value as string)) ? about(value, 'is not a real date-time: its time of day does not exist') : undefined;
+}
+
+function problemWith(value: unknown, rule: FieldRule): Problem | undefined {
 	switch (rule.type) {
 		case 'string':
-			if (typeof value !== 'string') return `${quoted(value)} is not text`;
-			if (rule.required && value.trim() === '') return 'is empty';
+			if (typeof value !== 'string') return about(value, 'is not text');
+			if (rule.required && value.trim() === '') return { predicate: 'is empty' };
 			if (rule.maxLength !== undefined && value.length > rule.maxLength)
-				return `is ${value.length} characters long, at most ${rule.maxLength} are allowed`;
-			if (rule.oneOf && !rule.oneOf.includes(value)) return `${quoted(value)} is not one of ${rule.oneOf.join(', ')}`;
-			if (rule.pattern && !rule.pattern.test(value)) return `${quoted(value)} ${rule.patternHint ?? 'has the wrong format'}`;
+				return { predicate: `is ${value.length} characters long, at most ${rule.maxLength} are allowed` };
+			if (rule.oneOf && !rule.oneOf.includes(value)) return about(value, `is not one of ${rule.oneOf.join(', ')}`);
+			if (rule.pattern && !rule.pattern.test(value)) return about(value, rule.patternHint ?? 'has the wrong format');
 			if (!rule.pattern && ID_FIELDS[rule.field] && !ID_FIELDS[rule.field].pattern.test(value))
-				return `${quoted(value)} ${ID_FIELDS[rule.field].hint}`;
+				return about(value, ID_FIELDS[rule.field].hint);
 			return undefined;
 		case 'number':
-			return typeof value === 'number' && Number.isFinite(value) ? undefined : `${quoted(value)} is not a number`;
+			return typeof value === 'number' && Number.isFinite(value) ? undefined : about(value, 'is not a number');
 		case 'integer':
-			if (typeof value !== 'number' || !Number.isInteger(value)) return `${quoted(value)} is not a whole number`;
-			return rule.min !== undefined && value < rule.min ? `${value} is less than ${rule.min}` : undefined;
+			if (typeof value !== 'number' || !Number.isInteger(value)) return about(value, 'is not a whole number');
+			return rule.min !== undefined && value < rule.min ? { value: String(value), predicate: `is less than ${rule.min}` } : undefined;
 		case 'boolean':
-			return typeof value === 'boolean' ? undefined : `${quoted(value)} is not true or false`;
+			return typeof value === 'boolean' ? undefined : about(value, 'is not true or false');
 		case 'date':
-			return typeof value === 'string' && isCalendarDate(value) ? undefined : `${quoted(value)} is not a date in the form YYYY-MM-DD`;
+			return dateProblem(value);
 		case 'dateTime':
-			return typeof value === 'string' && DATE_TIME.test(value) && isCalendarDate(DATE_TIME.exec(value)![1]) && !Number.isNaN(Date.parse(value))
-				? undefined
-				: `${quoted(value)} is not an ISO 8601 date-time with a time zone, such as 2026-01-31T12:00:00Z`;
+			return dateTimeProblem(value);
 		case 'httpUrl':
-			return isHttpUrl(value) ? undefined : `${quoted(value)} is not an absolute http(s) URL`;
+			return isHttpUrl(value) ? undefined : about(value, 'is not an absolute http(s) URL');
 		case 'object':
-			return value !== null && typeof value === 'object' && !Array.isArray(value) ? undefined : `${quoted(value)} is not a JSON object`;
+			return value !== null && typeof value === 'object' && !Array.isArray(value) ? undefined : about(value, 'is not a JSON object');
 		case 'array':
-			return Array.isArray(value) ? undefined : `${quoted(value)} is not a list`;
+			return Array.isArray(value) ? undefined : about(value, 'is not a list');
 	}
 }
 
@@ -96,17 +117,36 @@ function coerced(value: unknown, type: ValueType): unknown {
 	return value;
 }
 
+/** Where the checked fields sit when they are the fields of one entry of a list (a brick of Bricks). */
+export interface ListEntry {
+	list: string;
+	/** 1-based, as the editor counts rows. */
+	entry: number;
+	/** The part of the entry the fields belong to, such as "discount". */
+	part?: string;
+}
+
+function entryError(ctx: IExecuteSingleFunctions, at: ListEntry, label: string, problem: Problem | 'missing') {
+	const owner = at.part ? `the ${at.part} of entry ${at.entry}` : `entry ${at.entry}`;
+	if (problem === 'missing') return invalidInput(ctx, at.list, `${owner} has no ${label}, which is required`);
+	const value = problem.value ? `, ${problem.value},` : '';
+	return invalidInput(ctx, at.list, `the ${label} of ${owner}${value} ${problem.predicate}`);
+}
+
 /** Checks (and, where unambiguous, converts in place) the fields of `source` against the rules. */
-export function checkFields(ctx: IExecuteSingleFunctions, source: IDataObject, rules: FieldRule[], prefix = ''): void {
+export function checkFields(ctx: IExecuteSingleFunctions, source: IDataObject, rules: FieldRule[], at?: ListEntry): void {
 	for (const rule of rules) {
-		const label = `${prefix}${rule.label}`;
 		if (isMissing(source[rule.field])) {
-			if (rule.required) throw invalidInput(ctx, label, 'is required');
+			if (rule.required) throw at ? entryError(ctx, at, rule.label, 'missing') : invalidInput(ctx, rule.label, 'is required');
 			continue;
 		}
 		const value = coerced(source[rule.field], rule.type);
 		const problem = problemWith(value, rule);
-		if (problem) throw invalidInput(ctx, label, problem);
+		if (problem) {
+			throw at
+				? entryError(ctx, at, rule.label, problem)
+				: invalidInput(ctx, rule.label, problem.value ? `${problem.value} ${problem.predicate}` : problem.predicate);
+		}
 		if (value !== source[rule.field]) source[rule.field] = value as IDataObject[string];
 	}
 }

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { validateFields } from '../actions/bodyRules';
 import { showFor, type ResourceDefinition } from '../actions/resource';
-import { subscriptionIdField } from '../shared/idFields';
+import { milestoneIdField, subscriptionIdField } from '../shared/idFields';
 
 const show = (...operation: string[]) => showFor('subscriptionMilestone', operation);
 
@@ -11,24 +11,22 @@ const IMMEDIATE_ONLY_DATES: Array<[string, string, string, string]> = [
 	['Service Date', 'serviceDate', 'service_date', 'Date the milestone work was delivered'],
 ];
 
+const BILL_ON = [
+	{ name: 'Immediately', value: 'IMMEDIATELY', description: 'Raise a standalone invoice now' },
+	{ name: 'Next Invoice', value: 'NEXT_INVOICE', description: "Bill on the subscription's next scheduled invoice" },
+];
+
 const fields: INodeProperties[] = [
 	{ ...subscriptionIdField, displayOptions: show('getMany', 'complete') },
-	{
-		displayName: 'Milestone ID',
-		name: 'milestoneId',
-		type: 'string',
-		required: true,
-		default: '',
-		description: 'ID of the milestone, from Get Many',
-		displayOptions: show('complete'),
-	},
+	{ ...milestoneIdField, displayOptions: show('complete') },
 	{
 		displayName: 'Quantity',
 		name: 'quantity',
 		type: 'number',
 		typeOptions: { minValue: 1 },
 		required: true,
-		default: 1,
+		default: null,
+		placeholder: 'e.g. 1',
 		description: "Quantity completed now, a whole number of at least 1; the completed total may not pass the milestone's total",
 		displayOptions: show('complete'),
 		routing: { send: { type: 'body', property: 'quantity' } },
@@ -38,11 +36,10 @@ const fields: INodeProperties[] = [
 		name: 'billOn',
 		type: 'options',
 		required: true,
-		options: [
-			{ name: 'Immediately', value: 'IMMEDIATELY', description: 'Raise a standalone invoice now' },
-			{ name: 'Next Invoice', value: 'NEXT_INVOICE', description: "Bill on the subscription's next scheduled invoice" },
-		],
-		default: 'IMMEDIATELY',
+		options: BILL_ON,
+		// no default: raising an invoice now or later is the user's choice
+		default: '',
+		description: 'When the completed quantity is billed; there is no default, choose one',
 		displayOptions: show('complete'),
 		routing: { send: { type: 'body', property: 'bill_on' } },
 	},

@@ -12,7 +12,8 @@ const createFields: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 1 },
 		required: true,
-		default: 12,
+		default: null,
+		placeholder: 'e.g. 12',
 		description: 'Length of the new agreement in months, a whole number of at least 1',
 		routing: { send: { type: 'body', property: 'contract_length' } },
 	},
@@ -25,7 +26,9 @@ const createFields: INodeProperties[] = [
 			name: value.charAt(0) + value.slice(1).toLowerCase().replace(/_(\w)/g, (_, letter: string) => ` ${letter.toUpperCase()}`),
 			value,
 		})),
-		default: 'MONTHLY',
+		// no default: how often the new agreement bills is the user's choice
+		default: '',
+		description: 'How often the new agreement bills; there is no default, choose one',
 		routing: { send: { type: 'body', property: 'billing_frequency' } },
 	},
 ];

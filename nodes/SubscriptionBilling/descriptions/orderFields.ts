@@ -29,7 +29,7 @@ const commonAdditionalFields: INodeProperties[] = [
 /** Fields and steps shared by upgrade and recast orders (create, list, sign, start). */
 export function orderFields(
 	resource: string,
-	label: string,
+	label: 'upgrade' | 'recast',
 	createFields: INodeProperties[],
 	additionalFields: INodeProperties[],
 	moreOrderOperations: string[] = [],
@@ -37,7 +37,7 @@ export function orderFields(
 	const show = (...operation: string[]) => showFor(resource, operation);
 	return [
 		{ ...subscriptionIdField, displayOptions: show('create', 'getMany', 'getSignUrl', 'start', ...moreOrderOperations) },
-		{ ...orderIdField, description: `UUID of the ${label} order`, displayOptions: show('getSignUrl', 'start', ...moreOrderOperations) },
+		{ ...orderIdField(label), displayOptions: show('getSignUrl', 'start', ...moreOrderOperations) },
 		{ ...redirectUrlField, displayOptions: show('getSignUrl') },
 		{
 			displayName: 'Charge Immediately',

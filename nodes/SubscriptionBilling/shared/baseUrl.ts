@@ -6,28 +6,36 @@ function isLoopback(hostname: string): boolean {
 	return LOOPBACK_HOSTS.has(hostname) || /^127(\.\d{1,3}){3}$/.test(hostname);
 }
 
-/**
- * Normalizes the credential's base URL (no trailing slash) and refuses anything that would send
- * the key in clear text to another machine.
- */
-export function checkedBaseUrl(node: INode, rawBaseUrl: unknown, itemIndex: number): URL {
+/** The base URL as requests use it (trimmed, no trailing slash), or why it cannot be used. */
+export function parsedBaseUrl(rawBaseUrl: unknown): { url: URL } | { problem: 'invalid' | 'plainHttpElsewhere'; text: string } {
 	const text = typeof rawBaseUrl === 'string' ? rawBaseUrl.trim().replace(/\/+$/, '') : '';
 	let url: URL;
 	try {
 		url = new URL(text);
 	} catch {
+		return { problem: 'invalid', text };
+	}
+	if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname))) return { problem: 'plainHttpElsewhere', text: url.origin };
+	return { url };
+}
+
+/**
+ * Normalizes the credential's base URL (no trailing slash) and refuses anything that would send
+ * the key in clear text to another machine.
+ */
+export function checkedBaseUrl(node: INode, rawBaseUrl: unknown, itemIndex: number): URL {
+	const parsed = parsedBaseUrl(rawBaseUrl);
+	if ('url' in parsed) return parsed.url;
+	if (parsed.problem === 'invalid') {
 		throw new NodeOperationError(node, 'The credential has no valid base URL for the chosen environment', {
 			itemIndex,
-			description: `Set the base URL (ending in /api/v2) in the Subscription Billing API credential. Got: "${text}"`,
+			description: `Set the base URL (ending in /api/v2) in the Subscription Billing API credential. Got: "${parsed.text}"`,
 		});
 	}
-	if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname))) {
-		throw new NodeOperationError(node, 'The credential\'s base URL must use https', {
-			itemIndex,
-			description: `"${url.origin}" is not https; only addresses on this machine (localhost, 127.0.0.1) may use http. The API key is never sent over plain http to another host.`,
-		});
-	}
-	return url;
+	throw new NodeOperationError(node, 'The credential\'s base URL must use https', {
+		itemIndex,
+		description: `"${parsed.text}" is not https; only addresses on this machine (localhost, 127.0.0.1) may use http. The API key is never sent over plain http to another host.`,
+	});
 }
 
 /** Base URLs already checked, as sent (no trailing slash): a credential's URL is parsed once, not per item. */

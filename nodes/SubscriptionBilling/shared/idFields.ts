@@ -2,11 +2,19 @@ import type { INodeProperties } from 'n8n-workflow';
 import { ID_PATTERN } from './pathParameters';
 
 /** Checked in the editor with the pattern the node checks before sending. */
-const ID_REGEX = ID_PATTERN.source;
-const ID_ERROR = 'Only letters, digits and hyphens';
+const ANY_ID = { regex: ID_PATTERN.source, errorMessage: 'Only letters, digits and hyphens' };
+/** An order ID: a UUID, in either case (the node sends it in lowercase, as the API's path pattern requires). */
+const UUID_ANY_CASE = { regex: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$', errorMessage: 'A UUID such as e1e02167-f737-41fe-8eff-1f8971f96832' };
 
 /** A required id, picked from a searchable list or given as an id such as `exampleId`. */
-function resourceLocator(displayName: string, name: string, description: string, searchListMethod: string, exampleId: string): INodeProperties {
+function resourceLocator(
+	displayName: string,
+	name: string,
+	description: string,
+	searchListMethod: string,
+	exampleId: string,
+	idRule: { regex: string; errorMessage: string } = ANY_ID,
+): INodeProperties {
 	return {
 		displayName,
 		name,
@@ -26,7 +34,7 @@ function resourceLocator(displayName: string, name: string, description: string,
 				name: 'id',
 				type: 'string',
 				placeholder: `e.g. ${exampleId}`,
-				validation: [{ type: 'regex', properties: { regex: ID_REGEX, errorMessage: ID_ERROR } }],
+				validation: [{ type: 'regex', properties: idRule }],
 			},
 		],
 	};
@@ -58,12 +66,22 @@ export const brickIdField = resourceLocator(
 	'7d1e0c52-3f0b-4a8e-9d6c-2b4f1a0e9c31',
 );
 
-export const orderIdField: INodeProperties = {
-	displayName: 'Order ID',
-	name: 'orderId',
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: 'e.g. e1e02167-f737-41fe-8eff-1f8971f96832',
-	description: 'UUID of the order',
-};
+/** An upgrade or recast order of the chosen subscription (`kind`: "upgrade" or "recast"). */
+export function orderIdField(kind: 'upgrade' | 'recast'): INodeProperties {
+	return resourceLocator(
+		'Order ID',
+		'orderId',
+		`The ${kind} order: pick it from the subscription's ${kind} orders (choose the Subscription first) or give its UUID`,
+		kind === 'upgrade' ? 'searchUpgradeOrders' : 'searchRecastOrders',
+		'e1e02167-f737-41fe-8eff-1f8971f96832',
+		UUID_ANY_CASE,
+	);
+}
+
+export const milestoneIdField = resourceLocator(
+	'Milestone ID',
+	'milestoneId',
+	"The milestone: pick it from the subscription's milestones (choose the Subscription first) or give its ID",
+	'searchMilestones',
+	'497031b1-067e-48bc-a6b6-74817d0915b5',
+);

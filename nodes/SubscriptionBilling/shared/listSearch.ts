@@ -1,12 +1,14 @@
-import type {
-	IDataObject,
-	IHttpRequestOptions,
-	ILoadOptionsFunctions,
-	INodeListSearchItems,
-	INodeListSearchResult,
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IHttpRequestOptions,
+	type ILoadOptionsFunctions,
+	type INodeListSearchItems,
+	type INodeListSearchResult,
 } from 'n8n-workflow';
 import { readAccess, type ReadAccess } from './apiAccess';
 import { MAX_PAGE_SIZE } from './constants';
+import { ID_HINT, ID_PATTERN } from './pathParameters';
 import { DEFAULT_RETRY } from './retry';
 import { sendWithRetries } from './transport';
 
@@ -102,21 +104,29 @@ function ownName(subscription: IDataObject, customerName: string): string {
 }
 
 /**
- * What tells a customer's subscriptions apart comes first: own name, status and dates, then the
- * customer once: "Growth · ACTIVE · 2025-01-01 to 2027-12-31 · Acme Corporation".
+ * A subscription as the picker lists it and its field shows it once picked, customer first (the
+ * field shows about 36 characters, the list about 54): "Acme Corporation · Growth · ACTIVE ·
+ * to 2027-12-31". The start date is added only where the customer has another subscription of the
+ * same name, status and end.
  */
-export function subscriptionLabel(subscription: IDataObject, customerName: string): string {
-	const dates = `${subscription.starts_at ?? '?'} to ${subscription.ends_at ?? 'open'}`;
-	return [ownName(subscription, customerName), subscription.status ?? 'no status', dates, customerName || 'no customer name'].join(' · ');
+export function subscriptionLabel(subscription: IDataObject, customerName: string, siblings: IDataObject[] = [subscription]): string {
+	const own = ownName(subscription, customerName);
+	const status = subscription.status ?? 'no status';
+	const sameAs = (other: IDataObject) =>
+		ownName(other, customerName) === own && (other.status ?? 'no status') === status && other.ends_at === subscription.ends_at;
+	const ends = subscription.ends_at ? `to ${subscription.ends_at}` : 'no end date';
+	const dates = siblings.filter(sameAs).length > 1 ? `${subscription.starts_at ?? '?'} ${ends}` : ends;
+	return [customerName || 'no customer name', own, status, dates].join(' · ');
 }
 
 function subscriptionItems(customers: IDataObject[], needle?: string): INodeListSearchItems[] {
 	return customers.flatMap((customer) => {
 		const customerName = typeof customer.name === 'string' ? customer.name : '';
 		const customerMatches = !needle || matches(needle, customerName);
-		return ((customer.subscriptions as IDataObject[] | undefined) ?? [])
+		const subscriptions = (customer.subscriptions as IDataObject[] | undefined) ?? [];
+		return subscriptions
 			.filter((subscription) => customerMatches || matches(needle!, subscription.name))
-			.map((subscription) => ({ name: subscriptionLabel(subscription, customerName), value: String(subscription.subscription_id) }));
+			.map((subscription) => ({ name: subscriptionLabel(subscription, customerName, subscriptions), value: String(subscription.subscription_id) }));
 	});
 }
 
@@ -171,4 +181,66 @@ export async function searchBricks(this: ILoadOptionsFunctions, filter?: string,
 		}
 	}
 	return { results, paginationToken: page.nextOffset };
+}
+
+/** The subscription chosen in the node, whose milestones or orders a picker lists. */
+function chosenSubscription(ctx: ILoadOptionsFunctions, what: string): string {
+	const chosen = ctx.getCurrentNodeParameter('subscriptionId', { extractValue: true });
+	const id = typeof chosen === 'string' ? chosen.trim() : '';
+	if (id === '') throw new NodeOperationError(ctx.getNode(), `Choose the Subscription first: the list shows that subscription's ${what}`);
+	if (id.startsWith('=')) {
+		throw new NodeOperationError(ctx.getNode(), `The Subscription is an expression, so its ${what} cannot be listed here: give the ID (By ID), or pick the Subscription from the list`);
+	}
+	if (!ID_PATTERN.test(id)) throw new NodeOperationError(ctx.getNode(), `The Subscription "${id}" ${ID_HINT}`);
+	return id;
+}
+
+/**
+ * A list the API gives whole (no paging documented: none is asked for, as in the operations that
+ * read it), as a JSON array or in an envelope's `results`.
+ */
+async function wholeList(api: ReadAccess, url: string): Promise<IDataObject[]> {
+	const body = await send(api, { method: 'GET', url });
+	if (Array.isArray(body)) return body as IDataObject[];
+	const results = (body as { results?: unknown } | null)?.results;
+	return Array.isArray(results) ? (results as IDataObject[]) : [];
+}
+
+/** A subscription's list (milestones, upgrades, recasts) as picker items, filtered by what is typed. */
+async function subscriptionListItems(
+	ctx: ILoadOptionsFunctions,
+	filter: string | undefined,
+	what: string,
+	path: string,
+	item: (entry: IDataObject) => INodeListSearchItems,
+): Promise<INodeListSearchResult> {
+	const subscriptionId = chosenSubscription(ctx, what);
+	const entries = await wholeList(await pickerAccess(ctx), `/subscriptions/${encodeURIComponent(subscriptionId)}/${path}`);
+	const needle = filter?.trim().toLowerCase();
+	const items = entries.map(item).filter((entry) => !needle || matches(needle, entry.name, entry.value));
+	return { results: items };
+}
+
+const dateOf = (value: unknown) => (typeof value === 'string' ? value.slice(0, 10) : undefined);
+
+/** "Onboarding workshop · 1 of 3 completed" */
+export async function searchMilestones(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	return await subscriptionListItems(this, filter, 'milestones', 'milestones', (milestone) => {
+		const done = milestone.quantity !== undefined ? ` · ${milestone.quantity_completed ?? 0} of ${milestone.quantity} completed` : '';
+		return { name: `${milestone.brick_name ?? milestone.name ?? 'Milestone'}${done}`, value: String(milestone.milestone_id) };
+	});
+}
+
+/** An upgrade or recast order: "BUILDING · starts 2026-10-01 · created 2026-09-01" (its stage says whether it is open). */
+function orderItem(order: IDataObject): INodeListSearchItems {
+	const parts = [order.stage ?? 'no stage', order.starts_at ? `starts ${dateOf(order.starts_at)}` : undefined, order.created_at ? `created ${dateOf(order.created_at)}` : undefined];
+	return { name: parts.filter((part) => part !== undefined).join(' · '), value: String(order.order_id) };
+}
+
+export async function searchUpgradeOrders(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	return await subscriptionListItems(this, filter, 'upgrade orders', 'upgrade', orderItem);
+}
+
+export async function searchRecastOrders(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	return await subscriptionListItems(this, filter, 'recast orders', 'recast', orderItem);
 }

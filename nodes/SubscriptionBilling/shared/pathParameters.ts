@@ -5,26 +5,30 @@ interface PathParameterRule {
 	label: string;
 	pattern: RegExp;
 	hint: string;
+	/** How the value is written before it is checked and sent. */
+	normalise?: (value: string) => string;
 }
 
 export const ID_PATTERN = /^[a-zA-Z\d-]+$/;
 export const ID_HINT = 'may contain only letters, digits and hyphens';
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-export const UUID_HINT = 'must be a lowercase UUID such as 0b6c1b7e-2f1a-4c55-9d2e-0a1b2c3d4e5f';
+export const UUID_HINT = 'is not a UUID such as 0b6c1b7e-2f1a-4c55-9d2e-0a1b2c3d4e5f';
 
 /** The contract's patterns for every id that goes into a path, with the field's name as the editor shows it. */
 const PATH_PARAMETERS: Record<string, PathParameterRule> = {
 	customerId: { label: 'Customer', pattern: ID_PATTERN, hint: ID_HINT },
 	subscriptionId: { label: 'Subscription', pattern: ID_PATTERN, hint: ID_HINT },
-	orderId: { label: 'Order ID', pattern: UUID_PATTERN, hint: UUID_HINT },
+	// the API's pattern is lowercase; a UUID is the same UUID in capitals
+	orderId: { label: 'Order ID', pattern: UUID_PATTERN, hint: UUID_HINT, normalise: (value) => value.trim().toLowerCase() },
 	planId: { label: 'Plan', pattern: ID_PATTERN, hint: ID_HINT },
 	milestoneId: { label: 'Milestone ID', pattern: ID_PATTERN, hint: ID_HINT },
 };
 
 function checkedPathParameter(ctx: IExecuteSingleFunctions, name: string, raw: unknown): string {
 	const rule = PATH_PARAMETERS[name];
-	const value = typeof raw === 'number' ? String(raw) : raw;
-	if (typeof value !== 'string' || value.trim() === '') throw invalidInput(ctx, rule.label, 'is empty');
+	const given = typeof raw === 'number' ? String(raw) : raw;
+	if (typeof given !== 'string' || given.trim() === '') throw invalidInput(ctx, rule.label, 'is empty');
+	const value = rule.normalise ? rule.normalise(given) : given;
 	if (!rule.pattern.test(value)) throw invalidInput(ctx, rule.label, `${quoted(value)} ${rule.hint}`);
 	return value;
 }

@@ -14,9 +14,10 @@ function locatorValue(value: unknown): unknown {
 const BRICK_FIELDS = ['brick_id', 'quantity', 'discount'];
 const DISCOUNT_FIELDS = ['rate', 'renews'];
 
-function checkOnlyKnown(ctx: IExecuteSingleFunctions, value: IDataObject, known: string[], label: string): void {
+function checkOnlyKnown(ctx: IExecuteSingleFunctions, value: IDataObject, known: string[], owner: string): void {
 	const unknown = Object.keys(value).find((key) => !known.includes(key));
-	if (unknown !== undefined) throw invalidInput(ctx, label, `${quoted(unknown)} is not one of its fields (${known.join(', ')})`);
+	if (unknown !== undefined)
+		throw invalidInput(ctx, 'Bricks', `${owner} has ${quoted(unknown)}, which is not one of its fields (${known.join(', ')})`);
 }
 
 /** The bricks (line items) of an upgrade or recast order. */
@@ -30,7 +31,7 @@ export const bricksInput: StructuredInput = {
 	rowDisplayName: 'Brick',
 	rowFields: [
 		{ ...brickIdField, required: false },
-		{ displayName: 'Quantity', name: 'quantity', type: 'number', typeOptions: { minValue: 1 }, default: 1, description: 'Whole number, at least 1' },
+		{ displayName: 'Quantity', name: 'quantity', type: 'number', typeOptions: { minValue: 1 }, default: null, placeholder: 'e.g. 1', description: 'Whole number, at least 1; no default' },
 		{ displayName: 'Discount Rate', name: 'discountRate', type: 'string', default: '', description: 'Optional discount, e.g. 10 for 10%; leave empty for none' },
 		{ displayName: 'Discount Renews', name: 'discountRenews', type: 'boolean', default: false, description: 'Whether the discount also applies after renewal' },
 	],
@@ -49,18 +50,18 @@ export const bricksInput: StructuredInput = {
 		const bricks = value as IDataObject[];
 		if (bricks.length === 0) throw invalidInput(ctx, 'Bricks', 'give at least one brick');
 		bricks.forEach((brick, index) => {
-			const prefix = `Bricks, entry ${index + 1}: `;
+			const at = { list: 'Bricks', entry: index + 1 };
 			if (brick === null || typeof brick !== 'object' || Array.isArray(brick))
-				throw invalidInput(ctx, `${prefix}Brick`, 'is not a JSON object');
-			checkOnlyKnown(ctx, brick, BRICK_FIELDS, `${prefix}Brick`);
+				throw invalidInput(ctx, 'Bricks', `entry ${at.entry}, ${quoted(brick)}, is not a JSON object such as {"brick_id": "…", "quantity": 1}`);
+			checkOnlyKnown(ctx, brick, BRICK_FIELDS, `entry ${at.entry}`);
 			checkFields(ctx, brick, [
 				{ field: 'brick_id', label: brickIdField.displayName, type: 'string', required: true },
 				{ field: 'quantity', label: 'Quantity', type: 'integer', required: true, min: 1 },
 				{ field: 'discount', label: 'Discount', type: 'object' },
-			], prefix);
+			], at);
 			if (brick.discount) {
-				checkOnlyKnown(ctx, brick.discount as IDataObject, DISCOUNT_FIELDS, `${prefix}Discount`);
-				checkFields(ctx, brick.discount as IDataObject, [{ field: 'renews', label: 'Discount Renews', type: 'boolean' }], prefix);
+				checkOnlyKnown(ctx, brick.discount as IDataObject, DISCOUNT_FIELDS, `the discount of entry ${at.entry}`);
+				checkFields(ctx, brick.discount as IDataObject, [{ field: 'renews', label: 'Discount Renews', type: 'boolean' }], { ...at, part: 'discount' });
 			}
 		});
 	},

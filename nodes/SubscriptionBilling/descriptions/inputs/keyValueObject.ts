@@ -21,7 +21,7 @@ export function keyValueObjectInput(name: string, displayName: string, apiField:
 		fromRows(ctx: IExecuteSingleFunctions, rows: IDataObject[]) {
 			const value: IDataObject = {};
 			rows.forEach((row, index) => {
-				if (!row.key) throw invalidInput(ctx, `${displayName}, row ${index + 1}`, 'has no key');
+				if (!row.key) throw invalidInput(ctx, displayName, `row ${index + 1} has no key: give each pair a key, or remove the row`);
 				value[row.key as string] = row.value;
 			});
 			return value;

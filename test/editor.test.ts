@@ -262,7 +262,7 @@ describe('Resource locator "By ID" and "From list" values in a run', () => {
 describe('Output modes', () => {
 	const SUBSCRIPTION_FIELDS = [
 		'subscription_id', 'status', 'stage', 'starts_at', 'ends_at', 'renews_at', 'terminates_at', 'auto_renews',
-		'renewal_total', 'grand_total', 'currency', 'billing_frequency', 'customer_id', 'customer_name', 'current_pause',
+		'renewal_total_cents', 'grand_total', 'currency', 'billing_frequency', 'customer_id', 'customer_name', 'current_pause',
 	];
 	const INVOICE_FIELDS = [
 		'invoice_id', 'invoice_number', 'status', 'customer_id', 'customer_name', 'subscription_id', 'issued_at', 'due_at',
@@ -344,7 +344,7 @@ describe('Output modes', () => {
 	});
 
 	test('Customer Get Many, Selected Fields: address.city comes out as {address: {city}} on every customer', async () => {
-		const run = await runBilling(sandbox, { resource: 'customer', operation: 'getMany', limit: 3, output: 'selected', fields: 'name,address.city' });
+		const run = await runBilling(sandbox, { resource: 'customer', operation: 'getMany', limit: 3, customerOutput: 'selected', customerFields: 'name,address.city' });
 		expect(run.error).toBeUndefined();
 		const customers = allCustomers().slice(0, 3);
 		expect(run.json).toEqual(customers.map((customer) => ({ name: customer.name, address: { city: (customer.address as IDataObject | null)?.city ?? null } })));
@@ -383,7 +383,7 @@ describe('Output modes', () => {
 	test('Selected Fields on a list: an unknown name is refused for the customer and the invoice lists too, naming the item', async () => {
 		const customers = await runBilling(
 			sandbox,
-			{ resource: 'customer', operation: 'search', searchFields: { name: 'acme' }, output: 'selected', fields: '={{ $json.fields }}' },
+			{ resource: 'customer', operation: 'search', searchFields: { name: 'acme' }, customerOutput: 'selected', customerFields: '={{ $json.fields }}' },
 			{ items: [{ fields: 'name' }, { fields: 'name, invoice_number' }], continueOnFail: true },
 		);
 		expect(customers.json[0]).toEqual({ name: expect.stringMatching(/acme/i) });
@@ -392,8 +392,8 @@ describe('Output modes', () => {
 			resource: 'invoice',
 			operation: 'getManyForCustomer',
 			customerId: sandbox.fixtures.customerId,
-			output: 'selected',
-			fields: 'invoice_number, address.city',
+			invoiceOutput: 'selected',
+			invoiceFields: 'invoice_number, address.city',
 		});
 		expect(invoices.error?.message).toMatch(/^Fields in item 0: "address.city" is not a field of an? invoice/);
 		expect(sandbox.requests.map((request) => request.path)).toEqual(['/api/v2/customers/search']);
@@ -471,7 +471,7 @@ describe('Description', () => {
 
 	test('the operation names users see are the agreed ones', () => {
 		const expected: Record<string, string[]> = {
-			customer: ['Create', 'Get Many', 'Search', 'Update'],
+			customer: ['Create', 'Get', 'Get Many', 'Search', 'Update'],
 			invoice: ['Get Many for Customer', 'Get Many for Subscription', 'Search'],
 			paymentMethod: ['Get Default', 'Get Many', 'Set Default', 'Set Up'],
 			plan: ['Get', 'Get Many'],

@@ -1,5 +1,6 @@
 import type { IHttpRequestMethods, INodePropertyOptions, PreSendAction } from 'n8n-workflow';
 import { fillPathParameters } from '../shared/pathParameters';
+import type { ListLookup } from './lookup';
 import { perform, type OperationKind, type Shaper } from './perform';
 
 interface OperationBase {
@@ -13,6 +14,8 @@ interface OperationBase {
 	/** Body builders and checks, run in order after the fields are mapped and before the request. */
 	preSend?: PreSendAction[];
 	shape?: Shaper;
+	/** A get by ID done through the paged list at `path` (the API has none of its own). */
+	lookup?: ListLookup;
 }
 
 /**
@@ -37,7 +40,7 @@ export function operationOption(definition: OperationDefinition): INodePropertyO
 		routing: {
 			request: { method: definition.method, url: definition.path },
 			send: { paginate: true, preSend: [fillPathParameters, ...(definition.preSend ?? [])] },
-			operations: { pagination: perform(definition.kind, definition.shape, isPaged(definition)) },
+			operations: { pagination: perform(definition.kind, definition.shape, isPaged(definition), definition.lookup) },
 		},
 	};
 }

@@ -3,14 +3,26 @@ import { requireAnyField, validateFields } from '../actions/bodyRules';
 import { omitEmptyFields } from '../actions/emptyFields';
 import { outputFields, outputShaper, selectedFieldsCheck } from '../actions/output';
 import { showFor, type ResourceDefinition } from '../actions/resource';
+import { lookupIdCheck, type ListLookup } from '../actions/lookup';
+import { MAX_PAGE_SIZE } from '../shared/constants';
 import { customerOutput } from './outputs';
 import { customerIdField } from '../shared/idFields';
 import { customerBodyRules, customerNameField, customerOptionalFields } from './customerFields';
 
 const show = (...operation: string[]) => showFor('customer', operation);
 
+const byId: ListLookup = { parameter: 'customerId', label: customerIdField.displayName, field: 'customer_id', noun: 'customer' };
+
 const fields: INodeProperties[] = [
-	...outputFields(show('getMany', 'search'), customerOutput),
+	{
+		displayName: `The API has no get by ID for customers: this reads the customer list, ${MAX_PAGE_SIZE} a request, until the customer is found (one request per ${MAX_PAGE_SIZE} customers listed before it; the whole list for an ID that does not exist). To find customers by name or by your own ID, Search is one request.`,
+		name: 'getNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: show('get'),
+	},
+	{ ...customerIdField, displayOptions: show('get', 'update') },
+	...outputFields('customer', { 1: ['get', 'getMany', 'search'], 2: ['create', 'get', 'getMany', 'search', 'update'] }, customerOutput),
 	{ ...customerNameField(true), displayOptions: show('create') },
 	{
 		displayName: 'Additional Fields',
@@ -21,7 +33,6 @@ const fields: INodeProperties[] = [
 		displayOptions: show('create'),
 		options: customerOptionalFields,
 	},
-	{ ...customerIdField, displayOptions: show('update') },
 	{
 		displayName: 'Update Fields',
 		name: 'updateFields',
@@ -82,7 +93,24 @@ export const customerResource: ResourceDefinition = {
 			method: 'POST',
 			path: '/customers',
 			kind: 'write',
-			preSend: [omitEmptyFields, validateFields([{ ...customerBodyRules[0], required: true }, ...customerBodyRules.slice(1)])],
+			shape: outputShaper(customerOutput, 2),
+			preSend: [
+				selectedFieldsCheck(customerOutput),
+				omitEmptyFields,
+				validateFields([{ ...customerBodyRules[0], required: true }, ...customerBodyRules.slice(1)]),
+			],
+		},
+		{
+			name: 'Get',
+			value: 'get',
+			action: 'Get a customer by ID',
+			description: `Find a customer by its ID in the customer list (the API has no get by ID): one request per ${MAX_PAGE_SIZE} customers listed before it`,
+			method: 'GET',
+			path: '/customers',
+			kind: 'read',
+			lookup: byId,
+			shape: outputShaper(customerOutput),
+			preSend: [lookupIdCheck(byId), selectedFieldsCheck(customerOutput)],
 		},
 		{
 			name: 'Get Many',
@@ -127,7 +155,8 @@ export const customerResource: ResourceDefinition = {
 			method: 'PATCH',
 			path: '/customers/{customerId}',
 			kind: 'write',
-			preSend: [omitEmptyFields, requireAnyField(customerBodyRules, 'Update Fields'), validateFields(customerBodyRules)],
+			shape: outputShaper(customerOutput, 2),
+			preSend: [selectedFieldsCheck(customerOutput), omitEmptyFields, requireAnyField(customerBodyRules, 'Update Fields'), validateFields(customerBodyRules)],
 		},
 	],
 };

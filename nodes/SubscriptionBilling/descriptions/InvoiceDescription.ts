@@ -9,6 +9,8 @@ import { stringListInput } from './inputs/stringList';
 
 const show = (...operation: string[]) => showFor('invoice', operation);
 
+const INVOICE_LISTS = ['getManyForCustomer', 'getManyForSubscription', 'search'];
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const invoiceNumbers = stringListInput('invoiceNumbers', 'Invoice Numbers', 'invoice_numbers', 'Invoice Number', 'Only invoices with these numbers', [
@@ -41,11 +43,19 @@ function sortOption(values: Array<[string, string]>, defaultValue: string, descr
 }
 
 const fields: INodeProperties[] = [
-	...outputFields(show('getManyForCustomer', 'getManyForSubscription', 'search'), invoiceOutput),
+	...outputFields('invoice', { 1: INVOICE_LISTS, 2: INVOICE_LISTS }, invoiceOutput),
 	{ ...customerIdField, displayOptions: show('getManyForCustomer') },
 	{
+		displayName:
+			"The API searches one customer's invoices at a time: a customer is required. For a subscription's invoices use Get Many for Subscription; to search every customer, run this once per customer (e.g. after Customer → Get Many).",
+		name: 'searchNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: show('search'),
+	},
+	{
 		...customerIdField,
-		description: 'ID of the customer whose invoices are searched',
+		description: 'The customer whose invoices are searched: the API requires one',
 		displayOptions: show('search'),
 		routing: { send: { type: 'body', property: 'customer_id' } },
 	},

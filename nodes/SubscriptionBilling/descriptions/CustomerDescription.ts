@@ -88,7 +88,7 @@ export const customerResource: ResourceDefinition = {
 		{
 			name: 'Create',
 			value: 'create',
-			action: 'Create a customer',
+			action: 'Create a customer with a unique name',
 			description: 'Create a customer; only the name is required and it must be unique',
 			method: 'POST',
 			path: '/customers',
@@ -103,7 +103,7 @@ export const customerResource: ResourceDefinition = {
 		{
 			name: 'Get',
 			value: 'get',
-			action: 'Get a customer by ID',
+			action: 'Get a customer by ID from the customer list',
 			description: `Find a customer by its ID in the customer list (the API has no get by ID): one request per ${MAX_PAGE_SIZE} customers listed before it`,
 			method: 'GET',
 			path: '/customers',
@@ -115,7 +115,7 @@ export const customerResource: ResourceDefinition = {
 		{
 			name: 'Get Many',
 			value: 'getMany',
-			action: 'Get many customers',
+			action: 'Get many customers with their subscriptions',
 			description: 'List all customers',
 			method: 'GET',
 			path: '/customers',
@@ -127,7 +127,7 @@ export const customerResource: ResourceDefinition = {
 		{
 			name: 'Search',
 			value: 'search',
-			action: 'Search customers',
+			action: 'Search customers by name, external ID or processor ID',
 			description: 'Find customers by part of the name, by external ID or by processor customer ID',
 			method: 'POST',
 			path: '/customers/search',
@@ -150,7 +150,7 @@ export const customerResource: ResourceDefinition = {
 		{
 			name: 'Update',
 			value: 'update',
-			action: 'Update a customer',
+			action: "Update a customer's name, address or IDs",
 			description: 'Change some fields of a customer; fields not given stay as they are',
 			method: 'PATCH',
 			path: '/customers/{customerId}',

@@ -1,0 +1,138 @@
+'use strict';
+// What a new user meets in n8n's editor (Chromium), beyond the editor test's tour: the nodes panel
+// finds the node by what users want to do ("invoice", "usage", "customer" ...) and the trigger by the
+// events they wait for ("invoice paid", "dunning" ...); Output settings of one kind of result do not
+// follow a switch to another resource; the canvas subtitle shows the names the pickers show; the
+// editor says what the API cannot do (Invoice Search needs a customer; Customer Get reads the list).
+//
+// Screenshots go to test-output/e2e/; with E2E_SCREENSHOTS=docs, node-search.png also replaces
+// docs/images/node-search.png.
+const { credentialFor, startEnvironment, requestsOf } = require('./helpers');
+const { byTestId, openBrowser, signIn, screenshot: saveScreenshot } = require('./browser');
+const { isKnownN8nPageError } = require('./knownN8nPageErrors');
+const { editorUi } = require('./editorUi');
+
+// what users search for, and the node each search must list
+const ACTION_SEARCHES = ['invoice', 'usage', 'customer', 'payment method', 'plan', 'subscription', 'upgrade', 'recast', 'milestone'];
+const TRIGGER_SEARCHES = ['invoice paid', 'payment failed', 'dunning', 'new customer', 'subscription status'];
+
+let env;
+let sandbox;
+let n8n;
+let browser;
+let page;
+let ui;
+const pageErrors = [];
+
+const screenshot = (name, options) => saveScreenshot(page, name, options);
+
+/** The names of the nodes the panel lists for `term` (the panel must be open). */
+async function listedFor(term) {
+	const search = page.locator(byTestId('node-creator-search-bar'));
+	await search.fill('');
+	await search.fill(term);
+	const names = page.locator(`${byTestId('item-iterator-item')} ${byTestId('node-creator-item-name')}`);
+	await ui.stable(() => names.allTextContents(), `the results for "${term}" to settle`);
+	return (await names.allTextContents()).map((t) => t.trim());
+}
+
+beforeAll(async () => {
+	env = await startEnvironment({ name: 'e2e-nodes-panel' });
+	({ sandbox, n8n } = env);
+	await n8n.importCredentials([credentialFor(sandbox)]);
+	await n8n.start();
+	await n8n.setupOwner();
+	({ browser, page } = await openBrowser());
+	ui = editorUi(page);
+	page.on('pageerror', (e) => isKnownN8nPageError(n8n.version, e) || pageErrors.push(e.message));
+	await signIn(page, n8n);
+});
+
+afterAll(async () => {
+	if (page) await screenshot('nodes-panel-last-state', { docs: false }).catch(() => {});
+	await browser?.close().catch(() => {});
+	await env?.close();
+});
+
+test('the trigger panel finds Subscription Billing Trigger by the events users wait for', async () => {
+	await page.goto(`${n8n.baseUrl}/workflow/new`);
+	await page.click(byTestId('canvas-add-button'));
+	const found = {};
+	for (const term of TRIGGER_SEARCHES) found[term] = (await listedFor(term)).includes('Subscription Billing Trigger');
+	expect(found).toEqual(Object.fromEntries(TRIGGER_SEARCHES.map((term) => [term, true])));
+	await page.locator(byTestId('node-creator-search-bar')).fill('Manual Trigger');
+	await page.locator(byTestId('item-iterator-item'), { hasText: 'Manual Trigger' }).first().click();
+	await page.locator(byTestId('canvas-node')).first().waitFor();
+	await page.keyboard.press('Escape');
+});
+
+test('the nodes panel finds Subscription Billing by what users want to do', async () => {
+	await page.click(byTestId('node-creator-plus-button'));
+	const found = {};
+	for (const term of ACTION_SEARCHES) found[term] = (await listedFor(term)).includes('Subscription Billing');
+	expect(found).toEqual(Object.fromEntries(ACTION_SEARCHES.map((term) => [term, true])));
+	await listedFor('invoice');
+	await ui.settled();
+	await screenshot('node-search');
+});
+
+test("a customer list's Selected Fields do not follow a switch to Subscription → Get", async () => {
+	await page.locator(byTestId('node-creator-search-bar')).fill('customer');
+	await page.locator(byTestId('item-iterator-item'), { hasText: 'Subscription Billing' }).first().click();
+	await page.locator(byTestId('item-iterator-item'), { hasText: 'Get many customers' }).first().click();
+	const ndv = page.locator(byTestId('ndv'));
+	await ndv.waitFor();
+	await ui.choose('customerOutput', 'Selected Fields');
+	const fields = page.locator(`${byTestId('parameter-input-customerFields')} input, ${byTestId('parameter-input-customerFields')} textarea`).first();
+	await fields.click();
+	await fields.fill('customer_id, name, address.city');
+	await page.locator(byTestId('node-parameters')).click({ position: { x: 5, y: 5 } }); // blur
+	await ui.settled();
+	await screenshot('output-selected-customers', { docs: false });
+
+	await ui.choose('resource', 'Subscription');
+	await ui.choose('operation', 'Get');
+	// Output starts at Simplified for the subscription, and no Fields are shown
+	const output = page.locator(`${byTestId('parameter-input-output')} input`).first();
+	await ui.waitUntil(() => output.inputValue(), (value) => value === 'Simplified', { what: 'Output to show Simplified' });
+	await expect(page.locator(byTestId('parameter-input-fields')).count()).resolves.toBe(0);
+	await expect(page.locator(byTestId('parameter-input-customerFields')).count()).resolves.toBe(0);
+	await ui.settled();
+	await screenshot('output-after-switch', { docs: false });
+
+	// back to customers: their settings did not wait there either
+	await ui.choose('resource', 'Customer');
+	await ui.choose('operation', 'Get Many');
+	const customerOutput = page.locator(`${byTestId('parameter-input-customerOutput')} input`).first();
+	await ui.waitUntil(() => customerOutput.inputValue(), (value) => value === 'Simplified', { what: 'Output to show Simplified' });
+});
+
+test('the editor says what the API cannot do: Invoice Search needs a customer, Customer Get reads the list', async () => {
+	await ui.choose('resource', 'Invoice');
+	await ui.choose('operation', 'Search');
+	await page.getByText(/The API searches one customer's invoices at a time: a customer is required/).first().waitFor();
+	await ui.settled();
+	await screenshot('invoice-search-notice', { docs: false });
+	await ui.choose('resource', 'Customer');
+	await ui.choose('operation', 'Get');
+	await page.getByText(/The API has no get by ID for customers: this reads the customer list/).first().waitFor();
+	await ui.settled();
+	await screenshot('customer-get-notice', { docs: false });
+});
+
+test('the canvas subtitle shows the operation and resource as the pickers name them', async () => {
+	await ui.choose('resource', 'Subscription Recast');
+	await ui.choose('operation', 'Get Many');
+	await page.keyboard.press('Escape');
+	await page.locator(byTestId('ndv')).waitFor({ state: 'hidden' });
+	const node = page.locator(byTestId('canvas-node'), { hasText: 'Get Many: Subscription Recast' }).first();
+	await node.waitFor();
+	await expect(node.innerText()).resolves.not.toMatch(/getMany|subscriptionRecast/);
+	await ui.settled();
+	await screenshot('canvas-subtitle', { docs: false });
+	expect(requestsOf(sandbox).filter((r) => r.method !== 'GET')).toEqual([]);
+});
+
+test('the page raised no script errors', () => {
+	expect(pageErrors).toEqual([]);
+});

@@ -4,13 +4,13 @@
  * the Output modes, and the description itself (actions, operation names, tool use, subtitle and
  * parameters that must not collide).
  */
-import { NodeHelpers } from 'n8n-workflow';
+import { NodeHelpers, Workflow } from 'n8n-workflow';
 import type { IDataObject, INode, INodeParameters, INodeProperties, INodePropertyOptions, INodeParameterResourceLocator } from 'n8n-workflow';
 import { SubscriptionBillingApi } from '../credentials/SubscriptionBillingApi.credentials';
 import { resources } from '../nodes/SubscriptionBilling/descriptions';
 import { SubscriptionBilling } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
 import { runBilling, useSandbox } from './helpers/billing';
-import { runListSearch } from './harness';
+import { HarnessNodeTypes, runListSearch } from './harness';
 
 const CUSTOMERS = 120; // more than two pages of 50
 const sandbox = useSandbox({ seed: { customers: CUSTOMERS } });
@@ -490,9 +490,20 @@ describe('Description', () => {
 		expect(shown).toEqual(expected);
 	});
 
-	test('usable as a tool, with a subtitle showing operation and resource', () => {
+	test('usable as a tool, with a subtitle showing operation and resource as the pickers name them', () => {
 		expect(description.usableAsTool).toBe(true);
-		expect(description.subtitle).toMatch(/^=\{\{.*\$parameter\["operation"\].*\$parameter\["resource"\].*\}\}$/);
+		// as the editor computes a canvas subtitle: the expression, evaluated for the node's parameters
+		const subtitle = (parameters: INodeParameters) => {
+			const node: INode = { id: 'n', name: 'Subscription Billing', type: description.name, typeVersion: 2, position: [0, 0], parameters };
+			const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: new HarnessNodeTypes([new SubscriptionBilling()]) });
+			return workflow.expression.getSimpleParameterValue(node, description.subtitle, 'internal', {});
+		};
+		const shown = resources.flatMap((resource) =>
+			resource.operations.map((operation) => subtitle({ resource: resource.value, operation: operation.value })),
+		);
+		expect(shown).toEqual(resources.flatMap((resource) => resource.operations.map((operation) => `${operation.name}: ${resource.name}`)));
+		expect(subtitle({ resource: 'invoice', operation: 'getManyForCustomer' })).toBe('Get Many for Customer: Invoice');
+		expect(subtitle({ resource: 'subscriptionRecast', operation: 'getMany' })).toBe('Get Many: Subscription Recast');
 	});
 
 	test('no two parameters share a name and the same display conditions', () => {

@@ -8,7 +8,7 @@
 // Screenshots go to test-output/e2e/; with E2E_SCREENSHOTS=docs, node-search.png also replaces
 // docs/images/node-search.png.
 const { credentialFor, startEnvironment, requestsOf } = require('./helpers');
-const { byTestId, openBrowser, signIn, screenshot: saveScreenshot } = require('./browser');
+const { UI_TIMEOUT, byTestId, openBrowser, signIn, screenshot: saveScreenshot } = require('./browser');
 const { isKnownN8nPageError } = require('./knownN8nPageErrors');
 const { editorUi } = require('./editorUi');
 
@@ -26,14 +26,23 @@ const pageErrors = [];
 
 const screenshot = (name, options) => saveScreenshot(page, name, options);
 
-/** The names of the nodes the panel lists for `term` (the panel must be open). */
-async function listedFor(term) {
+/**
+ * Whether the panel (open) lists `name` for what the user typed: the results are read until they
+ * hold it, or until the search has had its time (what is listed then is kept in `misses`).
+ */
+async function finds(term, name, misses) {
 	const search = page.locator(byTestId('node-creator-search-bar'));
-	await search.fill('');
 	await search.fill(term);
 	const names = page.locator(`${byTestId('item-iterator-item')} ${byTestId('node-creator-item-name')}`);
-	await ui.stable(() => names.allTextContents(), `the results for "${term}" to settle`);
-	return (await names.allTextContents()).map((t) => t.trim());
+	const listed = async () => (await names.allTextContents()).map((t) => t.trim());
+	try {
+		await ui.waitUntil(listed, (list) => list.includes(name), { timeout: 10000, what: `"${name}" among the results for "${term}"` });
+		return true;
+	} catch {
+		misses[term] = await listed();
+		await screenshot(`search-miss-${term.replace(/\W+/g, '-')}`, { docs: false });
+		return false;
+	}
 }
 
 beforeAll(async () => {
@@ -45,6 +54,8 @@ beforeAll(async () => {
 	({ browser, page } = await openBrowser());
 	ui = editorUi(page);
 	page.on('pageerror', (e) => isKnownN8nPageError(n8n.version, e) || pageErrors.push(e.message));
+	// the editor's first load can take a while on a busy machine
+	await page.goto(`${n8n.baseUrl}/signin`, { timeout: 3 * UI_TIMEOUT });
 	await signIn(page, n8n);
 });
 
@@ -54,24 +65,40 @@ afterAll(async () => {
 	await env?.close();
 });
 
-test('the trigger panel finds Subscription Billing Trigger by the events users wait for', async () => {
+test('the trigger panel finds the trigger by the events users wait for', async () => {
 	await page.goto(`${n8n.baseUrl}/workflow/new`);
+	// a new workflow's first load can take a while on a busy machine
+	await page.locator(byTestId('canvas-add-button')).waitFor({ timeout: 3 * UI_TIMEOUT });
 	await page.click(byTestId('canvas-add-button'));
+	// n8n lists a trigger and the action node of the same app as one entry, "Subscription Billing",
+	// searched by the action node's codex aliases only: the trigger's words are there too
 	const found = {};
-	for (const term of TRIGGER_SEARCHES) found[term] = (await listedFor(term)).includes('Subscription Billing Trigger');
-	expect(found).toEqual(Object.fromEntries(TRIGGER_SEARCHES.map((term) => [term, true])));
+	const misses = {};
+	for (const term of TRIGGER_SEARCHES) found[term] = await finds(term, 'Subscription Billing', misses);
+	if (await finds('dunning', 'Subscription Billing', misses)) {
+		await page.locator(byTestId('item-iterator-item'), { hasText: 'Subscription Billing' }).first().click();
+		await page.getByText('On invoice overdue').first().waitFor();
+		await ui.settled();
+		await screenshot('trigger-search', { docs: false });
+	}
+	// the next tests start from a workflow with a Manual Trigger
+	await page.goto(`${n8n.baseUrl}/workflow/new`);
+	await page.locator(byTestId('canvas-add-button')).waitFor({ timeout: 3 * UI_TIMEOUT });
+	await page.click(byTestId('canvas-add-button'));
 	await page.locator(byTestId('node-creator-search-bar')).fill('Manual Trigger');
 	await page.locator(byTestId('item-iterator-item'), { hasText: 'Manual Trigger' }).first().click();
 	await page.locator(byTestId('canvas-node')).first().waitFor();
 	await page.keyboard.press('Escape');
+	expect({ found, misses }).toEqual({ found: Object.fromEntries(TRIGGER_SEARCHES.map((term) => [term, true])), misses: {} });
 });
 
 test('the nodes panel finds Subscription Billing by what users want to do', async () => {
 	await page.click(byTestId('node-creator-plus-button'));
 	const found = {};
-	for (const term of ACTION_SEARCHES) found[term] = (await listedFor(term)).includes('Subscription Billing');
-	expect(found).toEqual(Object.fromEntries(ACTION_SEARCHES.map((term) => [term, true])));
-	await listedFor('invoice');
+	const misses = {};
+	for (const term of ACTION_SEARCHES) found[term] = await finds(term, 'Subscription Billing', misses);
+	expect({ found, misses }).toEqual({ found: Object.fromEntries(ACTION_SEARCHES.map((term) => [term, true])), misses: {} });
+	await finds('invoice', 'Subscription Billing', misses);
 	await ui.settled();
 	await screenshot('node-search');
 });

@@ -150,8 +150,11 @@ test('the editor says what the API cannot do: Invoice Search needs a customer, C
 test('the canvas subtitle shows the operation and resource as the pickers name them', async () => {
 	await ui.choose('resource', 'Subscription Recast');
 	await ui.choose('operation', 'Get Many');
-	await page.keyboard.press('Escape');
+	const close = page.locator(`${byTestId('ndv-close-button')}, ${byTestId('back-to-canvas')}`).first();
+	await close.click();
 	await page.locator(byTestId('ndv')).waitFor({ state: 'hidden' });
+	await page.click(byTestId('zoom-to-fit'));
+	await ui.stable(() => page.locator('.vue-flow__viewport').getAttribute('style'), 'the canvas to stop moving');
 	const node = page.locator(byTestId('canvas-node'), { hasText: 'Get Many: Subscription Recast' }).first();
 	await node.waitFor();
 	await expect(node.innerText()).resolves.not.toMatch(/getMany|subscriptionRecast/);

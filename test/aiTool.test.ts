@@ -26,7 +26,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { PackageDirectoryLoader, RoutingNode, type ExecuteContext } from 'n8n-core';
-import { NodeConnectionTypes, deepCopy } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeHelpers, deepCopy } from 'n8n-workflow';
+import { resources } from '../nodes/SubscriptionBilling/descriptions';
 import type {
 	EngineResponse,
 	IDataObject,
@@ -296,6 +297,27 @@ describe('the tool variant n8n derives from the node', () => {
 	});
 });
 
+test("every operation's automatic tool description says what it needs or returns, and no two are alike", async () => {
+	const { nodeType } = await loadPackage();
+	const tool = toolTypeForExecution(nodeType);
+	const resourceNames = new Map<string, string>();
+	const descriptions = resources.flatMap((resource) =>
+		resource.operations.map((operation) => {
+			resourceNames.set(resource.value, resource.name.toLowerCase());
+			const node = { parameters: { descriptionType: 'auto', resource: resource.value, operation: operation.value } } as unknown as INode;
+			return { resource: resource.value, operation: operation.value, description: NodeHelpers.getToolDescriptionForNode(node, tool) };
+		}),
+	);
+	for (const { resource, operation, description } of descriptions) {
+		// as n8n makes it: the operation's action, then the node's name
+		expect({ resource, operation, description }).toEqual({ resource, operation, description: expect.stringMatching(/ in Subscription Billing$/) });
+		// more than "<Verb> a <resource>": what it is found by, or what comes back
+		const words = description.replace(/ in Subscription Billing$/, '').split(/\s+/);
+		expect({ resource, operation, enough: words.length >= resourceNames.get(resource)!.split(' ').length + 4 }).toEqual({ resource, operation, enough: true });
+	}
+	expect(new Set(descriptions.map((entry) => entry.description)).size).toBe(descriptions.length);
+});
+
 describe('an agent calling the tool (n8n-core getInputConnectionData → createNodeAsTool)', () => {
 	const getSubscription = { resource: 'subscription', operation: 'get', subscriptionId: { __rl: true, mode: 'id', value: FROM_AI_ID } };
 
@@ -308,7 +330,7 @@ describe('an agent calling the tool (n8n-core getInputConnectionData → createN
 		expect(agent.offered).toEqual([
 			{
 				name: 'Subscription_Billing',
-				description: 'Get a subscription in Subscription Billing',
+				description: 'Get a subscription by ID: status, dates, totals, customer in Subscription Billing',
 				schema: { subscriptionId: { type: 'ZodString', description: 'The subscription id' } },
 				sourceNodeName: TOOL_NODE,
 			},

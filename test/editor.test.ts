@@ -4,13 +4,13 @@
  * the Output modes, and the description itself (actions, operation names, tool use, subtitle and
  * parameters that must not collide).
  */
-import { NodeHelpers } from 'n8n-workflow';
+import { NodeHelpers, Workflow } from 'n8n-workflow';
 import type { IDataObject, INode, INodeParameters, INodeProperties, INodePropertyOptions, INodeParameterResourceLocator } from 'n8n-workflow';
 import { SubscriptionBillingApi } from '../credentials/SubscriptionBillingApi.credentials';
 import { resources } from '../nodes/SubscriptionBilling/descriptions';
 import { SubscriptionBilling } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
 import { runBilling, useSandbox } from './helpers/billing';
-import { runListSearch } from './harness';
+import { HarnessNodeTypes, runListSearch } from './harness';
 import { subscriptionLabel } from '../nodes/SubscriptionBilling/shared/listSearch';
 
 const CUSTOMERS = 120; // more than two pages of 50
@@ -278,7 +278,7 @@ describe('Resource locator "By ID" and "From list" values in a run', () => {
 describe('Output modes', () => {
 	const SUBSCRIPTION_FIELDS = [
 		'subscription_id', 'status', 'stage', 'starts_at', 'ends_at', 'renews_at', 'terminates_at', 'auto_renews',
-		'renewal_total', 'grand_total', 'currency', 'billing_frequency', 'customer_id', 'customer_name', 'current_pause',
+		'renewal_total_cents', 'grand_total', 'currency', 'billing_frequency', 'customer_id', 'customer_name', 'current_pause',
 	];
 	const INVOICE_FIELDS = [
 		'invoice_id', 'invoice_number', 'status', 'customer_id', 'customer_name', 'subscription_id', 'issued_at', 'due_at',
@@ -360,7 +360,7 @@ describe('Output modes', () => {
 	});
 
 	test('Customer Get Many, Selected Fields: address.city comes out as {address: {city}} on every customer', async () => {
-		const run = await runBilling(sandbox, { resource: 'customer', operation: 'getMany', limit: 3, output: 'selected', fields: 'name,address.city' });
+		const run = await runBilling(sandbox, { resource: 'customer', operation: 'getMany', limit: 3, customerOutput: 'selected', customerFields: 'name,address.city' });
 		expect(run.error).toBeUndefined();
 		const customers = allCustomers().slice(0, 3);
 		expect(run.json).toEqual(customers.map((customer) => ({ name: customer.name, address: { city: (customer.address as IDataObject | null)?.city ?? null } })));
@@ -399,7 +399,7 @@ describe('Output modes', () => {
 	test('Selected Fields on a list: an unknown name is refused for the customer and the invoice lists too, naming the item', async () => {
 		const customers = await runBilling(
 			sandbox,
-			{ resource: 'customer', operation: 'search', searchFields: { name: 'acme' }, output: 'selected', fields: '={{ $json.fields }}' },
+			{ resource: 'customer', operation: 'search', searchFields: { name: 'acme' }, customerOutput: 'selected', customerFields: '={{ $json.fields }}' },
 			{ items: [{ fields: 'name' }, { fields: 'name, invoice_number' }], continueOnFail: true },
 		);
 		expect(customers.json[0]).toEqual({ name: expect.stringMatching(/acme/i) });
@@ -408,8 +408,8 @@ describe('Output modes', () => {
 			resource: 'invoice',
 			operation: 'getManyForCustomer',
 			customerId: sandbox.fixtures.customerId,
-			output: 'selected',
-			fields: 'invoice_number, address.city',
+			invoiceOutput: 'selected',
+			invoiceFields: 'invoice_number, address.city',
 		});
 		expect(invoices.error?.message).toMatch(/^Fields in item 0: "address.city" is not a field of an? invoice/);
 		expect(sandbox.requests.map((request) => request.path)).toEqual(['/api/v2/customers/search']);
@@ -487,7 +487,7 @@ describe('Description', () => {
 
 	test('the operation names users see are the agreed ones', () => {
 		const expected: Record<string, string[]> = {
-			customer: ['Create', 'Get Many', 'Search', 'Update'],
+			customer: ['Create', 'Get', 'Get Many', 'Search', 'Update'],
 			invoice: ['Get Many for Customer', 'Get Many for Subscription', 'Search'],
 			paymentMethod: ['Get Default', 'Get Many', 'Set Default', 'Set Up'],
 			plan: ['Get', 'Get Many'],
@@ -506,9 +506,20 @@ describe('Description', () => {
 		expect(shown).toEqual(expected);
 	});
 
-	test('usable as a tool, with a subtitle showing operation and resource', () => {
+	test('usable as a tool, with a subtitle showing operation and resource as the pickers name them', () => {
 		expect(description.usableAsTool).toBe(true);
-		expect(description.subtitle).toMatch(/^=\{\{.*\$parameter\["operation"\].*\$parameter\["resource"\].*\}\}$/);
+		// as the editor computes a canvas subtitle: the expression, evaluated for the node's parameters
+		const subtitle = (parameters: INodeParameters) => {
+			const node: INode = { id: 'n', name: 'Subscription Billing', type: description.name, typeVersion: 2, position: [0, 0], parameters };
+			const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: new HarnessNodeTypes([new SubscriptionBilling()]) });
+			return workflow.expression.getSimpleParameterValue(node, description.subtitle, 'internal', {});
+		};
+		const shown = resources.flatMap((resource) =>
+			resource.operations.map((operation) => subtitle({ resource: resource.value, operation: operation.value })),
+		);
+		expect(shown).toEqual(resources.flatMap((resource) => resource.operations.map((operation) => `${operation.name}: ${resource.name}`)));
+		expect(subtitle({ resource: 'invoice', operation: 'getManyForCustomer' })).toBe('Get Many for Customer: Invoice');
+		expect(subtitle({ resource: 'subscriptionRecast', operation: 'getMany' })).toBe('Get Many: Subscription Recast');
 	});
 
 	test('no two parameters share a name and the same display conditions', () => {

@@ -19,6 +19,8 @@ interface Example {
 	resource: string;
 	operation: string;
 	value: string;
+	/** The newest node version that shows it (parameters shown only in some versions say so). */
+	version?: number;
 }
 
 /** The value an example text shows: "e.g. 10 for 10%" → "10", a JSON list or object whole. */
@@ -37,7 +39,9 @@ function collect(properties: INodeProperties[], prefix = '', show: IDataObject =
 			const value = text === undefined ? undefined : exampleIn(text, kind);
 			if (value === undefined) return;
 			for (const resource of (shown.resource as string[] | undefined) ?? ['']) {
-				for (const operation of (shown.operation as string[] | undefined) ?? ['']) found.push({ path: where, resource, operation, value });
+				for (const operation of (shown.operation as string[] | undefined) ?? ['']) {
+					found.push({ path: where, resource, operation, value, version: (shown['@version'] as number[] | undefined)?.at(-1) });
+				}
 			}
 		};
 		// A collection's placeholder is its "Add field" button, not an example.
@@ -64,6 +68,11 @@ const upgrade = (extra: INodeParameters): INodeParameters => ({
 	...extra,
 });
 
+/** Output and Fields under the names node version 2 gives them for one kind of result. */
+function renamed({ output, fields, ...parameters }: INodeParameters, outputName: string, fieldsName: string): INodeParameters {
+	return { ...parameters, [outputName]: output, [fieldsName]: fields };
+}
+
 /** For each place an example appears, the run that puts the example there. */
 const runs: Record<string, (example: Example) => INodeParameters> = {
 	fields: ({ resource, operation, value }) => ({
@@ -76,7 +85,12 @@ const runs: Record<string, (example: Example) => INodeParameters> = {
 		...(operation === 'getManyForSubscription' && { subscriptionId: sandbox.fixtures.subscriptionId }),
 		...(resource === 'invoice' && operation === 'search' && { customerId: sandbox.fixtures.customerId }),
 		...(resource === 'customer' && operation === 'search' && { searchFields: { name: 'acme' } }),
+		...(resource === 'customer' && ['get', 'update'].includes(operation) && { customerId: sandbox.fixtures.customerId }),
+		...(resource === 'customer' && operation === 'update' && { updateFields: { taxId: 'DE123' } }),
+		...(resource === 'customer' && operation === 'create' && { name: `Example ${Date.now()}` }),
 	}),
+	customerFields: (example) => renamed(runs.fields(example), 'customerOutput', 'customerFields'),
+	invoiceFields: (example) => renamed(runs.fields(example), 'invoiceOutput', 'invoiceFields'),
 	'customerId[id]': ({ value }) => ({ resource: 'invoice', operation: 'getManyForCustomer', customerId: byId(value) }),
 	'subscriptionId[id]': ({ value }) => ({ resource: 'subscription', operation: 'get', subscriptionId: byId(value) }),
 	'planId[id]': ({ value }) => ({ resource: 'plan', operation: 'get', planId: byId(value) }),
@@ -155,18 +169,18 @@ function milestone(invoiceDates: INodeParameters): INodeParameters {
 }
 
 const examples = collect(new SubscriptionBilling().description.properties);
-const distinct = [...new Map(examples.map((example) => [`${example.path} ${example.resource} ${example.value}`, example])).values()];
+const distinct = [...new Map(examples.map((example) => [`${example.path} ${example.resource} ${example.value} ${example.version}`, example])).values()];
 
 test('the description shows examples, and every one has a run below', () => {
 	expect(distinct.length).toBeGreaterThan(25);
 	expect(distinct.filter((example) => !runs[example.path]).map((example) => `${example.path}: ${example.value}`)).toEqual([]);
 });
 
-test.each(distinct.map((example) => [`${example.resource}/${example.operation} ${example.path}`, example.value, example] as const))(
+test.each(distinct.map((example) => [`${example.resource}/${example.operation} ${example.path}${example.version ? ` (version ${example.version})` : ''}`, example.value, example] as const))(
 	'%s: %s is accepted and sent',
 	async (_where, _value, example) => {
 		const parameters = runs[example.path](example);
-		const run = await runBilling(sandbox, parameters);
+		const run = await runBilling(sandbox, parameters, { typeVersion: example.version });
 		// The node's input errors say "Nothing was sent"; an API answer (a 404 for an example ID) is fine.
 		expect(run.error?.description ?? '').not.toMatch(/Nothing was sent/);
 		expect(sandbox.requests.length).toBeGreaterThan(0);

@@ -308,7 +308,7 @@ describe('Subscription Upgrade', () => {
 			operation: 'getManyForSubscription',
 			subscriptionId,
 			returnAll: true,
-			output: 'raw',
+			invoiceOutput: 'raw',
 		});
 		expect(invoices.filter((invoice) => (invoice.metadata as IDataObject | null)?.order_id === upgradeOrderId)).toHaveLength(1);
 	});

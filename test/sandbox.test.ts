@@ -181,7 +181,8 @@ describe('what each endpoint declares: anything else is a 400 naming it', () => 
 
 	it('the routes are exactly the operations of the README', () => {
 		const readme = readFileSync(join(__dirname, '..', 'README.md'), 'utf8');
-		const documented = [...readme.matchAll(/^\| [^|]+ \| [^|]+ \| `(GET|POST|PUT|PATCH|DELETE) ([^`]+)`/gm)].map((m) => `${m[1]} ${m[2]}`);
+		// Customer → Get reads the same route as Customer → Get Many
+		const documented = [...new Set([...readme.matchAll(/^\| [^|]+ \| [^|]+ \| `(GET|POST|PUT|PATCH|DELETE) ([^`]+)`/gm)].map((m) => `${m[1]} ${m[2]}`))];
 		expect(documented).toHaveLength(30);
 		expect(routes.map((route) => label(route).replace(/:(\w+)/g, '{$1}')).sort()).toEqual(documented.sort());
 	});

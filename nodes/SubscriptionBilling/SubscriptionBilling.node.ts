@@ -1,5 +1,6 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
-import { nodeProperties } from './descriptions';
+import { nodeProperties, resources } from './descriptions';
+import { operationSubtitle } from './descriptions/subtitle';
 import { testApiCredential } from './shared/credentialTest';
 import {
 	searchBricks,
@@ -17,8 +18,10 @@ export class SubscriptionBilling implements INodeType {
 		name: 'subscriptionBilling',
 		icon: { light: 'file:../../icons/subscriptionBilling.svg', dark: 'file:../../icons/subscriptionBilling.dark.svg' },
 		group: ['transform'],
-		version: 1,
-		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		// 2: Output and Fields stored per kind of result, Output on Customer Create and Update, renewal_total_cents (actions/output.ts)
+		version: [1, 2],
+		defaultVersion: 2,
+		subtitle: operationSubtitle(resources),
 		description: 'Manage customers, subscriptions, invoices, payment methods and usage of the Subscription Billing Service',
 		defaults: { name: 'Subscription Billing' },
 		usableAsTool: true,

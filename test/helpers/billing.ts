@@ -58,6 +58,8 @@ export async function runBilling(
 		baseUrl?: string;
 		settings?: Pick<INode, 'retryOnFail' | 'maxTries' | 'waitBetweenTries'>;
 		retryOf?: IRun;
+		/** The node's typeVersion (default: the newest, as the nodes panel adds it). */
+		typeVersion?: number;
 	} = {},
 ): Promise<BillingRun> {
 	const result = await runNode({
@@ -75,6 +77,7 @@ export async function runBilling(
 		continueErrorOutput: options.continueErrorOutput,
 		settings: options.settings,
 		retryOf: options.retryOf,
+		typeVersion: options.typeVersion,
 	});
 	return { ...result, json: result.items.map((item) => item.json) };
 }

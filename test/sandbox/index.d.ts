@@ -184,6 +184,8 @@ export interface SandboxWorld {
 	payInvoice(input: { invoice_id: string; paid_at?: string }): WorldInvoice;
 	/** Due one second ago and, when unpaid, PAST_DUE. */
 	passDueDate(input: { invoice_id: string }): WorldInvoice;
+	/** From now on the subscription's detail answers `customer: null`. */
+	nullSubscriptionCustomer(input: { subscription_id: string }): { subscription_id: string; customer: null };
 }
 
 export const DEFAULT_API_KEY: string;

@@ -130,7 +130,7 @@ function subscriptionOut(state, sub) {
     grand_total_details: { discount: t.discount, tax: 0, total_discount: t.discount, total_tax: 0 },
     line_items: sub.line_items.map((i) => lineItemOut(state, i, months)),
     billing_schedule: sub.schedule.map(scheduleEntryOut),
-    customer: customerOut(state, customer),
+    customer: sub.customer_answered_as_null ? null : customerOut(state, customer),
     crm_account_id: sub.crm_account_id,
     crm_opportunity_id: sub.crm_opportunity_id,
     point_of_contact: sub.point_of_contact,

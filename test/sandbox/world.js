@@ -7,7 +7,7 @@
 // Over HTTP, outside the API's /api/v2 prefix and with its own token (never the API key):
 //   POST /__sandbox/world/<action>   header X-SANDBOX-ADMIN-TOKEN: <sandbox.adminToken>   JSON body
 //   actions: create-customer, create-subscription, issue-invoice, pay-invoice, pass-due-date,
-//            set-subscription-status
+//            set-subscription-status, null-subscription-customer
 
 const crypto = require('crypto');
 const { ApiError, badRequest, notFound } = require('./errors');
@@ -91,6 +91,17 @@ class World {
     return { subscription_id, previous_status: previous, status };
   }
 
+  /**
+   * The subscription's detail answers `customer: null` from now on (the contract does not say which
+   * of its fields may be null; a deployment that cannot show the customer record may answer so).
+   */
+  nullSubscriptionCustomer({ subscription_id } = {}) {
+    const sub = this.state.subscriptions.get(subscription_id);
+    if (!sub) throw notFound(`No subscription ${subscription_id}`);
+    sub.customer_answered_as_null = true;
+    return { subscription_id, customer: null };
+  }
+
   /** An open invoice issued now (or at `issued_at`), due `due_in_days` later (default 30). */
   issueInvoice({ customer_id, amount = 100, issued_at, due_in_days = 30 } = {}) {
     const customer = this.customer(customer_id);
@@ -144,6 +155,7 @@ const ACTIONS = {
   'create-customer': 'createCustomer',
   'create-subscription': 'createSubscription',
   'set-subscription-status': 'setSubscriptionStatus',
+  'null-subscription-customer': 'nullSubscriptionCustomer',
   'issue-invoice': 'issueInvoice',
   'pay-invoice': 'payInvoice',
   'pass-due-date': 'passDueDate',

@@ -1,6 +1,7 @@
 import type { IHttpRequestMethods, INodePropertyOptions, PreSendAction } from 'n8n-workflow';
 import { fillPathParameters } from '../shared/pathParameters';
 import { deferFailures } from './errorItem';
+import type { ListLookup } from './lookup';
 import { perform, type OperationKind, type Shaper } from './perform';
 
 interface OperationBase {
@@ -14,6 +15,8 @@ interface OperationBase {
 	/** Body builders and checks, run in order after the fields are mapped and before the request. */
 	preSend?: PreSendAction[];
 	shape?: Shaper;
+	/** A get by ID done through the paged list at `path` (the API has none of its own). */
+	lookup?: ListLookup;
 }
 
 /**
@@ -38,7 +41,7 @@ export function operationOption(definition: OperationDefinition): INodePropertyO
 		routing: {
 			request: { method: definition.method, url: definition.path },
 			send: { paginate: true, preSend: deferFailures([fillPathParameters, ...(definition.preSend ?? [])]) },
-			operations: { pagination: perform(definition.kind, definition.shape, isPaged(definition)) },
+			operations: { pagination: perform(definition.kind, definition.shape, isPaged(definition), definition.lookup) },
 		},
 	};
 }

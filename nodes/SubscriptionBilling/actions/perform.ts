@@ -13,6 +13,7 @@ import { IDEMPOTENCY_HEADER } from '../shared/constants';
 import { deriveIdempotencyKey, keyScope } from './idempotency';
 import { errorItem, throwDeferred } from './errorItem';
 import { invalidInput, quoted } from '../shared/invalidInput';
+import { findInList, type ListLookup } from './lookup';
 import { collectPages } from '../shared/pagination';
 import { DEFAULT_MAX_CONCURRENT, MAX_CONCURRENT_LIMIT } from '../shared/rateBudget';
 import { DEFAULT_RETRY, type RetrySettings } from '../shared/retry';
@@ -81,10 +82,10 @@ function asList(body: unknown): IDataObject[] {
 
 /**
  * The request step of every operation (declared as the routing's pagination function): retries,
- * paging (`paged`: the list takes limit/offset), idempotency, error mapping and item pairing,
+ * paging (`paged`: the list takes limit/offset), a get by ID through a list (`lookup`), idempotency, error mapping and item pairing,
  * shared by every resource.
  */
-export function perform(kind: OperationKind, shape?: Shaper, paged = false) {
+export function perform(kind: OperationKind, shape?: Shaper, paged = false, lookup?: ListLookup) {
 	return async function (
 		this: IExecutePaginationFunctions,
 		requestData: DeclarativeRestApiSettings.ResultOptions,
@@ -120,8 +121,9 @@ export function perform(kind: OperationKind, shape?: Shaper, paged = false) {
 			safeToRepeat: kind !== 'write' || idempotencyKey !== undefined,
 			maxConcurrent: maxConcurrent(this, faultHandling),
 		};
-		const results =
-			kind === 'list'
+		const results = lookup
+			? [await findInList(this, session, options, lookup)]
+			: kind === 'list'
 				? await collectPages(session, options, await listLimit(this), paged)
 				: asList(await sendWithRetries(session, options));
 		const pairedItem = { item: itemIndex };

@@ -3,14 +3,26 @@ import { requireAnyField, validateFields } from '../actions/bodyRules';
 import { omitEmptyFields } from '../actions/emptyFields';
 import { outputFields, outputShaper, selectedFieldsCheck } from '../actions/output';
 import { showFor, type ResourceDefinition } from '../actions/resource';
+import { lookupIdCheck, type ListLookup } from '../actions/lookup';
+import { MAX_PAGE_SIZE } from '../shared/constants';
 import { customerOutput } from './outputs';
 import { customerIdField } from '../shared/idFields';
 import { customerBodyRules, customerNameField, customerOptionalFields } from './customerFields';
 
 const show = (...operation: string[]) => showFor('customer', operation);
 
+const byId: ListLookup = { parameter: 'customerId', label: customerIdField.displayName, field: 'customer_id', noun: 'customer' };
+
 const fields: INodeProperties[] = [
-	...outputFields(show('getMany', 'search'), customerOutput),
+	{
+		displayName: `The API has no get by ID for customers: this reads the customer list, ${MAX_PAGE_SIZE} a request, until the customer is found (one request per ${MAX_PAGE_SIZE} customers listed before it; the whole list for an ID that does not exist). To find customers by name or by your own ID, Search is one request.`,
+		name: 'getNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: show('get'),
+	},
+	{ ...customerIdField, displayOptions: show('get', 'update') },
+	...outputFields('customer', { 1: ['get', 'getMany', 'search'], 2: ['create', 'get', 'getMany', 'search', 'update'] }, customerOutput),
 	{ ...customerNameField(true), displayOptions: show('create') },
 	{
 		displayName: 'Additional Fields',
@@ -21,7 +33,6 @@ const fields: INodeProperties[] = [
 		displayOptions: show('create'),
 		options: customerOptionalFields,
 	},
-	{ ...customerIdField, displayOptions: show('update') },
 	{
 		displayName: 'Update Fields',
 		name: 'updateFields',
@@ -77,17 +88,34 @@ export const customerResource: ResourceDefinition = {
 		{
 			name: 'Create',
 			value: 'create',
-			action: 'Create a customer',
+			action: 'Create a customer with a unique name',
 			description: 'Create a customer; only the name is required and it must be unique',
 			method: 'POST',
 			path: '/customers',
 			kind: 'write',
-			preSend: [omitEmptyFields, validateFields([{ ...customerBodyRules[0], required: true }, ...customerBodyRules.slice(1)])],
+			shape: outputShaper(customerOutput, 2),
+			preSend: [
+				selectedFieldsCheck(customerOutput),
+				omitEmptyFields,
+				validateFields([{ ...customerBodyRules[0], required: true }, ...customerBodyRules.slice(1)]),
+			],
+		},
+		{
+			name: 'Get',
+			value: 'get',
+			action: 'Get a customer by ID from the customer list',
+			description: `Find a customer by its ID in the customer list (the API has no get by ID): one request per ${MAX_PAGE_SIZE} customers listed before it`,
+			method: 'GET',
+			path: '/customers',
+			kind: 'read',
+			lookup: byId,
+			shape: outputShaper(customerOutput),
+			preSend: [lookupIdCheck(byId), selectedFieldsCheck(customerOutput)],
 		},
 		{
 			name: 'Get Many',
 			value: 'getMany',
-			action: 'Get many customers',
+			action: 'Get many customers with their subscriptions',
 			description: 'List all customers',
 			method: 'GET',
 			path: '/customers',
@@ -99,7 +127,7 @@ export const customerResource: ResourceDefinition = {
 		{
 			name: 'Search',
 			value: 'search',
-			action: 'Search customers',
+			action: 'Search customers by name, external ID or processor ID',
 			description: 'Find customers by part of the name, by external ID or by processor customer ID',
 			method: 'POST',
 			path: '/customers/search',
@@ -122,12 +150,13 @@ export const customerResource: ResourceDefinition = {
 		{
 			name: 'Update',
 			value: 'update',
-			action: 'Update a customer',
+			action: "Update a customer's name, address or IDs",
 			description: 'Change some fields of a customer; fields not given stay as they are',
 			method: 'PATCH',
 			path: '/customers/{customerId}',
 			kind: 'write',
-			preSend: [omitEmptyFields, requireAnyField(customerBodyRules, 'Update Fields'), validateFields(customerBodyRules)],
+			shape: outputShaper(customerOutput, 2),
+			preSend: [selectedFieldsCheck(customerOutput), omitEmptyFields, requireAnyField(customerBodyRules, 'Update Fields'), validateFields(customerBodyRules)],
 		},
 	],
 };

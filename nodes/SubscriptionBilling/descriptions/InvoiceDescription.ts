@@ -9,6 +9,8 @@ import { stringListInput } from './inputs/stringList';
 
 const show = (...operation: string[]) => showFor('invoice', operation);
 
+const INVOICE_LISTS = ['getManyForCustomer', 'getManyForSubscription', 'search'];
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const invoiceNumbers = stringListInput('invoiceNumbers', 'Invoice Numbers', 'invoice_numbers', 'Invoice Number', 'Only invoices with these numbers', [
@@ -41,11 +43,19 @@ function sortOption(values: Array<[string, string]>, defaultValue: string, descr
 }
 
 const fields: INodeProperties[] = [
-	...outputFields(show('getManyForCustomer', 'getManyForSubscription', 'search'), invoiceOutput),
+	...outputFields('invoice', { 1: INVOICE_LISTS, 2: INVOICE_LISTS }, invoiceOutput),
 	{ ...customerIdField, displayOptions: show('getManyForCustomer') },
 	{
+		displayName:
+			"The API searches one customer's invoices at a time: a customer is required. For a subscription's invoices use Get Many for Subscription; to search every customer, run this once per customer (e.g. after Customer → Get Many).",
+		name: 'searchNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: show('search'),
+	},
+	{
 		...customerIdField,
-		description: 'ID of the customer whose invoices are searched',
+		description: 'The customer whose invoices are searched: the API requires one',
 		displayOptions: show('search'),
 		routing: { send: { type: 'body', property: 'customer_id' } },
 	},
@@ -116,7 +126,7 @@ export const invoiceResource: ResourceDefinition = {
 		{
 			name: 'Get Many for Customer',
 			value: 'getManyForCustomer',
-			action: 'Get many invoices of a customer',
+			action: 'Get many invoices of a customer, newest first',
 			description: "List a customer's invoices, subscription and standalone alike",
 			method: 'GET',
 			path: '/customers/{customerId}/invoices',
@@ -128,7 +138,7 @@ export const invoiceResource: ResourceDefinition = {
 		{
 			name: 'Get Many for Subscription',
 			value: 'getManyForSubscription',
-			action: 'Get many invoices of a subscription',
+			action: 'Get many invoices of a subscription, current or past',
 			description: "List a subscription's invoices, of the current agreement, past ones, or all",
 			method: 'GET',
 			path: '/subscriptions/{subscriptionId}/invoices',
@@ -140,7 +150,7 @@ export const invoiceResource: ResourceDefinition = {
 		{
 			name: 'Search',
 			value: 'search',
-			action: 'Search invoices',
+			action: "Search a customer's invoices by number or ID",
 			description: "Find a customer's invoices by invoice number or invoice ID",
 			method: 'POST',
 			path: '/invoices/search',

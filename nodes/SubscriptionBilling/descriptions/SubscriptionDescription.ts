@@ -17,7 +17,7 @@ const fields: INodeProperties[] = [
 		description: 'Absolute http(s) URL the signer is sent to after signing; leave empty to send none',
 		displayOptions: show('getSignUrl'),
 	},
-	...outputFields(show('get'), subscriptionOutput),
+	...outputFields('subscription', { 1: ['get'], 2: ['get'] }, subscriptionOutput),
 ];
 
 export const subscriptionResource: ResourceDefinition = {
@@ -28,7 +28,7 @@ export const subscriptionResource: ResourceDefinition = {
 		{
 			name: 'Get',
 			value: 'get',
-			action: 'Get a subscription',
+			action: 'Get a subscription by ID: status, dates, totals, customer',
 			description: 'Get the full detail of a subscription: dates, billing, line items, schedule, phases, pauses, contacts',
 			method: 'GET',
 			path: '/subscriptions/{subscriptionId}',
@@ -39,7 +39,7 @@ export const subscriptionResource: ResourceDefinition = {
 		{
 			name: 'Get Management URL',
 			value: 'getManagementUrl',
-			action: 'Get the management URL of a subscription',
+			action: 'Get the management URL of a subscription (billing portal)',
 			description: 'Get a short-lived billing portal URL where the customer manages the subscription',
 			method: 'GET',
 			path: '/subscriptions/{subscriptionId}/billing-portal',
@@ -48,7 +48,7 @@ export const subscriptionResource: ResourceDefinition = {
 		{
 			name: 'Get Sign URL',
 			value: 'getSignUrl',
-			action: 'Get the sign URL of a subscription',
+			action: "Get the sign URL of a subscription's open order",
 			description: "Get a URL at which the subscription's open order is signed",
 			method: 'POST',
 			path: '/subscriptions/{subscriptionId}/sign',

@@ -71,7 +71,7 @@ export const subscriptionMilestoneResource: ResourceDefinition = {
 		{
 			name: 'Complete',
 			value: 'complete',
-			action: 'Complete a subscription milestone',
+			action: 'Complete a subscription milestone, billing the delivered quantity',
 			description: 'Record delivered work on a milestone brick and bill it now or on the next invoice',
 			method: 'POST',
 			path: '/subscriptions/{subscriptionId}/milestones/{milestoneId}/complete',
@@ -87,7 +87,7 @@ export const subscriptionMilestoneResource: ResourceDefinition = {
 		{
 			name: 'Get Many',
 			value: 'getMany',
-			action: 'Get many subscription milestones',
+			action: 'Get many subscription milestones with their quantities',
 			description: 'List the milestones of the current agreement with quantity contracted and completed',
 			method: 'GET',
 			path: '/subscriptions/{subscriptionId}/milestones',

@@ -90,7 +90,7 @@ export const subscriptionRecastResource: ResourceDefinition = {
 		{
 			name: 'Create',
 			value: 'create',
-			action: 'Create a subscription recast',
+			action: 'Create a subscription recast: a new term, bricks and billing',
 			description: 'Prepare a recast order that replaces the current agreement; it starts open (stage BUILDING)',
 			method: 'POST',
 			path: '/subscriptions/{subscriptionId}/recast',
@@ -105,7 +105,7 @@ export const subscriptionRecastResource: ResourceDefinition = {
 		{
 			name: 'Delete',
 			value: 'delete',
-			action: 'Delete a subscription recast',
+			action: 'Delete a subscription recast order (soft delete)',
 			description: 'Soft-delete a recast order: its stage becomes CLOSED_DELETE and the order is kept',
 			method: 'DELETE',
 			path: '/subscriptions/{subscriptionId}/recast/{orderId}',
@@ -115,7 +115,7 @@ export const subscriptionRecastResource: ResourceDefinition = {
 		{
 			name: 'Get Many',
 			value: 'getMany',
-			action: 'Get many subscription recasts',
+			action: 'Get many subscription recasts (recast orders)',
 			description: 'List the recast orders of a subscription',
 			method: 'GET',
 			path: '/subscriptions/{subscriptionId}/recast',
@@ -125,7 +125,7 @@ export const subscriptionRecastResource: ResourceDefinition = {
 		{
 			name: 'Get Sign URL',
 			value: 'getSignUrl',
-			action: 'Get the sign URL of a subscription recast',
+			action: 'Get the sign URL of a subscription recast order',
 			description: 'Get a URL at which the recast order is signed',
 			method: 'POST',
 			path: '/subscriptions/{subscriptionId}/recast/{orderId}/sign',
@@ -135,7 +135,7 @@ export const subscriptionRecastResource: ResourceDefinition = {
 		{
 			name: 'Start',
 			value: 'start',
-			action: 'Start a subscription recast',
+			action: 'Start a subscription recast, replacing the agreement',
 			description: 'Put a prepared recast into effect, replacing the current agreement',
 			method: 'POST',
 			path: '/subscriptions/{subscriptionId}/recast/{orderId}/start',

@@ -9,7 +9,7 @@ export const subscriptionUpgradeResource: ResourceDefinition = {
 		{
 			name: 'Create',
 			value: 'create',
-			action: 'Create a subscription upgrade',
+			action: 'Create a subscription upgrade adding or changing bricks',
 			description: 'Prepare an upgrade order that adds, removes or changes add-ons; it starts open (stage BUILDING)',
 			method: 'POST',
 			path: '/subscriptions/{subscriptionId}/upgrade',
@@ -19,7 +19,7 @@ export const subscriptionUpgradeResource: ResourceDefinition = {
 		{
 			name: 'Get Many',
 			value: 'getMany',
-			action: 'Get many subscription upgrades',
+			action: 'Get many subscription upgrades (upgrade orders)',
 			description: 'List the upgrade orders of a subscription',
 			method: 'GET',
 			path: '/subscriptions/{subscriptionId}/upgrade',
@@ -29,7 +29,7 @@ export const subscriptionUpgradeResource: ResourceDefinition = {
 		{
 			name: 'Get Sign URL',
 			value: 'getSignUrl',
-			action: 'Get the sign URL of a subscription upgrade',
+			action: 'Get the sign URL of a subscription upgrade order',
 			description: 'Get a URL at which the upgrade order is signed',
 			method: 'POST',
 			path: '/subscriptions/{subscriptionId}/upgrade/{orderId}/sign',
@@ -39,7 +39,7 @@ export const subscriptionUpgradeResource: ResourceDefinition = {
 		{
 			name: 'Start',
 			value: 'start',
-			action: 'Start a subscription upgrade',
+			action: 'Start a subscription upgrade, charging now or later',
 			description: 'Put a prepared upgrade into effect, charging now or on the next invoice',
 			method: 'POST',
 			path: '/subscriptions/{subscriptionId}/upgrade/{orderId}/start',

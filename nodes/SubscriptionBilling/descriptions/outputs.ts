@@ -80,6 +80,7 @@ export const customerOutput: OutputDefinition = {
 	simplifiedFields: 'ID, names, external and processor IDs, tax ID, country, the number of subscriptions in any status (all_subscriptions_count), and the number and IDs of the active ones',
 	documented: CUSTOMER_FIELDS,
 	example: 'customer_id, name, address.city',
+	parameters: { output: 'customerOutput', fields: 'customerFields' },
 };
 
 export const invoiceOutput: OutputDefinition = {
@@ -89,13 +90,16 @@ export const invoiceOutput: OutputDefinition = {
 		'ID, number, status, customer, subscription, dates, grand total, remaining amount and currency (amounts as the API returns them)',
 	documented: INVOICE_FIELDS,
 	example: 'invoice_number, status, grand_total, currency',
+	parameters: { output: 'invoiceOutput', fields: 'invoiceFields' },
 };
 
 export const subscriptionOutput: OutputDefinition = {
 	noun: 'subscription',
 	simplify: simplifySubscription,
 	simplifiedFields:
-		'ID, status, stage, dates, renewal (renewal_total in cents of the currency), totals, currency, customer and the current pause',
+		'ID, status, stage, dates, renewal (renewal_total_cents: in cents of the currency, as the API gives it), grand total (as the API gives it), currency, customer and the current pause',
 	documented: SUBSCRIPTION_FIELDS,
 	example: 'subscription_id, status, customer.name',
+	// the names version 1 used for every kind of result: the subscription keeps them
+	parameters: { output: 'output', fields: 'fields' },
 };

@@ -17,17 +17,17 @@ export const DETAIL_FIELDS = ['renews_at', 'auto_renews', 'sub_total', 'grand_to
 export async function readSubscriptionDetails(api: ReadAccess, subscriptionIds: string[]): Promise<Map<string, IDataObject>> {
 	const details = new Map<string, IDataObject>();
 	await forEachConcurrently(subscriptionIds.filter((id) => ID_PATTERN.test(id)), PARALLEL_READS, async (id) => {
-		try {
-			const detail = await sendWithRetries(api.session, {
-				method: 'GET',
-				baseURL: api.baseURL,
-				url: `/subscriptions/${encodeURIComponent(id)}`,
-				headers: { Accept: 'application/json' },
-			});
-			if (detail && typeof detail === 'object') details.set(id, detail as IDataObject);
-		} catch (error) {
-			if ((error as { httpCode?: string }).httpCode !== '404') throw error;
-		}
+		// The transport's NodeApiError, passed on unless the subscription is gone.
+		const detail = await sendWithRetries(api.session, {
+			method: 'GET',
+			baseURL: api.baseURL,
+			url: `/subscriptions/${encodeURIComponent(id)}`,
+			headers: { Accept: 'application/json' },
+		}).catch((error: unknown) => {
+			if ((error as { httpCode?: string }).httpCode === '404') return undefined;
+			throw error;
+		});
+		if (detail && typeof detail === 'object') details.set(id, detail as IDataObject);
 	});
 	return details;
 }

@@ -8,6 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { useSandbox } from './helpers/billing';
 import { activeTrigger, activeTriggerV2, apiRequests } from './helpers/trigger';
 import { fingerprint, packFingerprints } from '../nodes/SubscriptionBilling/trigger/fingerprint';
+import { encodeCustomerInvoices } from '../nodes/SubscriptionBilling/trigger/events/invoiceState';
 
 // Pages of 5 customers, so a listing of the 12 seeded customers takes three requests.
 const sandbox = useSandbox({ maxPageSize: 5 });
@@ -315,6 +316,19 @@ describe('saved workflows (version 1)', () => {
 		sandbox.world.setSubscriptionStatus({ subscription_id: sandbox.fixtures.subscriptionId, status: 'TERMINATING' });
 		const trigger = activeTrigger(sandbox, { event: 'subscriptionStatusChanged' }, v1State('subscriptionStatusChanged', { statuses }));
 		expect((await trigger.poll()).items?.map((item) => [item.previous_status, item.status])).toEqual([['ACTIVE', 'TERMINATING']]);
+	});
+
+	test('New Invoice of one customer restarted from version 1\'s state: the invoice issued since, once', async () => {
+		const customer_id = sandbox.fixtures.customerId;
+		const invoices = (sandbox.state.invoicesByCustomer as Map<string, Array<{ invoice_id: string; issuedMs: number }>>).get(customer_id)!;
+		const newest = Math.max(...invoices.map((entry) => entry.issuedMs));
+		const atNewest = invoices.filter((entry) => entry.issuedMs === newest).map((entry) => fingerprint(entry.invoice_id));
+		const customer = encodeCustomerInvoices({ w: newest, a: packFingerprints(atNewest) });
+		const saved = { 'node:Subscription Billing Trigger': { trigger: { version: 1, watching: JSON.stringify({ event: 'newInvoice', customerId: customer_id }), data: { customer } } } };
+		const issued = sandbox.world.issueInvoice({ customer_id, amount: 12 });
+		const trigger = activeTrigger(sandbox, { event: 'newInvoice', scope: 'customer', customerId: { __rl: true, mode: 'id', value: customer_id } }, saved);
+		expect((await trigger.poll()).items?.map((item) => (item.invoice as IDataObject).invoice_id)).toEqual([issued.invoice_id]);
+		expect((await trigger.poll()).items).toBeNull();
 	});
 
 	test('a version 1 state that cannot be read restarts silently', async () => {

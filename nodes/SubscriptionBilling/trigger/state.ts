@@ -22,6 +22,9 @@ interface StoredState {
 	families: Partial<Record<EventFamily, FamilyState>>;
 }
 
+/** The customer-list family's memory belongs to no setting: each event keeps its own section. */
+export const CUSTOMER_LIST_WATCHING = 'customer list';
+
 /** Version 1 kept one event's memory: `{ version: 1, watching: '{"event":…,"customerId":…}', data }`. */
 interface StoredStateV1 {
 	version: 1;
@@ -42,7 +45,8 @@ function fromVersion1(stored: StoredStateV1): StoredState {
 	const families: StoredState['families'] = {};
 	try {
 		const { event, customerId } = JSON.parse(stored.watching) as { event: string; customerId?: string };
-		if (isInvoiceFamilyEvent(event)) families.invoices = { watching: invoiceWatching(customerId), data: { [event]: stored.data } };
+		// The invoice family reads version 1's invoice state itself (its `customer` or `customers`).
+		if (isInvoiceFamilyEvent(event)) families.invoices = { watching: invoiceWatching(customerId), data: stored.data };
 		const sections = customerListFromV1(event, stored.data);
 		if (sections) families.customerList = { watching: CUSTOMER_LIST_WATCHING, data: sections };
 	} catch {
@@ -56,9 +60,6 @@ function stored(ctx: IPollFunctions): StoredState | undefined {
 	if (value?.version === 1) return fromVersion1(value);
 	return value?.version === STATE_VERSION ? value : undefined;
 }
-
-/** The customer-list family's memory belongs to no setting: each event keeps its own section. */
-export const CUSTOMER_LIST_WATCHING = 'customer list';
 
 export function invoiceWatching(customerId: string | undefined): string {
 	return JSON.stringify({ customerId: customerId ?? '*' });

@@ -13,11 +13,17 @@ function supported(event: InvoiceFamilyEvent): InvoiceEvent {
 	return event;
 }
 
+/** This adapter keeps each event's state under its name; version 1 kept its one event's state bare. */
+function previousOf(previous: IDataObject | undefined, event: InvoiceFamilyEvent): IDataObject | undefined {
+	if (previous && ('customer' in previous || 'customers' in previous)) return previous;
+	return previous?.[event] as IDataObject | undefined;
+}
+
 export async function pollInvoiceEvents(input: PollInput, events: InvoiceFamilyEvent[], customerId: string | undefined): Promise<PollOutcome> {
 	const items: IDataObject[] = [];
 	const state: IDataObject = {};
 	for (const event of events) {
-		const one = { ...input, previous: input.previous?.[event] as IDataObject | undefined };
+		const one = { ...input, previous: previousOf(input.previous, event) };
 		const outcome = customerId ? await pollCustomerInvoices(one, supported(event), customerId) : await pollAllCustomersInvoices(one, supported(event));
 		items.push(...outcome.items);
 		state[event] = outcome.state;

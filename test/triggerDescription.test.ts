@@ -50,6 +50,7 @@ describe('added fresh from the panel', () => {
 		expect(stored(2)).toMatchObject({ events: [] });
 		expect(stored(2, { events: ['invoicePaid'] })).toMatchObject({ scope: 'all' });
 		expect(shown(2, { events: ['invoicePaid'] })).toEqual(['firstPollNotice', 'events', 'scope', 'allCustomersNotice']);
+		expect(shown(1, {})).toEqual(['firstPollNotice', 'event', 'scope', 'customerId', 'customerNeededNotice']);
 	});
 
 	test('One Customer without a customer: a notice says why Fetch Test Event and activation are unavailable, until one is chosen', () => {
@@ -82,6 +83,13 @@ describe('added fresh from the panel', () => {
 		expect(statuses.placeholder).toMatch(/none chosen/i);
 		expect(statuses.hint).toBe('None chosen: every status change is emitted');
 	});
+});
+
+test("the nodes panel lists every event as a trigger of version 2 (it reads the first 'event' or 'events' parameter)", () => {
+	const first = description.properties.find((property) => ['event', 'events'].includes(property.name.toLowerCase()))!;
+	expect(first.name).toBe('events');
+	expect(first.type).toBe('multiOptions');
+	expect(first.options).toHaveLength(CUSTOMER_LIST_EVENTS.length + INVOICE_FAMILY_EVENTS.length);
 });
 
 test('every event is offered in version 2 with its cost per poll', () => {

@@ -22,6 +22,7 @@ beforeAll(async () => {
 	await n8n.start();
 	await n8n.setupOwner();
 	({ browser, page } = await openBrowser());
+	await signIn(page, n8n);
 });
 
 afterAll(async () => {
@@ -38,7 +39,6 @@ test('the trigger panel explains first activation and cost; Fetch Test Event sho
 	sandbox.world.payInvoice({ invoice_id: newest.invoice_id });
 	const number = sandbox.state.invoicesById.get(newest.invoice_id).invoice_number;
 
-	await signIn(page, n8n);
 	await page.goto(`${n8n.baseUrl}/workflow/${wf.id}`);
 	const node = page.locator(byTestId('canvas-node'), { hasText: 'Invoice Paid' }).first();
 	await node.waitFor();
@@ -78,13 +78,21 @@ test('added fresh from the nodes panel: version 2 with Events, All Customers by 
 	await page.goto(`${n8n.baseUrl}/workflow/new`);
 	await page.click(byTestId('canvas-add-button'));
 	await page.fill(byTestId('node-creator-search-bar'), 'Subscription Billing Trigger');
-	await page.locator(byTestId('item-iterator-item'), { hasText: 'Subscription Billing Trigger' }).first().click();
+	// the trigger panel lists the package by its name, and inside it every event of version 2 as a trigger
+	await page.locator(byTestId('item-iterator-item'), { hasText: 'Subscription Billing' }).first().click();
+	await page.locator(byTestId('item-iterator-item'), { hasText: 'On subscription ending soon' }).first().waitFor();
+	const triggers = (await page.locator(byTestId('item-iterator-item')).allTextContents()).join('\n');
+	for (const name of ['On customer updated', 'On invoice payment failed', 'On subscription renewal due', 'On subscription resumed']) expect(triggers).toContain(name);
+	await screenshot(page, 'trigger-nodes-panel', { docs: false });
+	await page.locator(byTestId('item-iterator-item'), { hasText: 'On invoice paid' }).first().click();
 	const ndv = page.locator(byTestId('ndv'));
 	await ndv.waitFor();
 	await ndv.locator(byTestId('parameter-input-events')).first().waitFor();
 	await ndv.getByText('emits nothing from the past').first().waitFor();
 
-	await pickAll(ndv, 'events', ['Invoice Paid', 'Subscription Ending Soon']);
+	// added with the event picked in the panel; a second one is picked in Events
+	await ndv.locator(byTestId('parameter-input-events')).getByText('Invoice Paid', { exact: true }).first().waitFor();
+	await pickAll(ndv, 'events', ['Subscription Ending Soon']);
 	// All Customers is the default, with its cost; Days Before End appears with its default
 	await ndv.getByText('one request per customer').first().waitFor();
 	await ndv.locator(byTestId('parameter-input-endingSoonDays')).first().waitFor();

@@ -100,6 +100,19 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
+	// Events before Event: n8n's nodes panel lists the options of the first of them as triggers
+	// ("On invoice paid", …) and adds the node with the one picked, in the newest version.
+	{
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		required: true,
+		noDataExpression: true,
+		default: [],
+		description: 'The changes that start the workflow; each item names its event in its event field',
+		options: EVENT_OPTIONS,
+		displayOptions: { show: { '@version': [2] } },
+	},
 	{
 		displayName: 'Event',
 		name: 'event',
@@ -112,17 +125,6 @@ export const triggerProperties: INodeProperties[] = [
 			description: String(description).replace(/ Cost: .*$/, ''),
 		})),
 		displayOptions: { show: { '@version': [1] } },
-	},
-	{
-		displayName: 'Events',
-		name: 'events',
-		type: 'multiOptions',
-		required: true,
-		noDataExpression: true,
-		default: [],
-		description: 'The changes that start the workflow; each item names its event in its event field',
-		options: EVENT_OPTIONS,
-		displayOptions: { show: { '@version': [2] } },
 	},
 	...forEvents(
 		{

@@ -6,7 +6,7 @@
 // unavailable while One Customer has no customer, fetches one item per chosen event, and its canvas
 // subtitle names the events. Screenshot: docs/images/trigger-panel.png with E2E_SCREENSHOTS=docs.
 const { example, credentialFor, startEnvironment } = require('./helpers');
-const { byTestId, openBrowser, signIn, screenshot } = require('./browser');
+const { UI_TIMEOUT, byTestId, openBrowser, signIn, screenshot } = require('./browser');
 
 let env;
 let sandbox;
@@ -75,7 +75,14 @@ async function pickAll(ndv, parameterName, names) {
 
 test('added fresh from the nodes panel: version 2 with Events, All Customers by default, a word on why Fetch Test Event waits, one item per event, a subtitle in words', async () => {
 	sandbox.world.updateSubscription({ subscription_id: sandbox.fixtures.noPhasesSubscriptionId, ends_in_days: 9 });
+	// a fresh tab of the signed-in session: nothing left over from the example workflow's panel
+	const session = await page.context().storageState();
+	await page.close();
+	page = await (await browser.newContext({ storageState: session, viewport: { width: 1280, height: 800 } })).newPage();
+	page.setDefaultTimeout(UI_TIMEOUT);
 	await page.goto(`${n8n.baseUrl}/workflow/new`);
+	// a cold editor on a busy machine can take longer than one UI step to build the canvas
+	await page.locator(byTestId('canvas-add-button')).waitFor({ timeout: 4 * UI_TIMEOUT });
 	await page.click(byTestId('canvas-add-button'));
 	await page.fill(byTestId('node-creator-search-bar'), 'Subscription Billing Trigger');
 	// the trigger panel lists the package by its name, and inside it every event of version 2 as a trigger

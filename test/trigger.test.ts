@@ -27,7 +27,7 @@ describe('first poll', () => {
 		const first = await trigger.poll();
 		expect(first.error).toBeUndefined();
 		expect(first.items).toBeNull();
-		expect(trigger.nodeStaticData.trigger).toMatchObject({ version: 1 });
+		expect(trigger.nodeStaticData.trigger).toMatchObject({ version: 2 });
 		expect(apiRequests(sandbox).slice(0, 3)).toEqual(['GET /customers?limit=1000', 'GET /customers?limit=5&offset=5', 'GET /customers?limit=5&offset=10']);
 		const second = await trigger.poll();
 		expect(second.items).toBeNull();
@@ -132,7 +132,7 @@ describe('invoices of one customer', () => {
 		expect(old).toBeDefined();
 		const trigger = activeTrigger(sandbox, { event: 'invoicePaid', scope: 'customer', customerId: { __rl: true, mode: 'id', value: customer_id } });
 		await trigger.poll();
-		const remembered = decodeCustomerInvoices(((trigger.nodeStaticData.trigger as IDataObject).data as IDataObject).customer)!;
+		const remembered = decodeCustomerInvoices((trigger.nodeStaticData.trigger as { families: { invoices: { data: { invoicePaid: IDataObject } } } }).families.invoices.data.invoicePaid.customer)!;
 		expect(Object.keys(remembered.o ?? {})).toEqual(openInvoicesOf(customer_id).map((entry) => entry.invoice_id).reverse());
 
 		const fresh = sandbox.world.issueInvoice({ customer_id, amount: 99 });

@@ -2,15 +2,13 @@ import { NodeConnectionTypes, type IDataObject, type INodeExecutionData, type IN
 import { readAccess } from './shared/apiAccess';
 import { testApiCredential } from './shared/credentialTest';
 import { searchCustomers } from './shared/listSearch';
-import { triggerProperties } from './trigger/description';
-import { pollAllCustomersInvoices, pollCustomerInvoices, sampleInvoice } from './trigger/events/invoices';
-import type { InvoiceEvent } from './trigger/events/customerInvoices';
-import { pollNewCustomers, pollNewSubscriptions } from './trigger/events/newRecords';
-import { sampleFromCustomerList } from './trigger/events/samples';
-import { pollStatusChanges } from './trigger/events/subscriptionStatus';
-import type { PollInput, PollOutcome, TriggerEvent } from './trigger/events/types';
-import { checkedCustomerId } from './trigger/parameters';
-import { readState, writeState } from './trigger/state';
+import { TRIGGER_SUBTITLE, triggerProperties } from './trigger/description';
+import { pollCustomerListEvents } from './trigger/events/customerListFamily';
+import { pollInvoiceEvents, sampleInvoice } from './trigger/events/invoiceFamily';
+import { sampleCustomerListEvents } from './trigger/events/samples';
+import type { PollInput } from './trigger/events/types';
+import { triggerSettings, type TriggerSettings } from './trigger/parameters';
+import { CUSTOMER_LIST_WATCHING, invoiceWatching, readFamilyState, writeFamilyStates, type EventFamily, type FamilyState } from './trigger/state';
 
 export class SubscriptionBillingTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -18,8 +16,9 @@ export class SubscriptionBillingTrigger implements INodeType {
 		name: 'subscriptionBillingTrigger',
 		icon: { light: 'file:../../icons/subscriptionBilling.svg', dark: 'file:../../icons/subscriptionBilling.dark.svg' },
 		group: ['trigger'],
-		version: 1,
-		subtitle: '={{ $parameter["event"] }}',
+		// 1: one Event. 2: several Events in one trigger, each item naming its event.
+		version: [1, 2],
+		subtitle: TRIGGER_SUBTITLE,
 		description: 'Starts the workflow when customers, subscriptions or invoices change in the Subscription Billing Service',
 		defaults: { name: 'Subscription Billing Trigger' },
 		polling: true,
@@ -35,32 +34,40 @@ export class SubscriptionBillingTrigger implements INodeType {
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		const event = this.getNodeParameter('event') as TriggerEvent;
-		const statuses = event === 'subscriptionStatusChanged' ? (this.getNodeParameter('statuses', []) as string[]) : [];
-		const isInvoiceEvent = event === 'newInvoice' || event === 'invoicePaid' || event === 'invoiceOverdue';
-		const customerId = isInvoiceEvent && this.getNodeParameter('scope') === 'customer' ? checkedCustomerId(this) : undefined;
+		const settings = triggerSettings(this);
 		const api = await readAccess(this);
 		const now = new Date();
-
-		if (this.getMode() === 'manual') {
-			const input: PollInput = { api, previous: undefined, now };
-			const items = isInvoiceEvent
-				? await sampleInvoice(input, event, customerId)
-				: await sampleFromCustomerList(input, event, statuses);
-			return items.length > 0 ? [this.helpers.returnJsonArray(items)] : null;
-		}
-
-		// Settings the state belongs to; the status filter only filters what is emitted.
-		const watching = JSON.stringify({ event, customerId: customerId ?? (isInvoiceEvent ? '*' : undefined) });
-		const previous = readState<IDataObject>(this, watching);
-		const input: PollInput = { api, previous, now };
-		let outcome: PollOutcome;
-		if (event === 'newCustomer') outcome = await pollNewCustomers(input);
-		else if (event === 'newSubscription') outcome = await pollNewSubscriptions(input);
-		else if (event === 'subscriptionStatusChanged') outcome = await pollStatusChanges(input, statuses);
-		else if (customerId) outcome = await pollCustomerInvoices(input, event as InvoiceEvent, customerId);
-		else outcome = await pollAllCustomersInvoices(input, event as InvoiceEvent);
-		writeState(this, watching, outcome.state);
-		return outcome.items.length > 0 ? [this.helpers.returnJsonArray(outcome.items)] : null;
+		const items = this.getMode() === 'manual' ? await fetchTestEvent({ api, previous: undefined, now }, settings) : await pollOnce(this, { api, previous: undefined, now }, settings);
+		return items.length > 0 ? [this.helpers.returnJsonArray(items)] : null;
 	}
+}
+
+/** Fetch Test Event: a sample of each selected event, state untouched. */
+async function fetchTestEvent(input: PollInput, settings: TriggerSettings): Promise<IDataObject[]> {
+	const items = settings.listEvents.length > 0 ? await sampleCustomerListEvents(input, settings.listEvents, settings) : [];
+	for (const event of settings.invoiceEvents) items.push(...(await sampleInvoice(input, event, settings.invoiceCustomerId)));
+	return items;
+}
+
+/**
+ * One scheduled poll: each family of selected events reads its source once; the state of every
+ * family is written together once all of them succeeded.
+ */
+async function pollOnce(ctx: IPollFunctions, input: PollInput, settings: TriggerSettings): Promise<IDataObject[]> {
+	const items: IDataObject[] = [];
+	const families: Partial<Record<EventFamily, FamilyState>> = {};
+	if (settings.listEvents.length > 0) {
+		const watching = CUSTOMER_LIST_WATCHING;
+		const outcome = await pollCustomerListEvents({ ...input, previous: readFamilyState(ctx, 'customerList', watching) }, settings.listEvents, settings);
+		items.push(...outcome.items);
+		families.customerList = { watching, data: outcome.state };
+	}
+	if (settings.invoiceEvents.length > 0) {
+		const watching = invoiceWatching(settings.invoiceCustomerId);
+		const outcome = await pollInvoiceEvents({ ...input, previous: readFamilyState(ctx, 'invoices', watching) }, settings.invoiceEvents, settings.invoiceCustomerId);
+		items.push(...outcome.items);
+		families.invoices = { watching, data: outcome.state };
+	}
+	writeFamilyStates(ctx, families);
+	return items;
 }

@@ -9,6 +9,7 @@ const { PACKAGE_NAME, credentialFor, example, pollEverySeconds, startEnvironment
 const TRIGGER_TYPE = `${PACKAGE_NAME}.subscriptionBillingTrigger`;
 const WORKFLOW_ID = 'sbTriggerE2e0001';
 const EXAMPLE_FILE = 'invoice-paid-message.json';
+const ENDING_SOON_FILE = 'subscription-ending-soon.json';
 const EVERY_2_SECONDS = pollEverySeconds(2);
 
 let env;
@@ -43,6 +44,19 @@ function workflow(credential) {
 				parameters: { pollTimes: EVERY_2_SECONDS, event: 'subscriptionStatusChanged', statuses: ['TERMINATING', 'PAUSED'] },
 				credentials,
 			},
+			{
+				id: '7d0c1f4e-0000-4000-8000-000000000003',
+				name: 'Several Events',
+				type: TRIGGER_TYPE,
+				typeVersion: 2,
+				position: [0, 600],
+				parameters: {
+					pollTimes: EVERY_2_SECONDS,
+					events: ['customerUpdated', 'subscriptionUpdated', 'subscriptionPaused', 'subscriptionResumed', 'subscriptionEndingSoon', 'invoicePaid'],
+					endingSoonDays: 20,
+				},
+				credentials,
+			},
 		],
 	};
 }
@@ -62,9 +76,9 @@ async function waitFor(what, check, timeoutMs = 90_000) {
 /** Customer listings the sandbox has answered: each poll of either trigger starts with one. */
 const listings = () => sandbox.requests.filter((r) => r.method === 'GET' && r.path === '/api/v2/customers' && r.status === 200 && !r.query.offset).length;
 
-/** Waits until the three triggers (two in the test workflow, one in the example) have polled `rounds` more times from now. */
+/** Waits until the five triggers (three in the test workflow, two in the examples) have polled `rounds` more times from now. */
 async function pollRounds(rounds) {
-	const target = listings() + 3 * rounds;
+	const target = listings() + 5 * rounds;
 	await waitFor(`${rounds} more poll rounds`, () => listings() >= target);
 }
 
@@ -110,6 +124,10 @@ beforeAll(async () => {
 	await n8n.importCredentials([credentialFor(sandbox)]);
 	await n8n.importWorkflow(demo);
 	await n8n.activateWorkflow(demo.id);
+	const endingSoon = example(ENDING_SOON_FILE);
+	endingSoon.nodes.find((node) => node.type === TRIGGER_TYPE).parameters.pollTimes = EVERY_2_SECONDS;
+	await n8n.importWorkflow(endingSoon);
+	await n8n.activateWorkflow(endingSoon.id);
 	await n8n.start();
 	await n8n.setupOwner();
 });
@@ -121,6 +139,7 @@ afterAll(async () => {
 test('activated: the first polls remember where things stand and start no execution', async () => {
 	await pollRounds(2);
 	expect(await executions()).toEqual([]);
+	expect(await executions(example(ENDING_SOON_FILE).id)).toEqual([]);
 	const invoiceListings = sandbox.requests.filter((r) => /^\/api\/v2\/customers\/[^/]+\/invoices$/.test(r.path));
 	expect(invoiceListings.length).toBeGreaterThanOrEqual(sandbox.fixtures.customerCount);
 	for (const request of sandbox.requests) expect(request.status).toBe(200);
@@ -173,4 +192,60 @@ test('changes in the sandbox arrive as executions with the right items, once; n8
 	all = await executions();
 	expect(invoiceIds(all)).toEqual([...expectedInvoices, whileDown.invoice_id].sort());
 	expect(statusChanges(all)).toEqual([...expectedChanges, `${sandbox.fixtures.noPhasesSubscriptionId} ACTIVE->PAUSED`].sort());
+});
+
+test('version 2: several events in one trigger, each item naming its event, once; the Ending Soon example prepares the reminder', async () => {
+	const { fixtures } = sandbox;
+	const subscriptions = [...sandbox.state.subscriptions.values()];
+	// subscriptions the tests before have not changed
+	const touched = [fixtures.noPhasesSubscriptionId, fixtures.subscriptionId, fixtures.openOrderSubscriptionId];
+	const running = subscriptions.filter((s) => s.status === 'ACTIVE' && !touched.includes(s.subscription_id));
+	const [toPause, toEnd] = running;
+	const pausedId = fixtures.pausedSubscriptionId;
+	expect(sandbox.state.subscriptions.get(pausedId).status).toBe('PAUSED');
+	sandbox.world.updateCustomer({ customer_id: fixtures.bigCustomerId, legal_name: 'Globex Industries Holdings' });
+	sandbox.world.pauseSubscription({ subscription_id: toPause.subscription_id });
+	sandbox.world.resumeSubscription({ subscription_id: pausedId });
+	sandbox.world.updateSubscription({ subscription_id: toEnd.subscription_id, ends_in_days: 12 });
+	const endsAt = sandbox.state.subscriptions.get(toEnd.subscription_id).ends_at;
+
+	const ours = new Set([fixtures.bigCustomerId, toPause.subscription_id, pausedId, toEnd.subscription_id]);
+	const several = (all) =>
+		all
+			.filter((e) => e.node === 'Several Events')
+			.flatMap((e) => e.items)
+			.filter((item) => item.event !== 'invoicePaid' && ours.has(item.customer?.customer_id ?? item.subscription.subscription_id));
+	const expected = [
+		`customerUpdated ${fixtures.bigCustomerId}`,
+		`subscriptionEndingSoon ${toEnd.subscription_id}`,
+		`subscriptionPaused ${toPause.subscription_id}`,
+		`subscriptionResumed ${pausedId}`,
+		`subscriptionUpdated ${pausedId}`,
+		`subscriptionUpdated ${toEnd.subscription_id}`,
+		`subscriptionUpdated ${toPause.subscription_id}`,
+	];
+	const label = (item) => `${item.event} ${item.customer?.customer_id ?? item.subscription.subscription_id}`;
+	await waitFor('the executions of the changes to customers and subscriptions', async () => {
+		const found = several(await executions());
+		return found.length >= expected.length ? found : undefined;
+	});
+	await pollRounds(2);
+	const items = several(await executions());
+	expect(items.map(label).sort()).toEqual([...expected].sort());
+	expect(items.find((item) => item.event === 'customerUpdated')).toMatchObject({ changed_fields: ['legal_name'], changes: { legal_name: { current: 'Globex Industries Holdings' } } });
+	expect(items.find((item) => item.event === 'subscriptionEndingSoon')).toMatchObject({ ends_at: endsAt, days_left: 12, subscription: { status: 'ACTIVE' } });
+	expect(items.find((item) => item.event === 'subscriptionResumed')).toMatchObject({ previous_status: 'PAUSED', status: 'ACTIVE' });
+
+	// The example: one reminder for the subscription that now ends in 12 days, from its Subscription Get
+	const reminders = (await executions(example(ENDING_SOON_FILE).id)).filter((e) => e.node === 'Reminder for the Account Owner').flatMap((e) => e.items);
+	expect(reminders).toEqual([
+		{
+			to: expect.stringContaining('@'),
+			subject: `${toEnd.name} ends in 12 days`,
+			text: expect.stringContaining(`subscription ${toEnd.name} ends on ${endsAt}. Renews automatically: ${toEnd.auto_renews ? 'yes, on ' : 'no'}`),
+			subscription_id: toEnd.subscription_id,
+		},
+	]);
+	const gets = sandbox.requests.filter((r) => r.method === 'GET' && r.path === `/api/v2/subscriptions/${toEnd.subscription_id}`);
+	expect(gets.length).toBeGreaterThanOrEqual(1);
 });

@@ -1,10 +1,12 @@
 'use strict';
-// The trigger in n8n's editor (Chromium): the example workflow's Invoice Paid trigger shows its
-// notices (first activation, cost of All Customers), and Fetch Test Event shows the most recent
-// paid invoice without changing what the trigger remembers. Screenshot: docs/images/trigger-panel.png
-// with E2E_SCREENSHOTS=docs.
+// The trigger in n8n's editor (Chromium): the example workflow's Invoice Paid trigger (version 1)
+// shows its notices (first activation, cost of All Customers), and Fetch Test Event shows the most
+// recent paid invoice without changing what the trigger remembers. Added fresh from the nodes panel
+// (version 2), it asks for Events, watches All Customers by default, says why Fetch Test Event is
+// unavailable while One Customer has no customer, fetches one item per chosen event, and its canvas
+// subtitle names the events. Screenshot: docs/images/trigger-panel.png with E2E_SCREENSHOTS=docs.
 const { example, credentialFor, startEnvironment } = require('./helpers');
-const { byTestId, openBrowser, signIn, screenshot } = require('./browser');
+const { UI_TIMEOUT, byTestId, openBrowser, signIn, screenshot } = require('./browser');
 
 let env;
 let sandbox;
@@ -20,6 +22,7 @@ beforeAll(async () => {
 	await n8n.start();
 	await n8n.setupOwner();
 	({ browser, page } = await openBrowser());
+	await signIn(page, n8n);
 });
 
 afterAll(async () => {
@@ -36,7 +39,6 @@ test('the trigger panel explains first activation and cost; Fetch Test Event sho
 	sandbox.world.payInvoice({ invoice_id: newest.invoice_id });
 	const number = sandbox.state.invoicesById.get(newest.invoice_id).invoice_number;
 
-	await signIn(page, n8n);
 	await page.goto(`${n8n.baseUrl}/workflow/${wf.id}`);
 	const node = page.locator(byTestId('canvas-node'), { hasText: 'Invoice Paid' }).first();
 	await node.waitFor();
@@ -57,5 +59,78 @@ test('the trigger panel explains first activation and cost; Fetch Test Event sho
 	for (const close of await page.locator('.el-notification__closeBtn:visible').all()) await close.click().catch(() => {});
 	expect(sandbox.requests.filter((r) => r.path.startsWith('/api/v2/')).every((r) => r.method === 'GET' && r.status === 200)).toBe(true);
 	await page.waitForTimeout(500);
+	await screenshot(page, 'trigger-panel-version-1', { docs: false });
+});
+
+/** Picks `names` in the multi-select `parameterName` of the open node panel. */
+async function pickAll(ndv, parameterName, names) {
+	const select = ndv.locator(`${byTestId(`parameter-input-${parameterName}`)}`).first();
+	await select.click();
+	for (const name of names) {
+		await page.locator('.el-select-dropdown__item:visible', { hasText: new RegExp(`^\\s*${name}`) }).first().click();
+	}
+	await page.keyboard.press('Escape');
+	for (const name of names) await select.getByText(name, { exact: true }).first().waitFor();
+}
+
+test('added fresh from the nodes panel: version 2 with Events, All Customers by default, a word on why Fetch Test Event waits, one item per event, a subtitle in words', async () => {
+	sandbox.world.updateSubscription({ subscription_id: sandbox.fixtures.noPhasesSubscriptionId, ends_in_days: 9 });
+	// a fresh tab of the signed-in session: nothing left over from the example workflow's panel
+	const session = await page.context().storageState();
+	await page.close();
+	page = await (await browser.newContext({ storageState: session, viewport: { width: 1280, height: 800 } })).newPage();
+	page.setDefaultTimeout(UI_TIMEOUT);
+	await page.goto(`${n8n.baseUrl}/workflow/new`);
+	// a cold editor on a busy machine can take longer than one UI step to build the canvas
+	await page.locator(byTestId('canvas-add-button')).waitFor({ timeout: 4 * UI_TIMEOUT });
+	await page.click(byTestId('canvas-add-button'));
+	await page.fill(byTestId('node-creator-search-bar'), 'Subscription Billing Trigger');
+	// the trigger panel lists the package by its name, and inside it every event of version 2 as a trigger
+	await page.locator(byTestId('item-iterator-item'), { hasText: 'Subscription Billing' }).first().click();
+	await page.locator(byTestId('item-iterator-item'), { hasText: 'On subscription ending soon' }).first().waitFor();
+	const triggers = (await page.locator(byTestId('item-iterator-item')).allTextContents()).join('\n');
+	for (const name of ['On customer updated', 'On invoice payment failed', 'On subscription renewal due', 'On subscription resumed']) expect(triggers).toContain(name);
+	await screenshot(page, 'trigger-nodes-panel', { docs: false });
+	await page.locator(byTestId('item-iterator-item'), { hasText: 'On invoice paid' }).first().click();
+	const ndv = page.locator(byTestId('ndv'));
+	await ndv.waitFor();
+	await ndv.locator(byTestId('parameter-input-events')).first().waitFor();
+	await ndv.getByText('emits nothing from the past').first().waitFor();
+
+	// added with the event picked in the panel; a second one is picked in Events
+	await ndv.locator(byTestId('parameter-input-events')).getByText('Invoice Paid', { exact: true }).first().waitFor();
+	await pickAll(ndv, 'events', ['Subscription Ending Soon']);
+	// All Customers is the default, with its cost; Days Before End appears with its default
+	await ndv.getByText('one request per customer').first().waitFor();
+	await ndv.locator(byTestId('parameter-input-endingSoonDays')).first().waitFor();
+	expect(await ndv.locator(`${byTestId('parameter-input-endingSoonDays')} input`).first().inputValue()).toBe('30');
+
+	// One Customer without a customer: the panel says why Fetch Test Event is unavailable
+	await ndv.locator(`${byTestId('parameter-input-scope')}`).first().click();
+	await page.locator('.el-select-dropdown__item:visible', { hasText: 'One Customer' }).first().click();
+	await ndv.getByText('until then n8n cannot run Fetch Test Event').first().waitFor();
+	await screenshot(page, 'trigger-panel-one-customer', { docs: false });
+	await ndv.locator(`${byTestId('parameter-input-scope')}`).first().click();
+	await page.locator('.el-select-dropdown__item:visible', { hasText: 'All Customers' }).first().click();
+	await ndv.getByText('one request per customer').first().waitFor();
+	expect(await ndv.getByText('until then n8n cannot run Fetch Test Event').count()).toBe(0);
+
+	// The credential: the only one there is, picked by n8n; Fetch Test Event gives one item per event
+	sandbox.clearRequests();
+	await ndv.getByRole('button', { name: /Fetch Test Event/i }).first().click();
+	const output = page.locator(byTestId('output-panel'));
+	await output.getByText('2 items').first().waitFor();
+	await output.getByText('JSON', { exact: true }).first().click();
+	await output.getByText('subscriptionEndingSoon').first().waitFor();
+	await page.mouse.move(5, 790);
+	for (const close of await page.locator('.el-notification__closeBtn:visible').all()) await close.click().catch(() => {});
+	expect(sandbox.requests.filter((r) => r.path.startsWith('/api/v2/')).every((r) => r.method === 'GET' && r.status === 200)).toBe(true);
+	await page.waitForTimeout(500);
 	await screenshot(page, 'trigger-panel');
+
+	// On the canvas, the subtitle names the events as the panel does
+	await page.keyboard.press('Escape');
+	const node = page.locator(byTestId('canvas-node')).first();
+	await node.getByText('Invoice Paid, Subscription Ending Soon').first().waitFor();
+	await screenshot(page, 'trigger-canvas', { docs: false });
 });

@@ -32,6 +32,8 @@ export interface PollerOptions {
 	parameters: INodeParameters;
 	/** Static data as n8n loaded it from the database (default: none, a first activation). */
 	staticData?: IDataObject;
+	/** The node's typeVersion as the workflow stores it (default 1). */
+	typeVersion?: number;
 }
 
 export interface PollResult {
@@ -57,7 +59,7 @@ export class Poller {
 		this.credentialsHelper = new HarnessCredentialsHelper([options.credentialType], { 'harness-credential': options.credentials }, this.nodeTypes);
 		this.node = {
 			id: 'harness-trigger', name: description.defaults.name ?? description.displayName, type: description.name,
-			typeVersion: 1, position: [0, 0], parameters: deepCopy(options.parameters),
+			typeVersion: options.typeVersion ?? 1, position: [0, 0], parameters: deepCopy(options.parameters),
 			credentials: { [options.credentialType.name]: { id: 'harness-credential', name: 'Harness credential' } },
 		};
 		this.workflowData = {

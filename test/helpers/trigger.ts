@@ -5,14 +5,20 @@ import { Poller } from '../harness';
 import type { ReceivedRequest, Sandbox } from './billing';
 
 /** The trigger in an active workflow against the sandbox; each `poll()` is one scheduled poll. */
-export function activeTrigger(sandbox: Sandbox, parameters: INodeParameters, staticData?: IDataObject): Poller {
+export function activeTrigger(sandbox: Sandbox, parameters: INodeParameters, staticData?: IDataObject, typeVersion = 1): Poller {
 	return new Poller({
+		typeVersion,
 		nodeType: new SubscriptionBillingTrigger(),
 		credentialType: new SubscriptionBillingApi(),
 		credentials: { apiKey: sandbox.apiKey, environment: 'production', productionBaseUrl: sandbox.baseUrl },
 		parameters,
 		staticData,
 	});
+}
+
+/** The trigger's version 2 (several Events) in an active workflow against the sandbox. */
+export function activeTriggerV2(sandbox: Sandbox, parameters: INodeParameters, staticData?: IDataObject): Poller {
+	return activeTrigger(sandbox, parameters, staticData, 2);
 }
 
 /** The API requests the sandbox received (not the test-only world routes), as `METHOD path?query`. */

@@ -186,6 +186,22 @@ export interface SandboxWorld {
 	passDueDate(input: { invoice_id: string }): WorldInvoice;
 	/** From now on the subscription's detail answers `customer: null`. */
 	nullSubscriptionCustomer(input: { subscription_id: string }): { subscription_id: string; customer: null };
+	// world/customerChanges.js
+	updateCustomer(input: { customer_id: string; name?: string; legal_name?: string | null; external_id?: string | null; address?: Record<string, string | null> | null; processor_customer_id?: string | null; tax_id?: string | null }): { customer_id: string; changed: string[] };
+	pauseSubscription(input: { subscription_id: string }): { subscription_id: string; previous_status: string; status: string };
+	resumeSubscription(input: { subscription_id: string; status?: 'ACTIVE' | 'TERMINATING' }): { subscription_id: string; previous_status: string; status: string };
+	/** Dates as YYYY-MM-DD, or ends_in_days / renews_in_days from today (UTC); quantity: of the first line item. */
+	updateSubscription(input: {
+		subscription_id: string;
+		name?: string;
+		starts_at?: string;
+		ends_at?: string;
+		ends_in_days?: number;
+		renews_at?: string | null;
+		renews_in_days?: number;
+		auto_renews?: boolean;
+		quantity?: number;
+	}): { subscription_id: string; changed: string[] };
 }
 
 export const DEFAULT_API_KEY: string;

@@ -7,12 +7,14 @@
 // Over HTTP, outside the API's /api/v2 prefix and with its own token (never the API key):
 //   POST /__sandbox/world/<action>   header X-SANDBOX-ADMIN-TOKEN: <sandbox.adminToken>   JSON body
 //   actions: create-customer, create-subscription, issue-invoice, pay-invoice, pass-due-date,
-//            set-subscription-status, null-subscription-customer
+//            set-subscription-status, null-subscription-customer; world/customerChanges.js: update-customer, pause-subscription,
+//            resume-subscription, update-subscription
 
 const crypto = require('crypto');
 const { ApiError, badRequest, notFound } = require('./errors');
 const { addInvoice, round2 } = require('./billing');
 const { msToDate } = require('./dates');
+const customerChanges = require('./world/customerChanges');
 
 const WORLD_PREFIX = '/__sandbox/world/';
 const ADMIN_HEADER = 'x-sandbox-admin-token';
@@ -151,6 +153,8 @@ class World {
   }
 }
 
+Object.assign(World.prototype, customerChanges.methods);
+
 const ACTIONS = {
   'create-customer': 'createCustomer',
   'create-subscription': 'createSubscription',
@@ -159,6 +163,7 @@ const ACTIONS = {
   'issue-invoice': 'issueInvoice',
   'pay-invoice': 'payInvoice',
   'pass-due-date': 'passDueDate',
+  ...customerChanges.actions,
 };
 
 function safeEqual(a, b) {

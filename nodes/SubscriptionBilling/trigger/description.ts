@@ -1,7 +1,6 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { customerIdField } from '../shared/idFields';
-
-const INVOICE_EVENTS = ['invoiceOverdue', 'invoicePaid', 'newInvoice'];
+import { INVOICE_FAMILY_EVENTS, type TriggerEvent } from './events/types';
 
 export const SUBSCRIPTION_STATUSES = [
 	'ACTIVE',
@@ -15,13 +14,104 @@ export const SUBSCRIPTION_STATUSES = [
 	'TERMINATING',
 ];
 
+const LIST_COST = 'Cost: the customer list, read once per poll for all customer and subscription events (1 request per 1,000 customers).';
+const DETAIL_COST =
+	'Cost: the customer list (1 request per 1,000 customers), plus 1 request (Subscription Get) per running subscription per poll.';
+const INVOICE_COST = 'Cost: 1 request per watched customer per poll.';
+
+/** An event's description and what it costs per poll. */
+function withCost(what: string, cost: string): string {
+	return `${what} ${cost}`;
+}
+
+/** Every event, as the editor names and describes it (version 2's Events); version 1 offers six of them. */
+export const EVENT_OPTIONS: Array<INodePropertyOptions & { value: TriggerEvent }> = [
+	{
+		name: 'Customer Updated',
+		value: 'customerUpdated',
+		description: withCost("A customer's name, legal name, external ID, address, processor customer ID or tax ID changed: each changed field with its previous and new value.", LIST_COST),
+	},
+	{ name: 'Invoice Overdue', value: 'invoiceOverdue', description: withCost('An unpaid invoice passed its due date.', INVOICE_COST) },
+	{ name: 'Invoice Paid', value: 'invoicePaid', description: withCost('An invoice was fully paid.', INVOICE_COST) },
+	{
+		name: 'Invoice Payment Failed',
+		value: 'invoicePaymentFailed',
+		description: withCost('A payment attempt on an invoice failed: the error, the invoice and the attempt count.', INVOICE_COST),
+	},
+	{ name: 'New Customer', value: 'newCustomer', description: withCost('A customer was created.', LIST_COST) },
+	{ name: 'New Invoice', value: 'newInvoice', description: withCost('An invoice was issued.', INVOICE_COST) },
+	{ name: 'New Subscription', value: 'newSubscription', description: withCost('A subscription appeared on a customer.', LIST_COST) },
+	{
+		name: 'Subscription Ending Soon',
+		value: 'subscriptionEndingSoon',
+		description: withCost("A running subscription's end date (ends_at) is within the days you set: once per subscription and end date.", LIST_COST),
+	},
+	{ name: 'Subscription Paused', value: 'subscriptionPaused', description: withCost("A subscription's status changed to PAUSED.", LIST_COST) },
+	{
+		name: 'Subscription Renewal Due',
+		value: 'subscriptionRenewalDue',
+		description: withCost("A running subscription's renewal date (renews_at) is within the days you set: once per subscription and renewal date.", DETAIL_COST),
+	},
+	{
+		name: 'Subscription Resumed',
+		value: 'subscriptionResumed',
+		description: withCost('A paused subscription runs again (PAUSED to ACTIVE or TERMINATING).', LIST_COST),
+	},
+	{
+		name: 'Subscription Status Changed',
+		value: 'subscriptionStatusChanged',
+		description: withCost('A subscription changed status (e.g. to TERMINATING, PAUSED or TERMINATED).', LIST_COST),
+	},
+	{
+		name: 'Subscription Updated',
+		value: 'subscriptionUpdated',
+		description: withCost(
+			"A subscription's name, start date, end date or status changed (with Compare Detail Fields also its renewal, totals and line items): each changed field with its previous and new value.",
+			LIST_COST,
+		),
+	},
+];
+
+const VERSION_1_EVENTS: TriggerEvent[] = ['invoiceOverdue', 'invoicePaid', 'newCustomer', 'newInvoice', 'newSubscription', 'subscriptionStatusChanged'];
+const INVOICE_EVENTS_V1 = VERSION_1_EVENTS.filter((event) => (INVOICE_FAMILY_EVENTS as readonly string[]).includes(event));
+
+/** Shown in version 1 when its Event is one of `events`, in version 2 when Events includes one of them. */
+function whenEvents(events: readonly string[], more: IDisplayOptions['show'] = {}): Array<IDisplayOptions> {
+	const v1 = events.filter((event) => VERSION_1_EVENTS.includes(event as TriggerEvent));
+	const shows: IDisplayOptions[] = [{ show: { '@version': [2], events: [...events], ...more } }];
+	if (v1.length > 0) shows.unshift({ show: { '@version': [1], event: v1, ...more } });
+	return shows;
+}
+
+/** One property per version it appears in (n8n shows a property under one set of conditions). */
+function forEvents(property: INodeProperties, events: readonly string[], more: IDisplayOptions['show'] = {}): INodeProperties[] {
+	return whenEvents(events, more).map((displayOptions) => ({ ...property, displayOptions }));
+}
+
+/** The canvas subtitle: the chosen events by the names the editor shows. */
+const NAMES = JSON.stringify(Object.fromEntries(EVENT_OPTIONS.map((option) => [option.value, option.name])));
+export const TRIGGER_SUBTITLE = `={{ ($parameter["events"] || [$parameter["event"]]).map((event) => (${NAMES})[event] || event).join(", ") || "No event chosen" }}`;
+
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName:
-			'When the workflow is activated, the trigger remembers where things stand and emits nothing from the past. From then on, each change is emitted once. Fetch Test Event shows the most recent matching item and changes nothing.',
+			'When the workflow is activated, the trigger remembers where things stand and emits nothing from the past. From then on, each change is emitted once. Fetch Test Event shows the most recent matching item for each event and changes nothing.',
 		name: 'firstPollNotice',
 		type: 'notice',
 		default: '',
+	},
+	// Events before Event: n8n's nodes panel lists the options of the first of them as triggers
+	// ("On invoice paid", …) and adds the node with the one picked, in the newest version.
+	{
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		required: true,
+		noDataExpression: true,
+		default: [],
+		description: 'The changes that start the workflow; each item names its event in its event field',
+		options: EVENT_OPTIONS,
+		displayOptions: { show: { '@version': [2] } },
 	},
 	{
 		displayName: 'Event',
@@ -29,28 +119,69 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		default: 'invoicePaid',
-		options: [
-			{ name: 'Invoice Overdue', value: 'invoiceOverdue', description: 'An unpaid invoice passed its due date' },
-			{ name: 'Invoice Paid', value: 'invoicePaid', description: 'An invoice was fully paid' },
-			{ name: 'New Customer', value: 'newCustomer', description: 'A customer was created' },
-			{ name: 'New Invoice', value: 'newInvoice', description: 'An invoice was issued' },
-			{ name: 'New Subscription', value: 'newSubscription', description: 'A subscription appeared on a customer' },
-			{
-				name: 'Subscription Status Changed',
-				value: 'subscriptionStatusChanged',
-				description: 'A subscription changed status (e.g. to TERMINATING, PAUSED or TERMINATED)',
-			},
-		],
+		options: EVENT_OPTIONS.filter((option) => VERSION_1_EVENTS.includes(option.value)).map(({ name, value, description }) => ({
+			name,
+			value,
+			description: String(description).replace(/ Cost: .*$/, ''),
+		})),
+		displayOptions: { show: { '@version': [1] } },
 	},
-	{
-		displayName: 'Only Changes To',
-		name: 'statuses',
-		type: 'multiOptions',
-		default: [],
-		description: 'Emit only changes to these statuses; none chosen: every change',
-		options: SUBSCRIPTION_STATUSES.map((status) => ({ name: status, value: status })),
-		displayOptions: { show: { event: ['subscriptionStatusChanged'] } },
-	},
+	...forEvents(
+		{
+			displayName: 'Only Changes To',
+			name: 'statuses',
+			type: 'multiOptions',
+			default: [],
+			placeholder: 'Any status (none chosen)',
+			description: 'Emit only changes to these statuses. None chosen: every status change.',
+			hint: 'None chosen: every status change is emitted',
+			options: SUBSCRIPTION_STATUSES.map((status) => ({ name: status, value: status })),
+		},
+		['subscriptionStatusChanged'],
+	),
+	...forEvents(
+		{
+			displayName: 'Days Before End',
+			name: 'endingSoonDays',
+			type: 'number',
+			default: 30,
+			typeOptions: { minValue: 0, maxValue: 366, numberPrecision: 0 },
+			description: 'Subscription Ending Soon: emitted once when a subscription\'s end date is this many days away or fewer (0: on the day itself)',
+		},
+		['subscriptionEndingSoon'],
+	),
+	...forEvents(
+		{
+			displayName: 'Days Before Renewal',
+			name: 'renewalDueDays',
+			type: 'number',
+			default: 30,
+			typeOptions: { minValue: 0, maxValue: 366, numberPrecision: 0 },
+			description: 'Subscription Renewal Due: emitted once when a subscription\'s renewal date is this many days away or fewer (0: on the day itself)',
+		},
+		['subscriptionRenewalDue'],
+	),
+	...forEvents(
+		{
+			displayName: 'Compare Detail Fields',
+			name: 'subscriptionDetails',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether Subscription Updated also compares the renewal date, auto-renewal, totals and line items. These are not in the customer list: each poll then reads every running subscription (Subscription Get), 1 request per subscription.',
+		},
+		['subscriptionUpdated'],
+	),
+	...forEvents(
+		{
+			displayName:
+				'Renewal dates are not in the customer list: each poll reads every running subscription (Subscription Get), 1 request per subscription, 4 at a time.',
+			name: 'renewalCostNotice',
+			type: 'notice',
+			default: '',
+		},
+		['subscriptionRenewalDue'],
+	),
 	{
 		displayName: 'Invoices Of',
 		name: 'scope',
@@ -61,18 +192,43 @@ export const triggerProperties: INodeProperties[] = [
 			{ name: 'One Customer', value: 'customer' },
 			{ name: 'All Customers', value: 'all' },
 		],
-		displayOptions: { show: { event: INVOICE_EVENTS } },
+		displayOptions: { show: { '@version': [1], event: INVOICE_EVENTS_V1 } },
 	},
 	{
-		...customerIdField,
-		displayOptions: { show: { event: INVOICE_EVENTS, scope: ['customer'] } },
+		displayName: 'Invoices Of',
+		name: 'scope',
+		type: 'options',
+		noDataExpression: true,
+		default: 'all',
+		description: 'All Customers: 1 request per customer per poll. One Customer: 1 request per poll.',
+		options: [
+			{ name: 'All Customers', value: 'all' },
+			{ name: 'One Customer', value: 'customer' },
+		],
+		displayOptions: { show: { '@version': [2], events: [...INVOICE_FAMILY_EVENTS] } },
 	},
-	{
-		displayName:
-			'Each poll lists all customers, then sends one request per customer: with 10,000 customers, about 10,000 requests per poll. Poll less often, or watch one customer.',
-		name: 'allCustomersNotice',
-		type: 'notice',
-		default: '',
-		displayOptions: { show: { event: INVOICE_EVENTS, scope: ['all'] } },
-	},
+	...forEvents(customerIdField, INVOICE_FAMILY_EVENTS, { scope: ['customer'] }),
+	...forEvents(
+		{
+			displayName:
+				'Choose the customer whose invoices to watch, or choose All Customers: until then n8n cannot run Fetch Test Event or activate the workflow.',
+			name: 'customerNeededNotice',
+			type: 'notice',
+			default: '',
+		},
+		INVOICE_FAMILY_EVENTS,
+		{ scope: ['customer'], customerId: [''] },
+	),
+	...forEvents(
+		{
+			displayName:
+				'Each poll lists all customers, then sends one request per customer: with 10,000 customers, about 10,000 requests per poll. Poll less often, or watch one customer.',
+			name: 'allCustomersNotice',
+			type: 'notice',
+			default: '',
+		},
+		INVOICE_FAMILY_EVENTS,
+		{ scope: ['all'] },
+	),
 ];
+

@@ -1,5 +1,6 @@
 import { NodeOperationError, type IPollFunctions } from 'n8n-workflow';
 import { ID_HINT, ID_PATTERN } from '../shared/pathParameters';
+import { isCustomerListEvent, isInvoiceFamilyEvent, type CustomerListEvent, type CustomerListSettings, type InvoiceFamilyEvent, type TriggerEvent } from './events/types';
 
 /** The Customer parameter, checked like every id that goes into a path. */
 export function checkedCustomerId(ctx: IPollFunctions): string {
@@ -10,4 +11,42 @@ export function checkedCustomerId(ctx: IPollFunctions): string {
 	}
 	if (!ID_PATTERN.test(value)) throw new NodeOperationError(ctx.getNode(), `Customer: "${value}" ${ID_HINT}`);
 	return value;
+}
+
+export interface TriggerSettings extends CustomerListSettings {
+	listEvents: CustomerListEvent[];
+	invoiceEvents: InvoiceFamilyEvent[];
+	/** The one customer whose invoices are watched; undefined: all customers. */
+	invoiceCustomerId: string | undefined;
+}
+
+/** Version 1: one Event; version 2: several Events. */
+function selectedEvents(ctx: IPollFunctions): TriggerEvent[] {
+	if (ctx.getNode().typeVersion < 2) return [ctx.getNodeParameter('event') as TriggerEvent];
+	const events = ctx.getNodeParameter('events', []) as TriggerEvent[];
+	if (!Array.isArray(events) || events.length === 0) throw new NodeOperationError(ctx.getNode(), 'Events: choose at least one event');
+	return [...new Set(events)];
+}
+
+function days(ctx: IPollFunctions, name: string, label: string, wanted: boolean): number {
+	if (!wanted) return 0;
+	const value = ctx.getNodeParameter(name, 30) as number;
+	if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw new NodeOperationError(ctx.getNode(), `${label}: "${String(value)}" is not a whole number of days, 0 or more`);
+	return value;
+}
+
+/** What the trigger is set to watch, checked before any request. */
+export function triggerSettings(ctx: IPollFunctions): TriggerSettings {
+	const events = selectedEvents(ctx);
+	const listEvents = events.filter(isCustomerListEvent);
+	const invoiceEvents = events.filter(isInvoiceFamilyEvent);
+	return {
+		listEvents,
+		invoiceEvents,
+		invoiceCustomerId: invoiceEvents.length > 0 && ctx.getNodeParameter('scope') === 'customer' ? checkedCustomerId(ctx) : undefined,
+		statuses: listEvents.includes('subscriptionStatusChanged') ? (ctx.getNodeParameter('statuses', []) as string[]) : [],
+		endingSoonDays: days(ctx, 'endingSoonDays', 'Days Before End', listEvents.includes('subscriptionEndingSoon')),
+		renewalDueDays: days(ctx, 'renewalDueDays', 'Days Before Renewal', listEvents.includes('subscriptionRenewalDue')),
+		subscriptionDetails: listEvents.includes('subscriptionUpdated') && ctx.getNodeParameter('subscriptionDetails', false) === true,
+	};
 }

@@ -12,8 +12,23 @@ export interface CustomerList {
 	complete: boolean;
 }
 
-/** Every customer (GET /customers, 1,000 a request); each carries its subscriptions' summaries. */
-export async function readCustomerList({ session, baseURL }: ReadAccess): Promise<CustomerList> {
+/** One listing per ReadAccess, i.e. per poll: the events of one poll that need the list share it. */
+const listings = new WeakMap<ReadAccess, Promise<CustomerList>>();
+
+/**
+ * Every customer (GET /customers, 1,000 a request); each carries its subscriptions' summaries.
+ * Read once per poll (readAccess builds a new ReadAccess for each), however many events ask.
+ */
+export function readCustomerList(api: ReadAccess): Promise<CustomerList> {
+	let listing = listings.get(api);
+	if (!listing) {
+		listing = listAllCustomers(api);
+		listings.set(api, listing);
+	}
+	return listing;
+}
+
+async function listAllCustomers({ session, baseURL }: ReadAccess): Promise<CustomerList> {
 	const customers: IDataObject[] = [];
 	const counts = new Set<number | undefined>();
 	await visitPages(session, { method: 'GET', baseURL, url: '/customers', headers: { Accept: 'application/json' } }, {}, (page) => {
@@ -38,4 +53,26 @@ export function subscriptionsOf(customers: IDataObject[]): IDataObject[] {
 			customer: customerSummary(customer),
 		})),
 	);
+}
+
+/** The customer list as one poll saw it, for every customer-list event of that poll. */
+export interface ListSnapshot {
+	customers: IDataObject[];
+	/** Every subscription summary, each with its customer. */
+	subscriptions: IDataObject[];
+	complete: boolean;
+	now: Date;
+	/** `detected_at` of the poll's items. */
+	detectedAt: string;
+}
+
+export function listSnapshot({ customers, complete }: CustomerList, now: Date): ListSnapshot {
+	return { customers, subscriptions: subscriptionsOf(customers), complete, now, detectedAt: now.toISOString() };
+}
+
+/** Statuses after which a subscription no longer runs: not watched for ends, renewals or detail changes. */
+export const ENDED_STATUSES = ['INACTIVE', 'SUPERSEDED', 'TERMINATED'];
+
+export function isLive(subscription: IDataObject): boolean {
+	return !ENDED_STATUSES.includes(String(subscription.status));
 }

@@ -1,7 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
 import { fingerprint, packFingerprints, unpackFingerprints } from '../fingerprint';
-import { readCustomerList, subscriptionsOf } from './customerList';
-import type { PollInput, PollOutcome } from './types';
 
 /** Remembered as { STATUS: packed fingerprints of the subscriptions last seen in it }. */
 type StatusesByFingerprint = Map<string, string>;
@@ -26,25 +24,48 @@ function pack(map: StatusesByFingerprint): IDataObject {
 	return packed;
 }
 
+/** A status change seen between two polls. */
+export interface StatusChange {
+	subscription: IDataObject;
+	previous: string;
+	status: string;
+}
+
+/** Statuses a paused subscription resumes into: it runs again (TERMINATING runs until its end). */
+export const RESUMED_STATUSES = ['ACTIVE', 'TERMINATING'];
+
 /**
- * Subscription Status Changed: the customer list carries every subscription's status; the trigger
- * remembers each subscription's last status and reports a difference, with the previous status.
- * A subscription seen for the first time is not a change (New Subscription reports it).
+ * The customer list carries every subscription's status; the trigger remembers each
+ * subscription's last status (`statuses`, packed by status) and reports the differences. A
+ * subscription seen for the first time is not a change (New Subscription reports it); without a
+ * remembered state (the first poll) nothing is.
  */
-export async function pollStatusChanges(input: PollInput, onlyStatuses: string[]): Promise<PollOutcome> {
-	const { customers, complete } = await readCustomerList(input.api);
-	const before = unpack(input.previous?.statuses as IDataObject | undefined);
+export function trackStatuses(subscriptions: IDataObject[], stored: IDataObject | undefined, complete: boolean): { changes: StatusChange[]; statuses: IDataObject } {
+	const before = unpack(stored);
 	const after: StatusesByFingerprint = complete ? new Map() : new Map(before);
-	const detectedAt = input.now.toISOString();
-	const items: IDataObject[] = [];
-	for (const subscription of subscriptionsOf(customers)) {
+	const changes: StatusChange[] = [];
+	for (const subscription of subscriptions) {
 		const print = fingerprint(String(subscription.subscription_id));
 		const status = String(subscription.status);
 		const previous = before.get(print);
 		after.set(print, status);
-		if (!input.previous || previous === undefined || previous === status) continue;
-		if (onlyStatuses.length > 0 && !onlyStatuses.includes(status)) continue;
-		items.push({ event: 'subscriptionStatusChanged', detected_at: detectedAt, previous_status: previous, status, subscription });
+		if (stored && previous !== undefined && previous !== status) changes.push({ subscription, previous, status });
 	}
-	return { items, state: { statuses: pack(after) } };
+	return { changes, statuses: pack(after) };
+}
+
+/** The items of the status events among `events`, from one set of changes. */
+export function statusItems(changes: StatusChange[], events: Set<string>, onlyStatuses: string[], detectedAt: string): IDataObject[] {
+	const items: IDataObject[] = [];
+	const item = (event: string, { subscription, previous, status }: StatusChange) => ({ event, detected_at: detectedAt, previous_status: previous, status, subscription });
+	if (events.has('subscriptionStatusChanged')) {
+		for (const change of changes) if (onlyStatuses.length === 0 || onlyStatuses.includes(change.status)) items.push(item('subscriptionStatusChanged', change));
+	}
+	if (events.has('subscriptionPaused')) {
+		for (const change of changes) if (change.status === 'PAUSED') items.push(item('subscriptionPaused', change));
+	}
+	if (events.has('subscriptionResumed')) {
+		for (const change of changes) if (change.previous === 'PAUSED' && RESUMED_STATUSES.includes(change.status)) items.push(item('subscriptionResumed', change));
+	}
+	return items;
 }

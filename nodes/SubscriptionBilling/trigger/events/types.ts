@@ -1,14 +1,35 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { ReadAccess } from '../../shared/apiAccess';
 
-/** The event values of the trigger's Event parameter. */
-export type TriggerEvent =
-	| 'newCustomer'
-	| 'newSubscription'
-	| 'subscriptionStatusChanged'
-	| 'newInvoice'
-	| 'invoicePaid'
-	| 'invoiceOverdue';
+/** Events read from the customer list (GET /customers), which carries every subscription's summary. */
+export const CUSTOMER_LIST_EVENTS = [
+	'newCustomer',
+	'customerUpdated',
+	'newSubscription',
+	'subscriptionUpdated',
+	'subscriptionStatusChanged',
+	'subscriptionPaused',
+	'subscriptionResumed',
+	'subscriptionEndingSoon',
+	'subscriptionRenewalDue',
+] as const;
+
+/** Events read from customers' invoice lists. */
+export const INVOICE_FAMILY_EVENTS = ['newInvoice', 'invoicePaid', 'invoiceOverdue', 'invoicePaymentFailed'] as const;
+
+export type CustomerListEvent = (typeof CUSTOMER_LIST_EVENTS)[number];
+export type InvoiceFamilyEvent = (typeof INVOICE_FAMILY_EVENTS)[number];
+
+/** The event values of the trigger's Event (version 1) and Events (version 2) parameters. */
+export type TriggerEvent = CustomerListEvent | InvoiceFamilyEvent;
+
+export function isCustomerListEvent(event: string): event is CustomerListEvent {
+	return (CUSTOMER_LIST_EVENTS as readonly string[]).includes(event);
+}
+
+export function isInvoiceFamilyEvent(event: string): event is InvoiceFamilyEvent {
+	return (INVOICE_FAMILY_EVENTS as readonly string[]).includes(event);
+}
 
 /** One poll of one event family: the items to emit and the state to remember for the next poll. */
 export interface PollOutcome {
@@ -22,4 +43,16 @@ export interface PollInput {
 	previous: IDataObject | undefined;
 	/** Time of this poll, used for `detected_at` and to tell whether an invoice is overdue. */
 	now: Date;
+}
+
+/** What the customer-list events are asked to report, beyond which events. */
+export interface CustomerListSettings {
+	/** Subscription Status Changed: only changes to these statuses (none: every change). */
+	statuses: string[];
+	/** Subscription Ending Soon: days before `ends_at`. */
+	endingSoonDays: number;
+	/** Subscription Renewal Due: days before `renews_at`. */
+	renewalDueDays: number;
+	/** Subscription Updated: also compare the detail fields (one Subscription Get per live subscription). */
+	subscriptionDetails: boolean;
 }

@@ -1,0 +1,57 @@
+import type { IDataObject } from 'n8n-workflow';
+import { fingerprint, packFingerprints, unpackFingerprints } from '../fingerprint';
+
+const DAY_MS = 86_400_000;
+
+/** Whole days from today (UTC) to a date (`YYYY-MM-DD`, or a date-time whose date is taken); undefined when it is not one. */
+export function daysUntil(date: unknown, now: Date): number | undefined {
+	if (typeof date !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(date)) return undefined;
+	const day = Date.parse(`${date.slice(0, 10)}T00:00:00Z`);
+	if (!Number.isFinite(day)) return undefined;
+	const today = Date.parse(`${now.toISOString().slice(0, 10)}T00:00:00Z`);
+	return Math.round((day - today) / DAY_MS);
+}
+
+export interface Dated {
+	record: IDataObject;
+	id: string;
+	date: unknown;
+}
+
+export interface DueEntry {
+	record: IDataObject;
+	date: string;
+	daysLeft: number;
+}
+
+/**
+ * Reports each record whose date is today or within `days` days, once per record and date: the
+ * trigger remembers the fingerprints of `id|date` pairs inside the window (`notified`, packed), so
+ * a record whose date moves is reported again for its new date. Pairs leave the memory when they
+ * leave the window. Without anything remembered (the first poll) nothing is reported.
+ */
+export function trackDateWindow(entries: Dated[], days: number, now: Date, notified: string | undefined, complete: boolean): { due: DueEntry[]; notified: string } {
+	const before = unpackFingerprints(notified);
+	const inside = new Set<string>();
+	const due: DueEntry[] = [];
+	for (const { record, id, date } of entries) {
+		const daysLeft = daysUntil(date, now);
+		if (daysLeft === undefined || daysLeft < 0 || daysLeft > days) continue;
+		const print = fingerprint(`${id}|${String(date)}`);
+		inside.add(print);
+		if (notified !== undefined && !before.has(print)) due.push({ record, date: String(date), daysLeft });
+	}
+	if (!complete) for (const print of before) inside.add(print);
+	return { due, notified: packFingerprints(inside) };
+}
+
+/** Fetch Test Event: the entry with the nearest date inside the window. */
+export function nearestInWindow(entries: Dated[], days: number, now: Date): DueEntry | undefined {
+	let nearest: DueEntry | undefined;
+	for (const { record, date } of entries) {
+		const daysLeft = daysUntil(date, now);
+		if (daysLeft === undefined || daysLeft < 0 || daysLeft > days) continue;
+		if (!nearest || daysLeft < nearest.daysLeft) nearest = { record, date: String(date), daysLeft };
+	}
+	return nearest;
+}

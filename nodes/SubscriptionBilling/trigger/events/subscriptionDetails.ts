@@ -1,0 +1,51 @@
+import type { IDataObject } from 'n8n-workflow';
+import type { ReadAccess } from '../../shared/apiAccess';
+import { ID_PATTERN } from '../../shared/pathParameters';
+import { sendWithRetries } from '../../shared/transport';
+import { forEachConcurrently } from '../concurrency';
+
+/** Subscriptions read at the same time (as the invoice lists of all customers are). */
+const PARALLEL_READS = 4;
+
+/** The detail fields Subscription Updated can compare, beyond what the customer list carries. */
+export const DETAIL_FIELDS = ['renews_at', 'auto_renews', 'sub_total', 'grand_total', 'renewal_total', 'line_items'] as const;
+
+/**
+ * Subscription Get (GET /subscriptions/{id}) for each subscription; one deleted since it was listed
+ * (404), or whose id could not be a path segment, is left out.
+ */
+export async function readSubscriptionDetails(api: ReadAccess, subscriptionIds: string[]): Promise<Map<string, IDataObject>> {
+	const details = new Map<string, IDataObject>();
+	await forEachConcurrently(subscriptionIds.filter((id) => ID_PATTERN.test(id)), PARALLEL_READS, async (id) => {
+		// The transport's NodeApiError, passed on unless the subscription is gone.
+		const detail = await sendWithRetries(api.session, {
+			method: 'GET',
+			baseURL: api.baseURL,
+			url: `/subscriptions/${encodeURIComponent(id)}`,
+			headers: { Accept: 'application/json' },
+		}).catch((error: unknown) => {
+			if ((error as { httpCode?: string }).httpCode === '404') return undefined;
+			throw error;
+		});
+		if (detail && typeof detail === 'object') details.set(id, detail as IDataObject);
+	});
+	return details;
+}
+
+/** The detail fields to compare: line items reduced to what identifies and prices them. */
+export function detailFields(detail: IDataObject): IDataObject {
+	const lineItems = Array.isArray(detail.line_items) ? (detail.line_items as IDataObject[]) : [];
+	return {
+		renews_at: detail.renews_at ?? null,
+		auto_renews: detail.auto_renews ?? null,
+		sub_total: detail.sub_total ?? null,
+		grand_total: detail.grand_total ?? null,
+		renewal_total: detail.renewal_total ?? null,
+		line_items: lineItems.map((line) => ({
+			brick_id: line.brick_id ?? null,
+			brick_name: line.brick_name ?? null,
+			quantity: line.quantity ?? null,
+			grand_total: line.grand_total ?? null,
+		})),
+	};
+}

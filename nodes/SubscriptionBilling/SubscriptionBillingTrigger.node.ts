@@ -2,13 +2,13 @@ import { NodeConnectionTypes, type IDataObject, type INodeExecutionData, type IN
 import { readAccess } from './shared/apiAccess';
 import { searchCustomers } from './shared/listSearch';
 import { triggerProperties } from './trigger/description';
-import { pollAllCustomersInvoices, pollCustomerInvoices, sampleInvoice } from './trigger/events/invoices';
-import type { InvoiceEvent } from './trigger/events/customerInvoices';
+import { pollAllCustomersInvoices, pollCustomerInvoices, sampleInvoice, type InvoiceEvent } from './trigger/events/invoices';
 import { pollNewCustomers, pollNewSubscriptions } from './trigger/events/newRecords';
 import { sampleFromCustomerList } from './trigger/events/samples';
 import { pollStatusChanges } from './trigger/events/subscriptionStatus';
 import type { PollInput, PollOutcome, TriggerEvent } from './trigger/events/types';
 import { checkedCustomerId } from './trigger/parameters';
+import { exclusivePoll } from './trigger/pollLock';
 import { readState, writeState } from './trigger/state';
 
 export class SubscriptionBillingTrigger implements INodeType {
@@ -33,32 +33,34 @@ export class SubscriptionBillingTrigger implements INodeType {
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		const event = this.getNodeParameter('event') as TriggerEvent;
-		const statuses = event === 'subscriptionStatusChanged' ? (this.getNodeParameter('statuses', []) as string[]) : [];
-		const isInvoiceEvent = event === 'newInvoice' || event === 'invoicePaid' || event === 'invoiceOverdue';
-		const customerId = isInvoiceEvent && this.getNodeParameter('scope') === 'customer' ? checkedCustomerId(this) : undefined;
-		const api = await readAccess(this);
-		const now = new Date();
+		return await exclusivePoll(this, async () => {
+			const event = this.getNodeParameter('event') as TriggerEvent;
+			const statuses = event === 'subscriptionStatusChanged' ? (this.getNodeParameter('statuses', []) as string[]) : [];
+			const isInvoiceEvent = event === 'newInvoice' || event === 'invoicePaid' || event === 'invoiceOverdue' || event === 'invoicePaymentFailed';
+			const customerId = isInvoiceEvent && this.getNodeParameter('scope') === 'customer' ? checkedCustomerId(this) : undefined;
+			const api = await readAccess(this);
+			const now = new Date();
 
-		if (this.getMode() === 'manual') {
-			const input: PollInput = { api, previous: undefined, now };
-			const items = isInvoiceEvent
-				? await sampleInvoice(input, event, customerId)
-				: await sampleFromCustomerList(input, event, statuses);
-			return items.length > 0 ? [this.helpers.returnJsonArray(items)] : null;
-		}
+			if (this.getMode() === 'manual') {
+				const input: PollInput = { api, previous: undefined, now };
+				const items = isInvoiceEvent
+					? await sampleInvoice(input, event, customerId)
+					: await sampleFromCustomerList(input, event, statuses);
+				return items.length > 0 ? [this.helpers.returnJsonArray(items)] : null;
+			}
 
-		// Settings the state belongs to; the status filter only filters what is emitted.
-		const watching = JSON.stringify({ event, customerId: customerId ?? (isInvoiceEvent ? '*' : undefined) });
-		const previous = readState<IDataObject>(this, watching);
-		const input: PollInput = { api, previous, now };
-		let outcome: PollOutcome;
-		if (event === 'newCustomer') outcome = await pollNewCustomers(input);
-		else if (event === 'newSubscription') outcome = await pollNewSubscriptions(input);
-		else if (event === 'subscriptionStatusChanged') outcome = await pollStatusChanges(input, statuses);
-		else if (customerId) outcome = await pollCustomerInvoices(input, event as InvoiceEvent, customerId);
-		else outcome = await pollAllCustomersInvoices(input, event as InvoiceEvent);
-		writeState(this, watching, outcome.state);
-		return outcome.items.length > 0 ? [this.helpers.returnJsonArray(outcome.items)] : null;
+			// Settings the state belongs to; the status filter only filters what is emitted.
+			const watching = JSON.stringify({ event, customerId: customerId ?? (isInvoiceEvent ? '*' : undefined) });
+			const previous = readState<IDataObject>(this, watching);
+			const input: PollInput = { api, previous, now };
+			let outcome: PollOutcome;
+			if (event === 'newCustomer') outcome = await pollNewCustomers(input);
+			else if (event === 'newSubscription') outcome = await pollNewSubscriptions(input);
+			else if (event === 'subscriptionStatusChanged') outcome = await pollStatusChanges(input, statuses);
+			else if (customerId) outcome = await pollCustomerInvoices(input, event as InvoiceEvent, customerId);
+			else outcome = await pollAllCustomersInvoices(input, event as InvoiceEvent);
+			writeState(this, watching, outcome.state);
+			return outcome.items.length > 0 ? [this.helpers.returnJsonArray(outcome.items)] : null;
+		});
 	}
 }

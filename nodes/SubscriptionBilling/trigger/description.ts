@@ -1,7 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { customerIdField } from '../shared/idFields';
+import { invoiceSettings } from './invoiceSettings';
 
-const INVOICE_EVENTS = ['invoiceOverdue', 'invoicePaid', 'newInvoice'];
+const INVOICE_EVENTS = ['invoiceOverdue', 'invoicePaid', 'invoicePaymentFailed', 'newInvoice'];
 
 export const SUBSCRIPTION_STATUSES = [
 	'ACTIVE',
@@ -31,7 +32,12 @@ export const triggerProperties: INodeProperties[] = [
 		default: 'invoicePaid',
 		options: [
 			{ name: 'Invoice Overdue', value: 'invoiceOverdue', description: 'An unpaid invoice passed its due date' },
-			{ name: 'Invoice Paid', value: 'invoicePaid', description: 'An invoice was fully paid' },
+			{ name: 'Invoice Paid', value: 'invoicePaid', description: 'An invoice became fully paid (again, after a refund)' },
+			{
+				name: 'Invoice Payment Failed',
+				value: 'invoicePaymentFailed',
+				description: 'A payment with an error appeared on an invoice',
+			},
 			{ name: 'New Customer', value: 'newCustomer', description: 'A customer was created' },
 			{ name: 'New Invoice', value: 'newInvoice', description: 'An invoice was issued' },
 			{ name: 'New Subscription', value: 'newSubscription', description: 'A subscription appeared on a customer' },
@@ -67,12 +73,5 @@ export const triggerProperties: INodeProperties[] = [
 		...customerIdField,
 		displayOptions: { show: { event: INVOICE_EVENTS, scope: ['customer'] } },
 	},
-	{
-		displayName:
-			'Each poll lists all customers, then sends one request per customer: with 10,000 customers, about 10,000 requests per poll. Poll less often, or watch one customer.',
-		name: 'allCustomersNotice',
-		type: 'notice',
-		default: '',
-		displayOptions: { show: { event: INVOICE_EVENTS, scope: ['all'] } },
-	},
+	...invoiceSettings({ event: INVOICE_EVENTS }),
 ];

@@ -8,7 +8,8 @@ export type TriggerEvent =
 	| 'subscriptionStatusChanged'
 	| 'newInvoice'
 	| 'invoicePaid'
-	| 'invoiceOverdue';
+	| 'invoiceOverdue'
+	| 'invoicePaymentFailed';
 
 /** One poll of one event family: the items to emit and the state to remember for the next poll. */
 export interface PollOutcome {

@@ -77,6 +77,8 @@ export class Poller {
 	/** One scheduled poll of the active workflow. */
 	async poll(activation: WorkflowActivateMode = 'init'): Promise<PollResult> {
 		const additionalData = buildAdditionalData(`harness-poll-${++pollCounter}`, this.workflowData, this.credentialsHelper, 'trigger');
+		// n8n gives a poll WorkflowExecuteAdditionalData.getBase(): no execution exists until it emits.
+		delete additionalData.executionId;
 		const context = new PollContext(this.workflow, this.node, additionalData, 'trigger', activation);
 		const { value, logs } = await withCapturedLogs(async () => {
 			try {

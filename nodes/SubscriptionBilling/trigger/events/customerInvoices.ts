@@ -80,6 +80,10 @@ async function readByIds(visit: Visit, customerId: string, ids: string[]): Promi
 	return found;
 }
 
+function paymentPrint(payment: IDataObject): string {
+	return fingerprint(String(payment.payment_id ?? `${String(payment.paid_at)} ${String(payment.error)}`));
+}
+
 function item(event: InvoiceEvent, invoice: IDataObject, detectedAt: string, previousStatus: string | null, failure?: { payment: IDataObject; attempt: number }): IDataObject {
 	if (event === 'newInvoice') return { event, detected_at: detectedAt, invoice };
 	if (failure) return { event, detected_at: detectedAt, error: failure.payment.error, attempt_count: failure.attempt, payment: failure.payment, invoice };
@@ -95,11 +99,15 @@ function judge(visit: Visit, invoice: IDataObject, before: Watched | undefined, 
 	const detectedAt = now.toISOString();
 	const previousStatus = before?.status ?? null;
 	const failures = failedPayments(invoice);
+	const failedBefore = unpackFingerprints(before?.failed);
+	const failed = packFingerprints(failures.map(({ payment }) => paymentPrint(payment)));
 	const paid = isPaid(invoice);
 	const overdue = isOverdue(invoice, now);
 	const reportable = !visit.baseline && (firstSight || before !== undefined);
 	if (reportable && events.includes('invoicePaymentFailed')) {
-		for (const failure of failures.slice(before?.failed ?? 0)) emit(item('invoicePaymentFailed', invoice, detectedAt, previousStatus, failure));
+		for (const failure of failures) {
+			if (!failedBefore.has(paymentPrint(failure.payment))) emit(item('invoicePaymentFailed', invoice, detectedAt, previousStatus, failure));
+		}
 	}
 	// Invoice Paid: each time it becomes fully paid (paid, refunded, paid again: twice).
 	if (reportable && paid && events.includes('invoicePaid') && (before === undefined || before.paidAt !== paidMs(invoice))) {
@@ -108,9 +116,9 @@ function judge(visit: Visit, invoice: IDataObject, before: Watched | undefined, 
 	if (reportable && overdue && events.includes('invoiceOverdue') && !before?.overdue) emit(item('invoiceOverdue', invoice, detectedAt, previousStatus));
 
 	const status = String(invoice.status);
-	if (isOpen(invoice)) return { status, failed: failures.length, overdue };
+	if (isOpen(invoice)) return { status, failed, overdue };
 	// A paid invoice is watched through the look-back window: a refund opens it again.
-	if (paid && events.includes('invoicePaid') && paidMs(invoice) >= visit.keepFrom) return { status, failed: failures.length, overdue: false, paidAt: paidMs(invoice) };
+	if (paid && events.includes('invoicePaid') && paidMs(invoice) >= visit.keepFrom) return { status, failed, overdue: false, paidAt: paidMs(invoice) };
 	return undefined;
 }
 

@@ -4,8 +4,8 @@ import type { IDataObject } from 'n8n-workflow';
 export interface Watched {
 	/** Its status when last seen. */
 	status: string;
-	/** Payments with an error seen on it so far. */
-	failed: number;
+	/** Fingerprints of the payments with an error seen on it so far (packed). */
+	failed: string;
 	/** Its overdue state was reported (or known at activation): not reported again while it stays overdue. */
 	overdue: boolean;
 	/** Fully paid at (epoch ms) when last seen paid. */
@@ -26,7 +26,7 @@ export interface CustomerInvoices {
 
 function encodeWatched(entry: Watched): string {
 	let out = encodeURIComponent(entry.status);
-	if (entry.failed > 0) out += `~f${entry.failed}`;
+	if (entry.failed !== '') out += `~f${entry.failed}`;
 	if (entry.overdue) out += '~o';
 	if (entry.paidAt !== undefined) out += `~p${Math.floor(entry.paidAt / 1000).toString(36)}`;
 	return out;
@@ -34,10 +34,10 @@ function encodeWatched(entry: Watched): string {
 
 function decodeWatched(text: string): Watched {
 	const [status, ...flags] = text.split('~');
-	const entry: Watched = { status: decodeURIComponent(status), failed: 0, overdue: false };
+	const entry: Watched = { status: decodeURIComponent(status), failed: '', overdue: false };
 	for (const flag of flags) {
 		if (flag === 'o') entry.overdue = true;
-		else if (flag.startsWith('f')) entry.failed = Number(flag.slice(1)) || 0;
+		else if (flag.startsWith('f')) entry.failed = flag.slice(1);
 		else if (flag.startsWith('p')) entry.paidAt = parseInt(flag.slice(1), 36) * 1000;
 	}
 	return entry;
@@ -103,15 +103,15 @@ export function isOverdue(invoice: IDataObject, now: Date): boolean {
 }
 
 /**
- * The invoice's payments that carry an error, oldest first (by `paid_at`, then id), each with its
- * attempt number among all the invoice's payments ordered the same way.
+ * The invoice's payments that carry an error, oldest first (by `paid_at`; the API's order among
+ * equal times), each with its attempt number among all the invoice's payments ordered the same way.
  */
 export function failedPayments(invoice: IDataObject): Array<{ payment: IDataObject; attempt: number }> {
 	// Refunds (a negative amount) are not attempts to pay.
 	const payments = Array.isArray(invoice.payments)
 		? (invoice.payments as IDataObject[]).filter((payment) => payment && typeof payment === 'object' && !(Number(payment.paid_amount) < 0))
 		: [];
-	const key = (payment: IDataObject) => `${typeof payment.paid_at === 'string' ? payment.paid_at : ''} ${String(payment.payment_id ?? '')}`;
+	const key = (payment: IDataObject) => (typeof payment.paid_at === 'string' ? payment.paid_at : '');
 	const ordered = [...payments].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 	return ordered
 		.map((payment, index) => ({ payment, attempt: index + 1 }))

@@ -10,7 +10,7 @@
 //    or limit: the first poll, then a poll after a few changes: requests, items, state, poll time.
 //
 //   node bench/trigger.js [--customers 10000] [--invoices 60000] [--sweep-customers 10000,100000]
-//     [--budgets 250,1000,4000] [--only sweep|events]          (npm run bench:trigger)
+//     [--budgets 250,1000,4000] [--sweeps 3] [--only sweep|events]          (npm run bench:trigger)
 
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
@@ -30,6 +30,7 @@ const list = (name, fallback) => {
 	return (i >= 0 ? process.argv[i + 1] : fallback).split(',').map(Number);
 };
 const SWEEP_CUSTOMERS = list('sweep-customers', '10000,100000');
+const SWEEPS = arg('sweeps', 3);
 const BUDGETS = list('budgets', '250,1000,4000');
 const ONLY = (() => {
 	const i = process.argv.indexOf('--only');
@@ -55,16 +56,16 @@ const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 async function sweeps(built) {
 	const runs = [];
 	const [first, ...others] = SWEEP_CUSTOMERS;
-	for (const budget of BUDGETS) runs.push(await sweepRun({ ...built, customers: first, budget, bigCustomerInvoices: BIG_CUSTOMER_INVOICES }));
-	for (const customers of others) runs.push(await sweepRun({ ...built, customers, budget: DEFAULT_REQUESTS_PER_POLL, bigCustomerInvoices: BIG_CUSTOMER_INVOICES }));
+	for (const budget of BUDGETS) runs.push(await sweepRun({ ...built, customers: first, budget, bigCustomerInvoices: BIG_CUSTOMER_INVOICES, sweeps: SWEEPS }));
+	for (const customers of others) runs.push(await sweepRun({ ...built, customers, budget: DEFAULT_REQUESTS_PER_POLL, bigCustomerInvoices: BIG_CUSTOMER_INVOICES, sweeps: SWEEPS }));
 	console.log('');
 	console.log(`Invoice Paid, all customers, ${LATENCY_MS} ms latency, ${LIMIT_PER_SECOND} requests/s; polls back to back. Sweep 1 is the silent first sweep (it reads the big customer's ${BIG_CUSTOMER_INVOICES.toLocaleString('en-US')} invoices to know its open ones); sweep 2 has a change every 2 s.`);
-	console.log('| Customers | Requests per poll | Sweep | Polls | Requests | Most per poll | Sweep time | vs customers ÷ limit | vs requests ÷ limit | 429s | State |');
-	console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+	console.log('| Customers | Requests per poll | Sweep | Polls | Requests | Most per poll | Sweep time | vs customers ÷ limit | vs requests ÷ limit | 429s | CPU a request | CPU share of a core | State |');
+	console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 	for (const run of runs) {
 		for (const r of run.results) {
 			console.log(
-				`| ${r.customers.toLocaleString('en-US')} | ${r.budget.toLocaleString('en-US')} | ${r.sweep} | ${r.polls} | ${r.requests.toLocaleString('en-US')} | ${r.maxPerPoll.toLocaleString('en-US')} | ${seconds(r.ms)} | ${(r.ms / r.idealCustomersMs).toFixed(2)}x | ${(r.ms / r.idealRequestsMs).toFixed(2)}x | ${r.limited} | ${kb(r.state.total)} |`,
+				`| ${r.customers.toLocaleString('en-US')} | ${r.budget.toLocaleString('en-US')} | ${r.sweep} | ${r.polls} | ${r.requests.toLocaleString('en-US')} | ${r.maxPerPoll.toLocaleString('en-US')} | ${seconds(r.ms)} | ${(r.ms / r.idealCustomersMs).toFixed(2)}x | ${(r.ms / r.idealRequestsMs).toFixed(2)}x | ${r.limited} | ${(r.cpuMs / r.requests).toFixed(1)} ms | ${((100 * r.cpuMs) / r.ms).toFixed(0)}% | ${kb(r.state.total)} |`,
 			);
 		}
 	}
@@ -76,7 +77,7 @@ async function sweeps(built) {
 		const perCustomer = (last.total - last.watchedBytes) / run.customers;
 		const perOpen = last.watched > 0 ? last.watchedBytes / last.watched : 0;
 		console.log(
-			`| ${run.customers.toLocaleString('en-US')} | ${run.budget.toLocaleString('en-US')} | ${run.failedPolls} | ${run.latencies.length} / ${run.missed} / ${run.doubled} | ${seconds(percentile(run.latencies, 50))} / ${seconds(percentile(run.latencies, 95))} / ${seconds(Math.max(...run.latencies))} | ${perCustomer.toFixed(1)} | ${perOpen.toFixed(1)} | ${last.watched.toLocaleString('en-US')} (${run.openInvoices.toLocaleString('en-US')}) |`,
+			`| ${run.customers.toLocaleString('en-US')} | ${run.budget.toLocaleString('en-US')} | ${run.failedPolls} | ${run.latencies.length} / ${run.missed} / ${run.doubled} | ${run.latencies.length === 0 ? '– (no change in a measured sweep)' : `${seconds(percentile(run.latencies, 50))} / ${seconds(percentile(run.latencies, 95))} / ${seconds(Math.max(...run.latencies))}`} | ${perCustomer.toFixed(1)} | ${perOpen.toFixed(1)} | ${last.watched.toLocaleString('en-US')} (${run.openInvoices.toLocaleString('en-US')}) |`,
 		);
 	}
 	console.log('');

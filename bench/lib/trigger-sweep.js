@@ -67,6 +67,7 @@ async function sweepRun({ Poller, Trigger, Credential, customers, budget, event 
 		const requestsBefore = sandbox.requestCount;
 		const limitedBefore = sandbox.limits.stats().limited;
 		const started = performance.now();
+		const cpuBefore = process.cpuUsage();
 		const perPoll = [];
 		let nextChange = started + changeEveryMs;
 		do {
@@ -100,6 +101,8 @@ async function sweepRun({ Poller, Trigger, Credential, customers, budget, event 
 			}
 		} while (!sweepDone());
 		const ms = performance.now() - started;
+		const cpu = process.cpuUsage(cpuBefore);
+		const cpuMs = (cpu.user + cpu.system) / 1000;
 		const requests = sandbox.requestCount - requestsBefore;
 		const state = stateSize(poller.nodeStaticData);
 		const row = {
@@ -113,12 +116,13 @@ async function sweepRun({ Poller, Trigger, Credential, customers, budget, event 
 			idealCustomersMs: (customers / LIMIT_PER_SECOND) * 1000,
 			idealRequestsMs: (requests / LIMIT_PER_SECOND) * 1000,
 			limited: sandbox.limits.stats().limited - limitedBefore,
+			cpuMs,
 			state,
 		};
 		results.push(row);
 		log(
 			`  ${customers} customers, budget ${budget}, sweep ${sweep}: ${row.polls} polls, ${requests} requests (max ${row.maxPerPoll}/poll), ${seconds(ms)}: ` +
-				`${(ms / row.idealCustomersMs).toFixed(2)}x customers÷limit, ${(ms / row.idealRequestsMs).toFixed(2)}x requests÷limit; ${row.limited} answered 429; state ${state.total} bytes`,
+				`${(ms / row.idealCustomersMs).toFixed(2)}x customers÷limit, ${(ms / row.idealRequestsMs).toFixed(2)}x requests÷limit; ${row.limited} answered 429; CPU ${(cpuMs / requests).toFixed(1)} ms a request (trigger and sandbox), ${((100 * cpuMs) / ms).toFixed(0)}% of a core; state ${state.total} bytes`,
 		);
 	}
 	const missed = changedAt.size;

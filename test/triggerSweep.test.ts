@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { useSandbox } from './helpers/billing';
 import { activeTrigger, apiRequests } from './helpers/trigger';
 import type { Poller } from './harness';
+import type { Sandbox as SandboxServer } from './sandbox';
 import { heldBudgets } from '../nodes/SubscriptionBilling/shared/rateBudget';
 
 // Issue 20 §2: all customers under a request budget per poll. Pages of 5 customers; 12 customers.
@@ -9,6 +10,8 @@ const sandbox = useSandbox({ maxPageSize: 5 });
 beforeEach(() => sandbox.clearRequests());
 
 const BUDGET = 10;
+/** The sandbox's own type: its rate limit and latency (limits.js). */
+const server = () => sandbox as unknown as SandboxServer;
 const invoiceIdOf = (item: IDataObject) => (item.invoice as IDataObject).invoice_id as string;
 const customersInListOrder = () => [...(sandbox.state.customers as Map<string, unknown>).keys()];
 const sweepState = (trigger: Poller) => (trigger.nodeStaticData.trigger as IDataObject).data as IDataObject;
@@ -80,13 +83,13 @@ test('a 429 slows the poll through the request budget (the action node\'s): no p
 	const customers = customersInListOrder();
 	const issued = customers.slice(0, 6).map((customer_id) => sandbox.world.issueInvoice({ customer_id, amount: 4 }).invoice_id);
 	// At most 3 requests in flight, 20 a second; more are answered 429 with Retry-After.
-	sandbox.setLimits({ maxInFlight: 3, ratePerSecond: 20, burst: 5 });
+	server().setLimits({ maxInFlight: 3, ratePerSecond: 20, burst: 5 });
 	sandbox.clearRequests();
 	try {
 		const { items, error } = await trigger.poll();
 		expect(error).toBeUndefined();
 		expect(items?.map(invoiceIdOf)).toEqual(issued);
-		const stats = sandbox.limits.stats();
+		const stats = server().limits.stats();
 		expect(stats.limited + stats.rejectedInFlight).toBeGreaterThan(0);
 		// Each request was answered; the 429s were repeated, none given up on.
 		const answered = sandbox.requests.filter((request) => request.path.startsWith('/api/v2/') && request.status === 200).length;
@@ -98,6 +101,6 @@ test('a 429 slows the poll through the request budget (the action node\'s): no p
 		expect(next.error).toBeUndefined();
 		expect(next.items?.map(invoiceIdOf)).toEqual(again);
 	} finally {
-		sandbox.setLimits(null);
+		server().setLimits(null);
 	}
 });

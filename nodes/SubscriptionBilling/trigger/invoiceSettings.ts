@@ -31,6 +31,14 @@ export function invoiceSettings(show: IDisplayOptions['show']): INodeProperties[
 		},
 		{
 			displayName:
+				'Cost: one request per poll, plus one Invoice Search per 1,000 watched invoices (open, or paid within the look-back window) older than the customer\'s newest 100',
+			name: 'oneCustomerNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: { show: { ...show, scope: ['customer'] } },
+		},
+		{
+			displayName:
 				'All Customers: one request per customer (two with open invoices older than the look-back window), spread over polls by Requests Per Poll. A change is reported within one pass over all customers: at 10,000 customers and 100 requests/s, about 2 minutes of polling.',
 			name: 'allCustomersNotice',
 			type: 'notice',

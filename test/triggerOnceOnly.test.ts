@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { useSandbox } from './helpers/billing';
 import { activeTrigger, apiRequests } from './helpers/trigger';
 import { fingerprint } from '../nodes/SubscriptionBilling/trigger/fingerprint';
+import { skippedPollsWaiting } from '../nodes/SubscriptionBilling/trigger/pollLock';
 
 // Issue 20 §1: once only, whatever order the API answers in and whenever things happen.
 // Pages of up to 100 invoices, as the trigger asks for them.
@@ -11,6 +12,10 @@ beforeEach(() => sandbox.clearRequests());
 const DAY_MS = 86_400_000;
 const invoiceIdOf = (item: IDataObject) => (item.invoice as IDataObject).invoice_id as string;
 const isoSecondsAgo = (seconds: number) => new Date(Math.floor(Date.now() / 1000) * 1000 - seconds * 1000).toISOString().replace('.000Z', 'Z');
+/** Waits for a condition, checking once per turn of the event loop. */
+async function until(condition: () => boolean): Promise<void> {
+	while (!condition()) await new Promise((resolve) => setImmediate(resolve));
+}
 const oneCustomer = (customerId: string) => ({ scope: 'customer', customerId: { __rl: true, mode: 'id', value: customerId } });
 
 describe('doubled while paging', () => {
@@ -119,13 +124,16 @@ describe('overlapping polls', () => {
 		const slow = trigger.poll();
 		await held.arrived;
 		sandbox.clearRequests();
-		const overlapping = await trigger.poll();
-		expect(overlapping.error).toBeUndefined();
-		expect(overlapping.items).toBeNull();
-		expect(apiRequests(sandbox)).toEqual([]);
-		expect(overlapping.logs).toEqual([expect.stringMatching(/^\[warn\] Subscription Billing Trigger "Subscription Billing Trigger": poll skipped, the previous poll of this trigger \(started .+Z\) is still running/)]);
+		const overlapping = trigger.poll();
+		await until(() => skippedPollsWaiting() === 1);
 		held.release();
-		expect((await slow).items?.map(invoiceIdOf)).toEqual([issued.invoice_id]);
+		const [first, second] = await Promise.all([slow, overlapping]);
+		expect(first.items?.map(invoiceIdOf)).toEqual([issued.invoice_id]);
+		expect(second.error).toBeUndefined();
+		expect(second.items).toBeNull();
+		expect(second.logs).toEqual([expect.stringMatching(/^\[warn\] Subscription Billing Trigger "Subscription Billing Trigger": poll skipped, the previous poll of this trigger \(started .+Z\) is still running/)]);
+		// Since the first poll's customer list came in, only its invoice requests followed: the second poll sent none.
+		expect(apiRequests(sandbox).filter((request) => !/^GET \/customers\/[^/]+\/invoices\?/.test(request))).toEqual([]);
 		expect((await trigger.poll()).items).toBeNull();
 	});
 });

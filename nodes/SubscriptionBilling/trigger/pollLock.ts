@@ -1,28 +1,64 @@
-import type { IPollFunctions } from 'n8n-workflow';
+import { deepCopy, type IDataObject, type IPollFunctions } from 'n8n-workflow';
 
-/** Polls in progress in this n8n process, per trigger (workflow and node), with their start time. */
-const running = new Map<string, Date>();
+interface Running {
+	since: Date;
+	/** What the running poll left in the node's static data; undefined when it failed. */
+	finished: Promise<IDataObject | undefined>;
+}
+
+/** Polls in progress in this n8n process, per trigger (workflow and node). */
+const running = new Map<string, Running>();
+let waiting = 0;
+
+/**
+ * Makes the static data of a poll that emits nothing the state the poll before it left. With
+ * durable cursors (n8n 2.36+), each poll works on its own copy of the state and n8n saves that copy
+ * when the poll returns, so a skipped poll must not hand back the state it started from.
+ */
+function adopt(target: IDataObject, state: IDataObject | undefined): void {
+	if (!state) return;
+	for (const key of Object.keys(target)) delete target[key];
+	Object.assign(target, state);
+}
 
 /**
  * Runs one poll of a trigger unless another poll of the same trigger is still running: then this
- * one reads nothing, emits nothing and says so in n8n's log. Two polls reading the same state
- * would otherwise emit the same items twice. Fetch Test Event (manual) changes no state: not held.
+ * one reads nothing and emits nothing, says so in n8n's log, and returns once the running poll has
+ * ended, holding the state it left. Two polls reading the same state would otherwise emit the same
+ * items twice. Fetch Test Event (manual) changes no state: not held.
  */
 export async function exclusivePoll<T>(ctx: IPollFunctions, poll: () => Promise<T>): Promise<T | null> {
 	if (ctx.getMode() === 'manual') return await poll();
 	const key = `${ctx.getWorkflow().id ?? ''} ${ctx.getNode().id}`;
-	const since = running.get(key);
-	if (since) {
+	const current = running.get(key);
+	if (current) {
 		ctx.logger.warn(
-			`Subscription Billing Trigger "${ctx.getNode().name}": poll skipped, the previous poll of this trigger (started ${since.toISOString()}) is still running. Poll less often, or lower Requests Per Poll.`,
+			`Subscription Billing Trigger "${ctx.getNode().name}": poll skipped, the previous poll of this trigger (started ${current.since.toISOString()}) is still running. Poll less often, or lower Requests Per Poll.`,
 			{ workflowId: ctx.getWorkflow().id, node: ctx.getNode().name },
 		);
+		waiting++;
+		try {
+			adopt(ctx.getWorkflowStaticData('node'), await current.finished);
+		} finally {
+			waiting--;
+		}
 		return null;
 	}
-	running.set(key, new Date());
+	let finish: (state: IDataObject | undefined) => void = () => {};
+	running.set(key, { since: new Date(), finished: new Promise((resolve) => (finish = resolve)) });
 	try {
-		return await poll();
+		const result = await poll();
+		finish(deepCopy(ctx.getWorkflowStaticData('node')));
+		return result;
+	} catch (error) {
+		finish(undefined);
+		throw error;
 	} finally {
 		running.delete(key);
 	}
+}
+
+/** Skipped polls waiting for the poll they overlapped to end (for tests). */
+export function skippedPollsWaiting(): number {
+	return waiting;
 }

@@ -138,6 +138,20 @@ describe('overlapping polls', () => {
 	});
 });
 
+test('a poll handed the state from before the last poll that emitted (n8n 2.41 with durable cursors: saved after the execution) does not emit again', async () => {
+	const parameters = { event: 'newInvoice', ...oneCustomer(sandbox.fixtures.customerId) };
+	const trigger = activeTrigger(sandbox, parameters, undefined, 'one-trigger');
+	await trigger.poll();
+	const issued = sandbox.world.issueInvoice({ customer_id: sandbox.fixtures.customerId, amount: 6 });
+	const before = JSON.parse(JSON.stringify(trigger.workflow.staticData)) as IDataObject;
+	expect((await trigger.poll()).items?.map(invoiceIdOf)).toEqual([issued.invoice_id]);
+	// The next poll starts from the state its scheduler read before that poll's state was saved.
+	const stale = activeTrigger(sandbox, parameters, before, 'one-trigger');
+	expect((await stale.poll()).items).toBeNull();
+	const next = sandbox.world.issueInvoice({ customer_id: sandbox.fixtures.customerId, amount: 7 });
+	expect((await stale.poll()).items?.map(invoiceIdOf)).toEqual([next.invoice_id]);
+});
+
 describe('paid, refunded, paid again', () => {
 	test('Invoice Paid is reported each time the invoice becomes fully paid', async () => {
 		const customer_id = sandbox.fixtures.customerId;

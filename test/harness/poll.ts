@@ -32,6 +32,8 @@ export interface PollerOptions {
 	parameters: INodeParameters;
 	/** Static data as n8n loaded it from the database (default: none, a first activation). */
 	staticData?: IDataObject;
+	/** The node's id; each poller gets its own unless given (n8n: unique per node of a workflow). */
+	nodeId?: string;
 }
 
 export interface PollResult {
@@ -42,6 +44,7 @@ export interface PollResult {
 }
 
 let pollCounter = 0;
+let pollerCounter = 0;
 
 export class Poller {
 	readonly workflow: Workflow;
@@ -56,7 +59,7 @@ export class Poller {
 		this.nodeTypes = new HarnessNodeTypes([options.nodeType]);
 		this.credentialsHelper = new HarnessCredentialsHelper([options.credentialType], { 'harness-credential': options.credentials }, this.nodeTypes);
 		this.node = {
-			id: 'harness-trigger', name: description.defaults.name ?? description.displayName, type: description.name,
+			id: options.nodeId ?? `harness-trigger-${++pollerCounter}`, name: description.defaults.name ?? description.displayName, type: description.name,
 			typeVersion: 1, position: [0, 0], parameters: deepCopy(options.parameters),
 			credentials: { [options.credentialType.name]: { id: 'harness-credential', name: 'Harness credential' } },
 		};

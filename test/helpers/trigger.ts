@@ -5,8 +5,9 @@ import { Poller } from '../harness';
 import type { ReceivedRequest, Sandbox } from './billing';
 
 /** The trigger in an active workflow against the sandbox; each `poll()` is one scheduled poll. */
-export function activeTrigger(sandbox: Sandbox, parameters: INodeParameters, staticData?: IDataObject): Poller {
+export function activeTrigger(sandbox: Sandbox, parameters: INodeParameters, staticData?: IDataObject, nodeId?: string): Poller {
 	return new Poller({
+		nodeId,
 		nodeType: new SubscriptionBillingTrigger(),
 		credentialType: new SubscriptionBillingApi(),
 		credentials: { apiKey: sandbox.apiKey, environment: 'production', productionBaseUrl: sandbox.baseUrl },

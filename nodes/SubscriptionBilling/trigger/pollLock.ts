@@ -11,6 +11,31 @@ const running = new Map<string, Running>();
 let waiting = 0;
 
 /**
+ * The state the last successful poll of each trigger left, numbered. With durable cursors n8n
+ * hands a poll the state it read from its database when the poll was scheduled, and saves the state
+ * of a poll that emitted only with its execution, afterwards: a poll scheduled in between would
+ * start from the state before, and emit the same items again. Numbers are marked in the node's
+ * static data (`pollSeq`, with this process's `pollBoot`); a state marked older than the last one
+ * this process left is replaced by it. A state from another process (or none) is taken as it is.
+ */
+const latest = new Map<string, { seq: number; state: IDataObject }>();
+const BOOT = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+let sequence = 0;
+
+function catchUp(data: IDataObject, key: string): void {
+	const last = latest.get(key);
+	if (last && data.pollBoot === BOOT && typeof data.pollSeq === 'number' && data.pollSeq < last.seq) adopt(data, deepCopy(last.state));
+}
+
+function remember(data: IDataObject, key: string): IDataObject {
+	data.pollBoot = BOOT;
+	data.pollSeq = ++sequence;
+	const state = deepCopy(data);
+	latest.set(key, { seq: sequence, state });
+	return state;
+}
+
+/**
  * Makes the static data of a poll that emits nothing the state the poll before it left. With
  * durable cursors (n8n 2.36+), each poll works on its own copy of the state and n8n saves that copy
  * when the poll returns, so a skipped poll must not hand back the state it started from.
@@ -25,7 +50,8 @@ function adopt(target: IDataObject, state: IDataObject | undefined): void {
  * Runs one poll of a trigger unless another poll of the same trigger is still running: then this
  * one reads nothing and emits nothing, says so in n8n's log, and returns once the running poll has
  * ended, holding the state it left. Two polls reading the same state would otherwise emit the same
- * items twice. Fetch Test Event (manual) changes no state: not held.
+ * items twice; so would a poll handed a state older than the last one (see `latest`). Fetch Test
+ * Event (manual) changes no state: not held.
  */
 export async function exclusivePoll<T>(ctx: IPollFunctions, poll: () => Promise<T>): Promise<T | null> {
 	if (ctx.getMode() === 'manual') return await poll();
@@ -47,8 +73,9 @@ export async function exclusivePoll<T>(ctx: IPollFunctions, poll: () => Promise<
 	let finish: (state: IDataObject | undefined) => void = () => {};
 	running.set(key, { since: new Date(), finished: new Promise((resolve) => (finish = resolve)) });
 	try {
+		catchUp(ctx.getWorkflowStaticData('node'), key);
 		const result = await poll();
-		finish(deepCopy(ctx.getWorkflowStaticData('node')));
+		finish(deepCopy(remember(ctx.getWorkflowStaticData('node'), key)));
 		return result;
 	} catch (error) {
 		finish(undefined);

@@ -72,15 +72,14 @@ export async function exclusivePoll<T>(ctx: IPollFunctions, poll: () => Promise<
 	}
 	let finish: (state: IDataObject | undefined) => void = () => {};
 	running.set(key, { since: new Date(), finished: new Promise((resolve) => (finish = resolve)) });
+	let left: IDataObject | undefined;
 	try {
 		catchUp(ctx.getWorkflowStaticData('node'), key);
 		const result = await poll();
-		finish(deepCopy(remember(ctx.getWorkflowStaticData('node'), key)));
+		left = deepCopy(remember(ctx.getWorkflowStaticData('node'), key));
 		return result;
-	} catch (error) {
-		finish(undefined);
-		throw error;
 	} finally {
+		finish(left);
 		running.delete(key);
 	}
 }

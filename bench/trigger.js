@@ -1,40 +1,96 @@
 #!/usr/bin/env node
 'use strict';
-// The trigger at scale: 10,000 customers (10,004 subscriptions) and 100,006 invoices in the
-// sandbox. For each event: the first poll (remembers where things stand), then a poll after a few
-// changes. Prints requests per poll, items emitted, the size of the remembered state (the node's
-// static data as n8n stores it, JSON) and the time of each poll on this machine (informative).
+// The trigger at scale.
+// 1. Sweeps (bench/lib/trigger-sweep.js): 10,000 and 100,000 customers against the sandbox with
+//    40 ms latency and a limit of 100 requests/s; Invoice Paid over all customers, polls back to
+//    back: requests per poll, sweep time against the ideal (customers ÷ limit), 429s, failed polls,
+//    time from a change to its emission, state bytes per customer and per open invoice. First at
+//    10,000 customers for several Requests Per Poll (the default is chosen from these).
+// 2. Every event at 10,000 customers (10,004 subscriptions) and 100,006 invoices without latency
+//    or limit: the first poll, then a poll after a few changes: requests, items, state, poll time.
 //
-//   node bench/trigger.js [--customers 10000] [--invoices 60000]   (npm run bench:trigger)
+//   node bench/trigger.js [--customers 10000] [--invoices 60000] [--sweep-customers 10000,100000]
+//     [--budgets 250,1000,4000] [--sweeps 3] [--only sweep|events]          (npm run bench:trigger)
 
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { startSandbox } = require('../test/sandbox');
+const { sweepRun, percentile, seconds, LATENCY_MS, LIMIT_PER_SECOND } = require('./lib/trigger-sweep');
 
 const ROOT = path.resolve(__dirname, '..');
+let DEFAULT_REQUESTS_PER_POLL;
 const arg = (name, fallback) => {
 	const i = process.argv.indexOf(`--${name}`);
 	return i >= 0 ? Number(process.argv[i + 1]) : fallback;
 };
 const CUSTOMERS = arg('customers', 10000);
 const BIG_CUSTOMER_INVOICES = arg('invoices', 60000);
+const list = (name, fallback) => {
+	const i = process.argv.indexOf(`--${name}`);
+	return (i >= 0 ? process.argv[i + 1] : fallback).split(',').map(Number);
+};
+const SWEEP_CUSTOMERS = list('sweep-customers', '10000,100000');
+const SWEEPS = arg('sweeps', 3);
+const BUDGETS = list('budgets', '250,1000,4000');
+const ONLY = (() => {
+	const i = process.argv.indexOf('--only');
+	return i >= 0 ? process.argv[i + 1] : undefined;
+})();
 
 function build() {
 	const tsc = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join('bench', 'tsconfig.json')], { cwd: ROOT, encoding: 'utf8' });
 	if (tsc.status !== 0) throw new Error(`tsc failed:\n${tsc.stdout}`);
 	const out = path.join(ROOT, 'bench', 'dist', 'pkg', 'dist');
+	const { DEFAULT_REQUESTS_PER_POLL: budget } = require(path.join(out, 'nodes', 'SubscriptionBilling', 'trigger', 'invoiceSettings'));
+	DEFAULT_REQUESTS_PER_POLL = budget;
 	return {
 		Poller: require(path.join(out, 'test', 'harness')).Poller,
 		shutdown: require(path.join(out, 'test', 'harness')).shutdownN8nCore,
-		Trigger: require(path.join(out, 'nodes', 'SubscriptionBillingTrigger', 'SubscriptionBillingTrigger.node')).SubscriptionBillingTrigger,
+		Trigger: require(path.join(out, 'nodes', 'SubscriptionBilling', 'SubscriptionBillingTrigger.node')).SubscriptionBillingTrigger,
 		Credential: require(path.join(out, 'credentials', 'SubscriptionBillingApi.credentials')).SubscriptionBillingApi,
 	};
 }
 
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
+async function sweeps(built) {
+	const runs = [];
+	const [first, ...others] = SWEEP_CUSTOMERS;
+	for (const budget of BUDGETS) runs.push(await sweepRun({ ...built, customers: first, budget, bigCustomerInvoices: BIG_CUSTOMER_INVOICES, sweeps: SWEEPS }));
+	for (const customers of others) runs.push(await sweepRun({ ...built, customers, budget: DEFAULT_REQUESTS_PER_POLL, bigCustomerInvoices: BIG_CUSTOMER_INVOICES, sweeps: SWEEPS }));
+	console.log('');
+	console.log(`Invoice Paid, all customers, ${LATENCY_MS} ms latency, ${LIMIT_PER_SECOND} requests/s; polls back to back. Sweep 1 is the silent first sweep (it reads the big customer's ${BIG_CUSTOMER_INVOICES.toLocaleString('en-US')} invoices to know its open ones); sweep 2 has a change every 2 s.`);
+	console.log('| Customers | Requests per poll | Sweep | Polls | Requests | Most per poll | Sweep time | vs customers ÷ limit | vs requests ÷ limit | 429s | CPU a request | CPU share of a core | State |');
+	console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+	for (const run of runs) {
+		for (const r of run.results) {
+			console.log(
+				`| ${r.customers.toLocaleString('en-US')} | ${r.budget.toLocaleString('en-US')} | ${r.sweep} | ${r.polls} | ${r.requests.toLocaleString('en-US')} | ${r.maxPerPoll.toLocaleString('en-US')} | ${seconds(r.ms)} | ${(r.ms / r.idealCustomersMs).toFixed(2)}x | ${(r.ms / r.idealRequestsMs).toFixed(2)}x | ${r.limited} | ${(r.cpuMs / r.requests).toFixed(1)} ms | ${((100 * r.cpuMs) / r.ms).toFixed(0)}% | ${kb(r.state.total)} |`,
+			);
+		}
+	}
+	console.log('');
+	console.log('| Customers | Requests per poll | Failed polls | Changes: emitted once / missed / doubled | Change to emission: median / 95th / max | State bytes per customer | per watched open invoice | Open invoices watched (seeded open) |');
+	console.log('|---|---|---|---|---|---|---|---|');
+	for (const run of runs) {
+		const last = run.results.at(-1).state;
+		const perCustomer = (last.total - last.watchedBytes) / run.customers;
+		const perOpen = last.watched > 0 ? last.watchedBytes / last.watched : 0;
+		console.log(
+			`| ${run.customers.toLocaleString('en-US')} | ${run.budget.toLocaleString('en-US')} | ${run.failedPolls} | ${run.latencies.length} / ${run.missed} / ${run.doubled} | ${run.latencies.length === 0 ? '– (no change in a measured sweep)' : `${seconds(percentile(run.latencies, 50))} / ${seconds(percentile(run.latencies, 95))} / ${seconds(Math.max(...run.latencies))}`} | ${perCustomer.toFixed(1)} | ${perOpen.toFixed(1)} | ${last.watched.toLocaleString('en-US')} (${run.openInvoices.toLocaleString('en-US')}) |`,
+		);
+	}
+	console.log('');
+}
+
 async function main() {
-	const { Poller, shutdown, Trigger, Credential } = build();
+	const built = build();
+	if (ONLY !== 'events') await sweeps(built);
+	if (ONLY !== 'sweep') await events(built);
+	built.shutdown();
+}
+
+async function events({ Poller, Trigger, Credential }) {
 	const sandbox = await startSandbox({ seed: { customers: CUSTOMERS, bigCustomerInvoices: BIG_CUSTOMER_INVOICES } });
 	let invoices = 0;
 	for (const list of sandbox.state.invoicesByCustomer.values()) invoices += list.length;
@@ -90,7 +146,6 @@ async function main() {
 		console.log(`| ${event} | ${first.requests.toLocaleString('en-US')} | ${second.requests.toLocaleString('en-US')} | ${second.items} | ${third.items} | ${kb(second.state)} | ${(first.ms / 1000).toFixed(1)} s / ${(second.ms / 1000).toFixed(1)} s |`);
 	}
 	await sandbox.close();
-	shutdown();
 }
 
 main().catch((error) => {

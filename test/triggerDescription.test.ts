@@ -49,13 +49,13 @@ describe('added fresh from the panel', () => {
 		expect(description.version).toEqual([1, 2]);
 		expect(stored(2)).toMatchObject({ events: [] });
 		expect(stored(2, { events: ['invoicePaid'] })).toMatchObject({ scope: 'all' });
-		expect(shown(2, { events: ['invoicePaid'] })).toEqual(['firstPollNotice', 'events', 'scope', 'allCustomersNotice']);
-		expect(shown(1, {})).toEqual(['firstPollNotice', 'event', 'scope', 'customerId', 'customerNeededNotice']);
+		expect(shown(2, { events: ['invoicePaid'] })).toEqual(['firstPollNotice', 'events', 'scope', 'lookBackDays', 'requestsPerPoll', 'allCustomersNotice']);
+		expect(shown(1, {})).toEqual(['firstPollNotice', 'event', 'scope', 'customerId', 'customerNeededNotice', 'lookBackDays', 'oneCustomerNotice']);
 	});
 
 	test('One Customer without a customer: a notice says why Fetch Test Event and activation are unavailable, until one is chosen', () => {
 		const empty = { events: ['newInvoice'], scope: 'customer', customerId: { __rl: true, mode: 'list', value: '' } };
-		expect(shown(2, empty)).toEqual(['firstPollNotice', 'events', 'scope', 'customerId', 'customerNeededNotice']);
+		expect(shown(2, empty)).toEqual(['firstPollNotice', 'events', 'scope', 'customerId', 'customerNeededNotice', 'lookBackDays', 'oneCustomerNotice']);
 		const notice = description.properties.find((property) => property.name === 'customerNeededNotice')!;
 		expect(notice.displayName).toMatch(/until then n8n cannot run Fetch Test Event or activate the workflow/);
 		expect(shown(2, { ...empty, customerId: { __rl: true, mode: 'list', value: 'abc' } })).not.toContain('customerNeededNotice');

@@ -8,7 +8,6 @@ import type { IDataObject } from 'n8n-workflow';
 import { useSandbox } from './helpers/billing';
 import { activeTrigger, activeTriggerV2, apiRequests } from './helpers/trigger';
 import { fingerprint, packFingerprints } from '../nodes/SubscriptionBilling/trigger/fingerprint';
-import { encodeCustomerInvoices } from '../nodes/SubscriptionBilling/trigger/events/invoiceState';
 
 // Pages of 5 customers, so a listing of the 12 seeded customers takes three requests.
 const sandbox = useSandbox({ maxPageSize: 5 });
@@ -323,7 +322,8 @@ describe('saved workflows (version 1)', () => {
 		const invoices = (sandbox.state.invoicesByCustomer as Map<string, Array<{ invoice_id: string; issuedMs: number }>>).get(customer_id)!;
 		const newest = Math.max(...invoices.map((entry) => entry.issuedMs));
 		const atNewest = invoices.filter((entry) => entry.issuedMs === newest).map((entry) => fingerprint(entry.invoice_id));
-		const customer = encodeCustomerInvoices({ w: newest, a: packFingerprints(atNewest) });
+		// version 1's encoding: newest issue time in base 36 | fingerprints at it | watched invoices
+		const customer = `${newest.toString(36)}|${packFingerprints(atNewest)}|`;
 		const saved = { 'node:Subscription Billing Trigger': { trigger: { version: 1, watching: JSON.stringify({ event: 'newInvoice', customerId: customer_id }), data: { customer } } } };
 		const issued = sandbox.world.issueInvoice({ customer_id, amount: 12 });
 		const trigger = activeTrigger(sandbox, { event: 'newInvoice', scope: 'customer', customerId: { __rl: true, mode: 'id', value: customer_id } }, saved);

@@ -4,10 +4,11 @@ import { testApiCredential } from './shared/credentialTest';
 import { searchCustomers } from './shared/listSearch';
 import { TRIGGER_SUBTITLE, triggerProperties } from './trigger/description';
 import { pollCustomerListEvents } from './trigger/events/customerListFamily';
-import { pollInvoiceEvents, sampleInvoice } from './trigger/events/invoiceFamily';
+import { pollInvoiceEvents, sampleInvoice } from './trigger/events/invoices';
 import { sampleCustomerListEvents } from './trigger/events/samples';
 import type { PollInput } from './trigger/events/types';
 import { triggerSettings, type TriggerSettings } from './trigger/parameters';
+import { exclusivePoll } from './trigger/pollLock';
 import { CUSTOMER_LIST_WATCHING, invoiceWatching, readFamilyState, writeFamilyStates, type EventFamily, type FamilyState } from './trigger/state';
 
 export class SubscriptionBillingTrigger implements INodeType {
@@ -34,11 +35,15 @@ export class SubscriptionBillingTrigger implements INodeType {
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		const settings = triggerSettings(this);
-		const api = await readAccess(this);
-		const now = new Date();
-		const items = this.getMode() === 'manual' ? await fetchTestEvent({ api, previous: undefined, now }, settings) : await pollOnce(this, { api, previous: undefined, now }, settings);
-		return items.length > 0 ? [this.helpers.returnJsonArray(items)] : null;
+		// One poll of this trigger at a time: an overlapping one emits nothing (trigger/pollLock.ts).
+		return await exclusivePoll(this, async () => {
+			const settings = triggerSettings(this);
+			const api = await readAccess(this);
+			const now = new Date();
+			const input = { api, previous: undefined, now };
+			const items = this.getMode() === 'manual' ? await fetchTestEvent(input, settings) : await pollOnce(this, input, settings);
+			return items.length > 0 ? [this.helpers.returnJsonArray(items)] : null;
+		});
 	}
 }
 
@@ -63,7 +68,7 @@ async function pollOnce(ctx: IPollFunctions, input: PollInput, settings: Trigger
 		families.customerList = { watching, data: outcome.state };
 	}
 	if (settings.invoiceEvents.length > 0) {
-		const watching = invoiceWatching(settings.invoiceCustomerId);
+		const watching = invoiceWatching(settings.invoiceCustomerId, settings.invoiceEvents);
 		const outcome = await pollInvoiceEvents({ ...input, previous: readFamilyState(ctx, 'invoices', watching) }, settings.invoiceEvents, settings.invoiceCustomerId);
 		items.push(...outcome.items);
 		families.invoices = { watching, data: outcome.state };

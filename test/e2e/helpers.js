@@ -37,11 +37,11 @@ function credentialFor(sandbox, { id = EXAMPLE_CREDENTIAL_ID, name = 'Subscripti
 }
 
 /** Starts a sandbox and an n8n (not its server) with the package installed. */
-async function startEnvironment({ name, seed } = {}) {
+async function startEnvironment({ name, seed, env } = {}) {
 	const sandbox = await startSandbox(seed ? { seed } : {});
 	let n8n;
 	try {
-		n8n = await N8n.create({ name });
+		n8n = await N8n.create({ name, env });
 		n8n.installPackage();
 	} catch (e) {
 		await sandbox.close();

@@ -110,8 +110,22 @@ const statusChanges = (all) =>
 		.flatMap((e) => e.items.map((item) => `${item.subscription.subscription_id} ${item.previous_status}->${item.status}`))
 		.sort();
 
+/**
+ * N8N_E2E_DURABLE_CURSORS=1: n8n 2.36+ keeps each poll's state in its poller_state table and commits
+ * it with the execution (2.37+ only with its scheduler running the polls and the publication service).
+ */
+const DURABLE_CURSORS =
+	process.env.N8N_E2E_DURABLE_CURSORS === '1'
+		? {
+				N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
+				N8N_SCHEDULER_ENABLED: 'true',
+				N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
+				N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
+			}
+		: undefined;
+
 beforeAll(async () => {
-	env = await startEnvironment({ name: 'e2e-trigger' });
+	env = await startEnvironment({ name: 'e2e-trigger', env: DURABLE_CURSORS });
 	({ sandbox, n8n } = env);
 	flatted = require(path.join(n8n.install.dir, 'node_modules', 'flatted'));
 	const credential = credentialFor(sandbox, { id: 'sbTriggerCred001' });
@@ -248,4 +262,15 @@ test('version 2: several events in one trigger, each item naming its event, once
 	]);
 	const gets = sandbox.requests.filter((r) => r.method === 'GET' && r.path === `/api/v2/subscriptions/${toEnd.subscription_id}`);
 	expect(gets.length).toBeGreaterThanOrEqual(1);
+});
+
+(DURABLE_CURSORS ? test : test.skip)('durable cursors: each trigger\'s state is kept in n8n\'s poller_state table', () => {
+	const { execFileSync } = require('node:child_process');
+	const database = path.join(n8n.userFolder, '.n8n', 'database.sqlite');
+	const query = 'import json, sqlite3, sys; rows = sqlite3.connect(sys.argv[1]).execute("SELECT nodeId, cursor FROM poller_state WHERE workflowId = ?", (sys.argv[2],)).fetchall(); print(json.dumps(rows))';
+	const rows = JSON.parse(execFileSync('python3', ['-c', query, database, WORKFLOW_ID], { encoding: 'utf8' }));
+	const cursors = Object.fromEntries(rows.map(([nodeId, cursor]) => [nodeId, JSON.parse(cursor)]));
+	expect(Object.keys(cursors).sort()).toEqual(['7d0c1f4e-0000-4000-8000-000000000001', '7d0c1f4e-0000-4000-8000-000000000002']);
+	expect(cursors['7d0c1f4e-0000-4000-8000-000000000001']).toMatchObject({ trigger: { version: 2, families: { invoices: { data: { v: 2, customers: expect.any(Object) } } } } });
+	expect(cursors['7d0c1f4e-0000-4000-8000-000000000002']).toMatchObject({ trigger: { version: 2, families: { customerList: { data: { statuses: expect.any(Object) } } } } });
 });

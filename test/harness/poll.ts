@@ -34,6 +34,8 @@ export interface PollerOptions {
 	staticData?: IDataObject;
 	/** The node's typeVersion as the workflow stores it (default 1). */
 	typeVersion?: number;
+	/** The node's id; each poller gets its own unless given (n8n: unique per node of a workflow). */
+	nodeId?: string;
 }
 
 export interface PollResult {
@@ -44,6 +46,7 @@ export interface PollResult {
 }
 
 let pollCounter = 0;
+let pollerCounter = 0;
 
 export class Poller {
 	readonly workflow: Workflow;
@@ -58,7 +61,7 @@ export class Poller {
 		this.nodeTypes = new HarnessNodeTypes([options.nodeType]);
 		this.credentialsHelper = new HarnessCredentialsHelper([options.credentialType], { 'harness-credential': options.credentials }, this.nodeTypes);
 		this.node = {
-			id: 'harness-trigger', name: description.defaults.name ?? description.displayName, type: description.name,
+			id: options.nodeId ?? `harness-trigger-${++pollerCounter}`, name: description.defaults.name ?? description.displayName, type: description.name,
 			typeVersion: options.typeVersion ?? 1, position: [0, 0], parameters: deepCopy(options.parameters),
 			credentials: { [options.credentialType.name]: { id: 'harness-credential', name: 'Harness credential' } },
 		};
@@ -79,6 +82,8 @@ export class Poller {
 	/** One scheduled poll of the active workflow. */
 	async poll(activation: WorkflowActivateMode = 'init'): Promise<PollResult> {
 		const additionalData = buildAdditionalData(`harness-poll-${++pollCounter}`, this.workflowData, this.credentialsHelper, 'trigger');
+		// n8n gives a poll WorkflowExecuteAdditionalData.getBase(): no execution exists until it emits.
+		delete additionalData.executionId;
 		const context = new PollContext(this.workflow, this.node, additionalData, 'trigger', activation);
 		const { value, logs } = await withCapturedLogs(async () => {
 			try {

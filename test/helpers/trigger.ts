@@ -4,10 +4,17 @@ import { SubscriptionBillingTrigger } from '../../nodes/SubscriptionBilling/Subs
 import { Poller } from '../harness';
 import type { ReceivedRequest, Sandbox } from './billing';
 
+/** The node as a workflow stores it: its version (default 1) and id (default: one of its own per poller). */
+interface TriggerNode {
+	typeVersion?: number;
+	nodeId?: string;
+}
+
 /** The trigger in an active workflow against the sandbox; each `poll()` is one scheduled poll. */
-export function activeTrigger(sandbox: Sandbox, parameters: INodeParameters, staticData?: IDataObject, typeVersion = 1): Poller {
+export function activeTrigger(sandbox: Sandbox, parameters: INodeParameters, staticData?: IDataObject, { typeVersion = 1, nodeId }: TriggerNode = {}): Poller {
 	return new Poller({
 		typeVersion,
+		nodeId,
 		nodeType: new SubscriptionBillingTrigger(),
 		credentialType: new SubscriptionBillingApi(),
 		credentials: { apiKey: sandbox.apiKey, environment: 'production', productionBaseUrl: sandbox.baseUrl },
@@ -18,7 +25,7 @@ export function activeTrigger(sandbox: Sandbox, parameters: INodeParameters, sta
 
 /** The trigger's version 2 (several Events) in an active workflow against the sandbox. */
 export function activeTriggerV2(sandbox: Sandbox, parameters: INodeParameters, staticData?: IDataObject): Poller {
-	return activeTrigger(sandbox, parameters, staticData, 2);
+	return activeTrigger(sandbox, parameters, staticData, { typeVersion: 2 });
 }
 
 /** The API requests the sandbox received (not the test-only world routes), as `METHOD path?query`. */

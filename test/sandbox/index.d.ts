@@ -1,4 +1,5 @@
 // Types of the Subscription Billing API v2 sandbox (implemented in index.js, CommonJS).
+import type { InvoiceTimelineWorld } from './world/invoiceTimeline';
 
 export type FaultKind = '429' | '500' | '502' | '503' | 'drop' | 'slow' | 'truncate' | ExtraFaultKind;
 /** Only injected when listed in `kinds`: 403/409/422/504 JSON errors, 200 with HTML, 500 with an empty body. */
@@ -175,7 +176,7 @@ export interface WorldInvoice {
 	status: string;
 }
 
-export interface SandboxWorld {
+export interface SandboxWorld extends InvoiceTimelineWorld {
 	createCustomer(input: { name: string; external_id?: string }): { customer_id: string; name: string };
 	createSubscription(input: { customer_id: string; name?: string; status?: string }): { subscription_id: string; customer_id: string; status: string };
 	setSubscriptionStatus(input: { subscription_id: string; status: string }): { subscription_id: string; previous_status: string; status: string };

@@ -145,6 +145,7 @@ async function handleRequest(sb, req, res) {
     info.parseError = e;
   }
   if (limited) return later(sb, () => send(sb, res, entry, limited));
+  await sb.world.beforeRequest(entry);
   const fault = sb.faults.decide(n, rawPath);
   entry.fault = fault;
   if (fault && NOT_APPLIED.has(fault)) {

@@ -153,10 +153,11 @@ function invoiceOut(state, inv) {
     const brick = state.bricks.get(inv.brickId);
     lines = [{ brick_name: brick.brick_name, brick_id: brick.brick_id, quantity: inv.qty, tax: 0, grand_total: inv.total, startsMs: inv.periodStartMs, endsMs: inv.periodStartMs + 30 * 86400000 }];
   }
-  const payments = [];
+  // Earlier attempts, refunds and refunded payments (world/invoiceTimeline.js), then the one that paid it.
+  const payments = (inv.paymentLog || []).map((payment) => ({ ...payment }));
   if (inv.paidMs != null) {
     payments.push({
-      payment_id: hashUuid(`${inv.invoice_id}:payment`),
+      payment_id: hashUuid(`${inv.invoice_id}:payment${inv.paymentRound ? `:${inv.paymentRound}` : ''}`),
       invoice_number: inv.invoice_number,
       invoice_version_id: hashUuid(`${inv.invoice_id}:version`),
       paid_amount: inv.total,

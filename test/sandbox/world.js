@@ -187,4 +187,8 @@ function worldRoute(sb, req, info) {
   return { status: 200, body: sb.world[method](body && typeof body === 'object' ? body : {}), headers: {} };
 }
 
+const invoiceTimeline = require('./world/invoiceTimeline');
+Object.assign(World.prototype, invoiceTimeline.methods);
+Object.assign(ACTIONS, invoiceTimeline.actions);
+
 module.exports = { World, worldRoute, WORLD_PREFIX, ADMIN_HEADER };

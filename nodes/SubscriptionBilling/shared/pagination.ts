@@ -126,7 +126,9 @@ export async function visitPages(
 	const paged = options.paged ?? true;
 	let pageSize = options.pageSize ?? MAX_PAGE_SIZE;
 	let seen = 0;
-	let received = 0;
+	// Position in the whole list, which `count` counts: a listing may start at an offset (the trigger's sweep resumes mid-list).
+	const startOffset = Number(first.qs?.offset ?? 0);
+	let received = Number.isFinite(startOffset) && startOffset > 0 ? startOffset : 0;
 	const sizeFor = (wanted: number) => (paged ? Math.min(wanted, pageSize) : undefined);
 	let request: IHttpRequestOptions = paged ? { ...first, qs: { ...first.qs, limit: sizeFor(limit) } } : first;
 	const followed = new Set<string>([requestKey(request)]);

@@ -54,13 +54,23 @@ function originOf(options: IHttpRequestOptions): string {
 	return origin;
 }
 
-/** The budget this execution shares for the API's address; none outside an execution (the editor's pickers). */
+/**
+ * Who shares a budget: the items of one execution, or the polls of one trigger (polls run outside
+ * any execution; a trigger's next poll starts from what its last one learned). None for the
+ * editor's pickers.
+ */
+function budgetOwner(ctx: TransportContext): string | undefined {
+	if ('getActivationMode' in ctx) return `poll ${ctx.getWorkflow().id ?? ''} ${ctx.getNode().id}`;
+	return ctx.getExecutionId() as string | undefined;
+}
+
+/** The budget its owner shares for the API's address (see budgetOwner). */
 function budgetOf(session: Session, options: IHttpRequestOptions): RequestBudget | undefined {
 	const { ctx } = session;
-	const executionId = ctx.getExecutionId() as string | undefined;
-	if (!executionId) return undefined;
+	const owner = budgetOwner(ctx);
+	if (!owner) return undefined;
 	const signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
-	return requestBudget(executionId, originOf(options), session.maxConcurrent ?? DEFAULT_MAX_CONCURRENT, signal);
+	return requestBudget(owner, originOf(options), session.maxConcurrent ?? DEFAULT_MAX_CONCURRENT, signal);
 }
 
 /** Tells the budget how a request went: 429 slows the execution down, an answer lets it speed up. */

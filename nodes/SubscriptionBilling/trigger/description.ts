@@ -1,6 +1,7 @@
 import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { customerIdField } from '../shared/idFields';
 import { INVOICE_FAMILY_EVENTS, type TriggerEvent } from './events/types';
+import { invoiceSettings } from './invoiceSettings';
 
 export const SUBSCRIPTION_STATUSES = [
 	'ACTIVE',
@@ -200,7 +201,7 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		default: 'all',
-		description: 'All Customers: 1 request per customer per poll. One Customer: 1 request per poll.',
+		description: 'All Customers: 1 request per customer, spread over polls by Requests Per Poll. One Customer: 1 request per poll.',
 		options: [
 			{ name: 'All Customers', value: 'all' },
 			{ name: 'One Customer', value: 'customer' },
@@ -219,16 +220,7 @@ export const triggerProperties: INodeProperties[] = [
 		INVOICE_FAMILY_EVENTS,
 		{ scope: ['customer'], customerId: [''] },
 	),
-	...forEvents(
-		{
-			displayName:
-				'Each poll lists all customers, then sends one request per customer: with 10,000 customers, about 10,000 requests per poll. Poll less often, or watch one customer.',
-			name: 'allCustomersNotice',
-			type: 'notice',
-			default: '',
-		},
-		INVOICE_FAMILY_EVENTS,
-		{ scope: ['all'] },
-	),
+	// Look-back window, Requests Per Poll and the cost notices of One Customer and All Customers.
+	...whenEvents(INVOICE_FAMILY_EVENTS).flatMap(({ show }) => invoiceSettings(show)),
 ];
 

@@ -46,7 +46,7 @@ function fromVersion1(stored: StoredStateV1): StoredState {
 	try {
 		const { event, customerId } = JSON.parse(stored.watching) as { event: string; customerId?: string };
 		// The invoice family reads version 1's invoice state itself (its `customer` or `customers`).
-		if (isInvoiceFamilyEvent(event)) families.invoices = { watching: invoiceWatching(customerId), data: stored.data };
+		if (isInvoiceFamilyEvent(event)) families.invoices = { watching: invoiceWatching(customerId, [event]), data: stored.data };
 		const sections = customerListFromV1(event, stored.data);
 		if (sections) families.customerList = { watching: CUSTOMER_LIST_WATCHING, data: sections };
 	} catch {
@@ -61,8 +61,12 @@ function stored(ctx: IPollFunctions): StoredState | undefined {
 	return value?.version === STATE_VERSION ? value : undefined;
 }
 
-export function invoiceWatching(customerId: string | undefined): string {
-	return JSON.stringify({ customerId: customerId ?? '*' });
+/**
+ * The invoice family's memory belongs to its customers and its events: its events share one memory
+ * (invoices.ts), so an event added later starts from where things stand instead of reporting the past.
+ */
+export function invoiceWatching(customerId: string | undefined, events: readonly string[]): string {
+	return JSON.stringify({ customerId: customerId ?? '*', events: [...events].sort() });
 }
 
 export function readFamilyState(ctx: IPollFunctions, family: EventFamily, watching: string): IDataObject | undefined {

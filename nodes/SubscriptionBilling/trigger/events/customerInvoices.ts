@@ -3,16 +3,31 @@ import { MAX_PAGE_SIZE } from '../../shared/constants';
 import { visitPages } from '../../shared/pagination';
 import { fingerprint, packFingerprints, unpackFingerprints } from '../fingerprint';
 import type { ReadAccess } from '../../shared/apiAccess';
-import { isOpen, isOverdue, isPaid, issuedMs, type CustomerInvoices } from './invoiceState';
+import { failedPayments, isOpen, isOverdue, isPaid, issuedMs, paidMs, type CustomerInvoices, type Watched } from './invoiceState';
 
-export type InvoiceEvent = 'newInvoice' | 'invoicePaid' | 'invoiceOverdue';
+export type InvoiceEvent = 'newInvoice' | 'invoicePaid' | 'invoiceOverdue' | 'invoicePaymentFailed';
 
 /** First page when only the newest invoices matter: small, since new invoices are few per poll. */
 const DISCOVERY_PAGE_SIZE = 100;
 
-interface Tracked {
+/** What one visit of one customer needs to know (the same for every customer of a sweep). */
+export interface Visit {
+	api: ReadAccess;
+	events: InvoiceEvent[];
+	now: Date;
+	/** Invoices issued before this (epoch ms) are not read, unless watched: the look-back window's far end. */
+	floor: number;
+	/** Invoices issued from this time on are remembered as known, for the next visit. */
+	keepFrom: number;
+	/** The first sweep after activation: remember, emit nothing. */
+	baseline: boolean;
+	/** Called once per request sent (the poll's request budget). */
+	spend: () => void;
+}
+
+export interface Visited {
 	items: IDataObject[];
-	entry: CustomerInvoices | undefined;
+	entry: CustomerInvoices;
 }
 
 /** The customer's invoices, newest issued first. */
@@ -27,34 +42,37 @@ function newestInvoicesRequest(api: ReadAccess, customerId: string): IHttpReques
 }
 
 /**
- * The customer's invoices, newest issued first, down to `floor`: paging stops after the first page
- * whose last invoice was issued before it. A full scan reads every page.
+ * The customer's invoices, newest issued first, down to `floor` (every page for a full scan), each
+ * once: an invoice issued while the pages are read shifts the later pages by one, so one invoice
+ * may arrive twice.
  */
-async function readNewest(api: ReadAccess, customerId: string, floor: (fetched: IDataObject[]) => number, fullScan: boolean): Promise<IDataObject[]> {
-	const fetched: IDataObject[] = [];
+async function readNewest(visit: Visit, customerId: string, floor: number, fullScan: boolean): Promise<Map<string, IDataObject>> {
+	const fetched = new Map<string, IDataObject>();
 	await visitPages(
-		api.session,
-		newestInvoicesRequest(api, customerId),
+		visit.api.session,
+		newestInvoicesRequest(visit.api, customerId),
 		{ pageSize: fullScan ? MAX_PAGE_SIZE : DISCOVERY_PAGE_SIZE },
 		(page) => {
-			for (const invoice of page.results) fetched.push(invoice);
+			visit.spend();
+			for (const invoice of page.results) fetched.set(String(invoice.invoice_id), invoice);
 			const last = page.results.at(-1);
-			return fullScan || (last !== undefined && issuedMs(last) >= floor(fetched)) ? 'next' : 'stop';
+			return fullScan || (last !== undefined && issuedMs(last) >= floor) ? 'next' : 'stop';
 		},
 	);
 	return fetched;
 }
 
 /** Invoice Search by id (POST /invoices/search), 1,000 ids a request: the watched invoices not on the pages read. */
-async function readByIds(api: ReadAccess, customerId: string, ids: string[]): Promise<Map<string, IDataObject>> {
+async function readByIds(visit: Visit, customerId: string, ids: string[]): Promise<Map<string, IDataObject>> {
 	const found = new Map<string, IDataObject>();
 	for (let start = 0; start < ids.length; start += MAX_PAGE_SIZE) {
 		const chunk = ids.slice(start, start + MAX_PAGE_SIZE);
 		await visitPages(
-			api.session,
-			{ method: 'POST', baseURL: api.baseURL, url: '/invoices/search', body: { customer_id: customerId, invoice_ids: chunk }, headers: { Accept: 'application/json' } },
+			visit.api.session,
+			{ method: 'POST', baseURL: visit.api.baseURL, url: '/invoices/search', body: { customer_id: customerId, invoice_ids: chunk }, headers: { Accept: 'application/json' } },
 			{},
 			(page) => {
+				visit.spend();
 				for (const invoice of page.results) found.set(String(invoice.invoice_id), invoice);
 			},
 		);
@@ -62,99 +80,102 @@ async function readByIds(api: ReadAccess, customerId: string, ids: string[]): Pr
 	return found;
 }
 
-function newestMark(invoices: IDataObject[], previous: CustomerInvoices | undefined): { w: number; a: string } {
-	let w = previous?.w ?? -Infinity;
-	for (const invoice of invoices) {
-		const t = issuedMs(invoice);
-		if (t > w) w = t;
-	}
-	if (w === -Infinity) return { w, a: '' };
-	const atMark = w === previous?.w ? unpackFingerprints(previous.a) : new Set<string>();
-	for (const invoice of invoices) if (issuedMs(invoice) === w) atMark.add(fingerprint(String(invoice.invoice_id)));
-	return { w, a: packFingerprints(atMark) };
+function paymentPrint(payment: IDataObject): string {
+	return fingerprint(String(payment.payment_id ?? `${String(payment.paid_at)} ${String(payment.error)}`));
 }
 
-/** Issued after the remembered mark, or at it and not among the invoices remembered there. Not yet issued: not new. */
-function isNew(invoice: IDataObject, previous: CustomerInvoices | undefined, atMark: Set<string>): boolean {
-	const t = issuedMs(invoice);
-	if (!Number.isFinite(t)) return false;
-	if (!previous) return true;
-	return t > previous.w || (t === previous.w && !atMark.has(fingerprint(String(invoice.invoice_id))));
-}
-
-/** Whether the invoice is what the event reports; else whether to keep watching it. */
-function judge(event: InvoiceEvent, invoice: IDataObject, now: Date): 'emit' | 'watch' | 'drop' {
-	if (event === 'invoicePaid') return isPaid(invoice) ? 'emit' : isOpen(invoice) ? 'watch' : 'drop';
-	return isOverdue(invoice, now) ? 'emit' : isOpen(invoice) ? 'watch' : 'drop';
+function item(event: InvoiceEvent, invoice: IDataObject, detectedAt: string, previousStatus: string | null, failure?: { payment: IDataObject; attempt: number }): IDataObject {
+	if (event === 'newInvoice') return { event, detected_at: detectedAt, invoice };
+	if (failure) return { event, detected_at: detectedAt, error: failure.payment.error, attempt_count: failure.attempt, payment: failure.payment, invoice };
+	return { event, detected_at: detectedAt, previous_status: previousStatus, invoice };
 }
 
 /**
- * One customer's invoice events since the remembered state. `baseline`: the first poll, which
- * only remembers. Otherwise `previous` undefined means the customer had no invoice when last seen,
- * so every invoice it has now is new.
+ * The events one invoice shows since it was last seen (`before`: watched then; `firstSight`: new
+ * to the trigger), and what to watch of it from now on (undefined: nothing).
  */
-export async function trackCustomerInvoices(
-	api: ReadAccess,
-	customerId: string,
-	previous: CustomerInvoices | undefined,
-	baseline: boolean,
-	event: InvoiceEvent,
-	now: Date,
-): Promise<Tracked> {
-	const watching = event !== 'newInvoice';
-	const atMark = unpackFingerprints(previous?.a);
-	const floor = (fetched: IDataObject[]) => (baseline ? newestMark(fetched, undefined).w : (previous?.w ?? -Infinity));
-	const fetched = await readNewest(api, customerId, floor, baseline && watching);
-	// Oldest first: the list is newest first, so reversed it is in issue order (ties included).
-	const fresh = baseline ? [] : fetched.filter((invoice) => isNew(invoice, previous, atMark)).reverse();
-	fresh.sort((x, y) => issuedMs(x) - issuedMs(y));
+function judge(visit: Visit, invoice: IDataObject, before: Watched | undefined, firstSight: boolean, emit: (item: IDataObject) => void): Watched | undefined {
+	const { events, now } = visit;
 	const detectedAt = now.toISOString();
-	const items: IDataObject[] = [];
-	const watch: Record<string, string> = {};
-
-	if (!watching) {
-		for (const invoice of fresh) items.push({ event, detected_at: detectedAt, invoice });
-	} else if (baseline) {
-		for (const invoice of fetched) if (judge(event, invoice, now) === 'watch') watch[String(invoice.invoice_id)] = String(invoice.status);
-	} else {
-		const watched = previous?.o ?? {};
-		const onPages = new Map(fetched.map((invoice) => [String(invoice.invoice_id), invoice]));
-		const missing = Object.keys(watched).filter((id) => !onPages.has(id));
-		const current = missing.length > 0 ? new Map([...onPages, ...(await readByIds(api, customerId, missing))]) : onPages;
-		for (const [id, previousStatus] of Object.entries(watched)) {
-			const invoice = current.get(id);
-			if (!invoice) continue;
-			const verdict = judge(event, invoice, now);
-			if (verdict === 'emit') items.push({ event, detected_at: detectedAt, previous_status: previousStatus, invoice });
-			if (verdict === 'watch') watch[id] = String(invoice.status);
-		}
-		for (const invoice of fresh) {
-			const id = String(invoice.invoice_id);
-			if (id in watched) continue;
-			const verdict = judge(event, invoice, now);
-			if (verdict === 'emit') items.push({ event, detected_at: detectedAt, previous_status: null, invoice });
-			if (verdict === 'watch') watch[id] = String(invoice.status);
+	const previousStatus = before?.status ?? null;
+	const failures = failedPayments(invoice);
+	const failedBefore = unpackFingerprints(before?.failed);
+	const failed = packFingerprints(failures.map(({ payment }) => paymentPrint(payment)));
+	const paid = isPaid(invoice);
+	const overdue = isOverdue(invoice, now);
+	const reportable = !visit.baseline && (firstSight || before !== undefined);
+	if (reportable && events.includes('invoicePaymentFailed')) {
+		for (const failure of failures) {
+			if (!failedBefore.has(paymentPrint(failure.payment))) emit(item('invoicePaymentFailed', invoice, detectedAt, previousStatus, failure));
 		}
 	}
+	// Invoice Paid: each time it becomes fully paid (paid, refunded, paid again: twice).
+	if (reportable && paid && events.includes('invoicePaid') && (before === undefined || before.paidAt !== paidMs(invoice))) {
+		emit(item('invoicePaid', invoice, detectedAt, previousStatus));
+	}
+	if (reportable && overdue && events.includes('invoiceOverdue') && !before?.overdue) emit(item('invoiceOverdue', invoice, detectedAt, previousStatus));
 
-	const mark = newestMark(fetched, previous);
-	if (mark.w === -Infinity) return { items, entry: undefined };
-	const entry: CustomerInvoices = { w: mark.w, a: mark.a };
-	if (Object.keys(watch).length > 0) entry.o = watch;
-	return { items, entry };
+	const status = String(invoice.status);
+	if (isOpen(invoice)) return { status, failed, overdue };
+	// A paid invoice is watched through the look-back window: a refund opens it again.
+	if (paid && events.includes('invoicePaid') && paidMs(invoice) >= visit.keepFrom) return { status, failed, overdue: false, paidAt: paidMs(invoice) };
+	return undefined;
+}
+
+/**
+ * One customer's invoice events since its last visit (`previous`; undefined: nothing of it was
+ * remembered). An invoice is new when it was issued within the look-back window and is not among
+ * those remembered there; New Invoice reports it once its issue time has come (one dated in the
+ * future, when that time comes). Invoices watched by id report payments, failed payments and due
+ * dates passing.
+ */
+export async function visitCustomer(visit: Visit, customerId: string, previous: CustomerInvoices | undefined): Promise<Visited> {
+	const watching = visit.events.some((event) => event !== 'newInvoice');
+	const known = unpackFingerprints(previous?.known);
+	const nowMs = visit.now.getTime();
+	// A state saved by release 0.1: what it had seen ends at its mark (never later than now).
+	const floor = previous?.mark !== undefined ? Math.min(previous.mark, nowMs) : visit.floor;
+	const watchedBefore = watching ? (previous?.watched ?? {}) : {};
+	const onPages = await readNewest(visit, customerId, Math.min(floor, visit.floor), visit.baseline && watching);
+	const missing = Object.keys(watchedBefore).filter((id) => !onPages.has(id));
+	const searched = missing.length > 0 ? await readByIds(visit, customerId, missing) : new Map<string, IDataObject>();
+	// Oldest first: the watched invoices below the pages, then the pages (newest first) reversed.
+	const invoices = [...[...searched.values()].sort((a, b) => issuedMs(a) - issuedMs(b)), ...[...onPages.values()].reverse()];
+
+	const items: IDataObject[] = [];
+	const keep = new Set<string>();
+	const watched: Record<string, Watched> = {};
+	for (const invoice of invoices) {
+		const id = String(invoice.invoice_id);
+		const print = fingerprint(id);
+		const issued = issuedMs(invoice);
+		const isKnown = !(issued >= floor) || known.has(print);
+		const before = watchedBefore[id];
+		if (!isKnown && issued <= nowMs && !visit.baseline && visit.events.includes('newInvoice')) {
+			items.push(item('newInvoice', invoice, visit.now.toISOString(), null));
+		}
+		if (issued >= visit.keepFrom && issued <= nowMs) keep.add(print);
+		// After the first visit, an invoice below the window and not watched is older than anything the visit is about.
+		if (!watching || (!visit.baseline && before === undefined && !(issued >= floor))) continue;
+		const after = judge(visit, invoice, before, !isKnown && before === undefined, (found) => items.push(found));
+		if (after) watched[id] = after;
+	}
+	return { items, entry: { known: packFingerprints(keep), watched } };
 }
 
 /** Fetch Test Event: the customer's most recent invoice the event is about, state untouched. */
 export async function mostRecentInvoice(api: ReadAccess, customerId: string, event: InvoiceEvent, now: Date): Promise<IDataObject | undefined> {
 	let match: IDataObject | undefined;
-	await visitPages(
-		api.session,
-		newestInvoicesRequest(api, customerId),
-		{ pageSize: DISCOVERY_PAGE_SIZE },
-		(page) => {
-			match = page.results.find((invoice) => event === 'newInvoice' || (event === 'invoicePaid' ? isPaid(invoice) : isOverdue(invoice, now)));
-			return match ? 'stop' : 'next';
-		},
-	);
-	return match && { event, detected_at: now.toISOString(), ...(event === 'newInvoice' ? {} : { previous_status: null }), invoice: match };
+	const detectedAt = now.toISOString();
+	await visitPages(api.session, newestInvoicesRequest(api, customerId), { pageSize: DISCOVERY_PAGE_SIZE }, (page) => {
+		for (const invoice of page.results) {
+			if (event === 'newInvoice' && issuedMs(invoice) <= now.getTime()) match = item(event, invoice, detectedAt, null);
+			else if (event === 'invoicePaid' && isPaid(invoice)) match = item(event, invoice, detectedAt, null);
+			else if (event === 'invoiceOverdue' && isOverdue(invoice, now)) match = item(event, invoice, detectedAt, null);
+			else if (event === 'invoicePaymentFailed' && failedPayments(invoice).length > 0) match = item(event, invoice, detectedAt, null, failedPayments(invoice).at(-1));
+			if (match) return 'stop';
+		}
+		return 'next';
+	});
+	return match;
 }

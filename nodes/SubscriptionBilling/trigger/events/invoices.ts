@@ -1,41 +1,110 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { forEachConcurrently } from '../concurrency';
 import { fingerprint } from '../fingerprint';
+import { readInvoiceSettings } from '../invoiceSettings';
 import { readCustomerList } from './customerList';
-import { mostRecentInvoice, trackCustomerInvoices, type InvoiceEvent } from './customerInvoices';
-import { decodeCustomerInvoices, encodeCustomerInvoices } from './invoiceState';
+import { mostRecentInvoice, visitCustomer, type InvoiceEvent, type Visit } from './customerInvoices';
+import { readCustomerPages } from './customerPages';
+import { decodeCustomerInvoices, encodeCustomerInvoices, isEmpty } from './invoiceState';
 import type { PollInput, PollOutcome } from './types';
 
-/** Customers whose invoices are read at the same time when watching all customers. */
-const PARALLEL_CUSTOMERS = 4;
+export type { InvoiceEvent };
 
-/** One customer: state `{ customer: encoded CustomerInvoices }`. */
-export async function pollCustomerInvoices(input: PollInput, event: InvoiceEvent, customerId: string): Promise<PollOutcome> {
-	const previous = decodeCustomerInvoices(input.previous?.customer);
-	const { items, entry } = await trackCustomerInvoices(input.api, customerId, previous, !input.previous, event, input.now);
-	return { items, state: entry ? { customer: encodeCustomerInvoices(entry) } : {} };
+/** Customers whose invoices are read at the same time; the request budget (rateBudget.ts) paces them. */
+const PARALLEL_CUSTOMERS = 16;
+
+/**
+ * The invoice events' state, for one customer or all: a sweep visits every customer once, over one
+ * or (with All Customers, under the request budget) several polls.
+ * - `s`: when the current sweep started (epoch ms); `l`: its look-back window (ms);
+ * - `p`, `pl`: the same of the sweep before (absent during the first sweep, which only remembers);
+ * - `c`: offset in the customer list of the next customer to visit (absent: the sweep is done);
+ * - `customers`: per fingerprint of a customer id, its encoded CustomerInvoices (only customers with
+ *   invoices within the window or watched ones).
+ */
+interface Sweep {
+	v: 2;
+	s: number;
+	l: number;
+	p?: number;
+	pl?: number;
+	c?: number;
+	customers: Record<string, string>;
+}
+
+function isSweep(value: IDataObject | undefined): value is IDataObject & Sweep {
+	return value?.v === 2 && typeof value.s === 'number' && typeof value.customers === 'object';
+}
+
+/** Where this poll starts: the sweep in progress, a new one, or the first (silent) one. */
+function startingSweep(previous: IDataObject | undefined, customerId: string | undefined, now: number, lookBackMs: number): Sweep {
+	if (isSweep(previous)) {
+		if (previous.c !== undefined) return { ...previous, customers: { ...previous.customers } };
+		return { v: 2, s: now, l: lookBackMs, p: previous.s, pl: previous.l, c: 0, customers: { ...previous.customers } };
+	}
+	if (!previous) return { v: 2, s: now, l: lookBackMs, c: 0, customers: {} };
+	// Release 0.1's state: each customer's entry keeps its mark for one more visit (invoiceState.ts).
+	const customers = customerId
+		? (typeof previous.customer === 'string' ? { [fingerprint(customerId)]: previous.customer } : {})
+		: { ...((previous.customers ?? {}) as Record<string, string>) };
+	return { v: 2, s: now, l: lookBackMs, p: now, pl: lookBackMs, c: 0, customers };
 }
 
 /**
- * All customers: the customer list, then one request per customer (more only when a customer has
- * more new invoices than fit on a page, or watched invoices older than that page).
- * State `{ customers: { fingerprint of customer id: encoded CustomerInvoices } }`, only for customers with invoices.
+ * One poll of the invoice events `events` for one customer or (customerId undefined) all: every
+ * event from the same reads, one state for all of them. With all customers, the poll visits
+ * customers in the customer list's order from where the last poll stopped, until its request
+ * budget is spent; the next poll resumes there.
  */
-export async function pollAllCustomersInvoices(input: PollInput, event: InvoiceEvent): Promise<PollOutcome> {
-	const { customers, complete } = await readCustomerList(input.api);
-	const before = (input.previous?.customers ?? {}) as Record<string, string>;
-	const after: Record<string, string> = complete ? {} : { ...before };
+export async function pollInvoiceEvents(input: PollInput, events: InvoiceEvent[], customerId: string | undefined): Promise<PollOutcome> {
+	const { lookBackMs, requestsPerPoll } = readInvoiceSettings(input.api.session.ctx as IPollFunctions);
+	const now = input.now.getTime();
+	const sweep = startingSweep(input.previous, customerId, now, lookBackMs);
+	const baseline = sweep.p === undefined;
+	let spent = 0;
+	let visiting = 0;
+	const visit: Visit = {
+		api: input.api,
+		events,
+		now: input.now,
+		floor: baseline ? sweep.s - sweep.l : (sweep.p as number) - Math.min(sweep.pl as number, sweep.l),
+		keepFrom: sweep.s - sweep.l,
+		baseline,
+		spend: () => spent++,
+	};
+	const page = customerId
+		? { ids: [customerId], end: true }
+		: await readCustomerPages(input.api, sweep.c ?? 0, requestsPerPoll, () => spent++);
+
 	const found = new Map<string, IDataObject[]>();
-	await forEachConcurrently(customers, PARALLEL_CUSTOMERS, async (customer) => {
-		const id = String(customer.customer_id);
-		const print = fingerprint(id);
-		const { items, entry } = await trackCustomerInvoices(input.api, id, decodeCustomerInvoices(before[print]), !input.previous, event, input.now);
-		found.set(id, items);
-		if (entry) after[print] = encodeCustomerInvoices(entry);
-	});
+	const visited = await forEachConcurrently(
+		page.ids,
+		customerId ? 1 : PARALLEL_CUSTOMERS,
+		async (id) => {
+			visiting++;
+			const print = fingerprint(id);
+			const { items, entry } = await visitCustomer(visit, id, decodeCustomerInvoices(sweep.customers[print]));
+			found.set(id, items);
+			if (isEmpty(entry)) delete sweep.customers[print];
+			else sweep.customers[print] = encodeCustomerInvoices(entry);
+			visiting--;
+		},
+		() => customerId !== undefined || spent + visiting < requestsPerPoll,
+	);
+	if (page.end && visited === page.ids.length) delete sweep.c;
+	else sweep.c = (sweep.c ?? 0) + visited;
 	// Items in the order of the customer list, whatever order the requests finished in.
-	const items = customers.flatMap((customer) => found.get(String(customer.customer_id)) ?? []);
-	return { items, state: { customers: after } };
+	const items = page.ids.flatMap((id) => found.get(id) ?? []);
+	return { items, state: sweep as unknown as IDataObject };
+}
+
+/** Release 0.1's entry points: one event. */
+export async function pollCustomerInvoices(input: PollInput, event: InvoiceEvent, customerId: string): Promise<PollOutcome> {
+	return await pollInvoiceEvents(input, [event], customerId);
+}
+
+export async function pollAllCustomersInvoices(input: PollInput, event: InvoiceEvent): Promise<PollOutcome> {
+	return await pollInvoiceEvents(input, [event], undefined);
 }
 
 /** Fetch Test Event: the most recent matching invoice, looking at the newest customers first. */

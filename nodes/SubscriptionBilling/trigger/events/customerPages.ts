@@ -1,0 +1,26 @@
+import { visitPages } from '../../shared/pagination';
+import type { ReadAccess } from '../../shared/apiAccess';
+
+export interface CustomerPage {
+	/** Customer ids from `offset` on, in the list's order (creation order: new customers come last). */
+	ids: string[];
+	/** Whether the list ended within these ids. */
+	end: boolean;
+}
+
+/**
+ * The customer list (GET /customers) from `offset` on, until `want` customers are read or the list
+ * ends. Each page counts once against the poll's budget (`spend`).
+ */
+export async function readCustomerPages({ session, baseURL }: ReadAccess, offset: number, want: number, spend: () => void): Promise<CustomerPage> {
+	const ids: string[] = [];
+	let end = true;
+	await visitPages(session, { method: 'GET', baseURL, url: '/customers', qs: offset > 0 ? { offset } : {}, headers: { Accept: 'application/json' } }, {}, (page) => {
+		spend();
+		for (const customer of page.results) ids.push(String(customer.customer_id));
+		if (ids.length < want) return 'next';
+		end = false;
+		return 'stop';
+	});
+	return { ids, end };
+}

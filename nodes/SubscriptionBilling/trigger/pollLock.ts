@@ -1,0 +1,90 @@
+import { deepCopy, type IDataObject, type IPollFunctions } from 'n8n-workflow';
+
+interface Running {
+	since: Date;
+	/** What the running poll left in the node's static data; undefined when it failed. */
+	finished: Promise<IDataObject | undefined>;
+}
+
+/** Polls in progress in this n8n process, per trigger (workflow and node). */
+const running = new Map<string, Running>();
+let waiting = 0;
+
+/**
+ * The state the last successful poll of each trigger left, numbered. With durable cursors n8n
+ * hands a poll the state it read from its database when the poll was scheduled, and saves the state
+ * of a poll that emitted only with its execution, afterwards: a poll scheduled in between would
+ * start from the state before, and emit the same items again. Numbers are marked in the node's
+ * static data (`pollSeq`, with this process's `pollBoot`); a state marked older than the last one
+ * this process left is replaced by it. A state from another process (or none) is taken as it is.
+ */
+const latest = new Map<string, { seq: number; state: IDataObject }>();
+const BOOT = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+let sequence = 0;
+
+function catchUp(data: IDataObject, key: string): void {
+	const last = latest.get(key);
+	if (last && data.pollBoot === BOOT && typeof data.pollSeq === 'number' && data.pollSeq < last.seq) adopt(data, deepCopy(last.state));
+}
+
+function remember(data: IDataObject, key: string): IDataObject {
+	data.pollBoot = BOOT;
+	data.pollSeq = ++sequence;
+	const state = deepCopy(data);
+	latest.set(key, { seq: sequence, state });
+	return state;
+}
+
+/**
+ * Makes the static data of a poll that emits nothing the state the poll before it left. With
+ * durable cursors (n8n 2.36+), each poll works on its own copy of the state and n8n saves that copy
+ * when the poll returns, so a skipped poll must not hand back the state it started from.
+ */
+function adopt(target: IDataObject, state: IDataObject | undefined): void {
+	if (!state) return;
+	for (const key of Object.keys(target)) delete target[key];
+	Object.assign(target, state);
+}
+
+/**
+ * Runs one poll of a trigger unless another poll of the same trigger is still running: then this
+ * one reads nothing and emits nothing, says so in n8n's log, and returns once the running poll has
+ * ended, holding the state it left. Two polls reading the same state would otherwise emit the same
+ * items twice; so would a poll handed a state older than the last one (see `latest`). Fetch Test
+ * Event (manual) changes no state: not held.
+ */
+export async function exclusivePoll<T>(ctx: IPollFunctions, poll: () => Promise<T>): Promise<T | null> {
+	if (ctx.getMode() === 'manual') return await poll();
+	const key = `${ctx.getWorkflow().id ?? ''} ${ctx.getNode().id}`;
+	const current = running.get(key);
+	if (current) {
+		ctx.logger.warn(
+			`Subscription Billing Trigger "${ctx.getNode().name}": poll skipped, the previous poll of this trigger (started ${current.since.toISOString()}) is still running. Poll less often, or lower Requests Per Poll.`,
+			{ workflowId: ctx.getWorkflow().id, node: ctx.getNode().name },
+		);
+		waiting++;
+		try {
+			adopt(ctx.getWorkflowStaticData('node'), await current.finished);
+		} finally {
+			waiting--;
+		}
+		return null;
+	}
+	let finish: (state: IDataObject | undefined) => void = () => {};
+	running.set(key, { since: new Date(), finished: new Promise((resolve) => (finish = resolve)) });
+	let left: IDataObject | undefined;
+	try {
+		catchUp(ctx.getWorkflowStaticData('node'), key);
+		const result = await poll();
+		left = deepCopy(remember(ctx.getWorkflowStaticData('node'), key));
+		return result;
+	} finally {
+		finish(left);
+		running.delete(key);
+	}
+}
+
+/** Skipped polls waiting for the poll they overlapped to end (for tests). */
+export function skippedPollsWaiting(): number {
+	return waiting;
+}

@@ -153,7 +153,7 @@ describe.each(WORKING)('deployment "%s"', (variant) => {
 			expect(sandbox.requests.length).toBeLessThanOrEqual(front.requests.length);
 			expect(internal.received).toEqual([]);
 		});
-	});
+	}, 180_000);
 });
 
 describe('what each deployment makes the node do', () => {

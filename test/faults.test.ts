@@ -9,9 +9,9 @@ import { runBilling, startSandbox, useSandbox, type ReceivedRequest, type Sandbo
 
 const KEY_HEADER = 'x-service-idempotent-operation-key';
 const UUID_RE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
-/** A short timeout so that 'slow' faults (answers held 800 ms by the sandbox) time out quickly. */
-const SHORT_TIMEOUT = { timeout: 250 };
-const SLOW_MS = 800;
+/** A short timeout so that 'slow' faults (answers held 2 s by the sandbox) time out quickly. */
+const SHORT_TIMEOUT = { timeout: 600 };
+const SLOW_MS = 2000;
 
 const sandbox = useSandbox();
 beforeEach(() => sandbox.setFaults(null));
@@ -152,7 +152,7 @@ describe('reads are retried', () => {
 		sandbox.setFaults({ on: [1], kinds: ['slow'], slowMs: SLOW_MS });
 		const slow = await getSubscription({ faultHandling: { maxRetries: 0 }, requestOptions: SHORT_TIMEOUT });
 		expect(slow.error?.message).toBe('The Subscription Billing API did not answer in time');
-		expect(slow.error?.description).toMatch(/^nothing received for 250 ms \(ETIMEDOUT\) on GET /);
+		expect(slow.error?.description).toMatch(/^nothing received for 600 ms \(ETIMEDOUT\) on GET /);
 		sandbox.setFaults({ on: [2], kinds: ['drop'] });
 		const dropped = await getSubscription({ faultHandling: { maxRetries: 0 } });
 		expect(dropped.error?.message).toBe('The connection to the Subscription Billing API broke before the answer was complete');

@@ -110,15 +110,15 @@ const getSubscription = (extra: INodeParameters = {}): INodeParameters => ({
 describe('Timeout', () => {
 	test('an answer slower than the timeout fails the item with "did not answer in time", the request not repeated when retries are off', async () => {
 		sandbox.setFaults({ on: [1], kinds: ['slow'], slowMs: 5000 });
-		const run = await runBilling(sandbox, getSubscription({ requestOptions: { timeout: 200 }, faultHandling: { maxRetries: 0 } }));
+		const run = await runBilling(sandbox, getSubscription({ requestOptions: { timeout: 1000 }, faultHandling: { maxRetries: 0 } }));
 		expect(run.error?.message).toBe('The Subscription Billing API did not answer in time');
-		expect(run.error?.description).toMatch(/^nothing received for 200 ms \(ETIMEDOUT\) on GET \/api\/v2\/subscriptions\/.*an attempt waits at most 200 ms for the server to send anything \(Request Options > Timeout, default 30 s\)/);
+		expect(run.error?.description).toMatch(/^nothing received for 1 s \(ETIMEDOUT\) on GET \/api\/v2\/subscriptions\/.*an attempt waits at most 1 s for the server to send anything \(Request Options > Timeout, default 30 s\)/);
 		expect(sandbox.requests).toHaveLength(1);
 	});
 
 	test('a timed-out read is retried, and the retry that answers in time gives the result', async () => {
 		sandbox.setFaults({ on: [1], kinds: ['slow'], slowMs: 5000 });
-		const run = await runBilling(sandbox, getSubscription({ requestOptions: { timeout: 200 } }));
+		const run = await runBilling(sandbox, getSubscription({ requestOptions: { timeout: 1000 } }));
 		expect(run.error).toBeUndefined();
 		expect(run.json).toEqual([expect.objectContaining({ subscription_id: sandbox.fixtures.subscriptionId })]);
 		expect(sandbox.requests.map((request) => request.path)).toEqual(Array(2).fill(`/api/v2/subscriptions/${sandbox.fixtures.subscriptionId}`));

@@ -48,7 +48,7 @@ const DEPLOYMENTS = {
   'rate-limit-no-retry-after': { rateLimit: 'none' },
   gzip: { compression: 'gzip' },
   deflate: { compression: 'deflate' },
-  'tiny-chunks': { chunkBytes: 7 },
+  'tiny-chunks': { chunkBytes: 61 },
   'cut-writes': { cutWrites: true },
   'unknown-fields-and-offsets': { decorate: true },
   silent: { silent: true },

@@ -197,13 +197,15 @@ function timeLimits(retry: RetrySettings): string {
  */
 export async function sendWithRetries(session: Session, options: IHttpRequestOptions): Promise<unknown> {
 	const { ctx, retry } = session;
-	const startedAt = Date.now();
-	const deadline = startedAt + retry.totalTimeoutMs;
-	const timeIsUp = AbortSignal.timeout(retry.totalTimeoutMs);
+	// Time in attempts and the waits between them; waiting behind the execution's other requests
+	// (rateBudget.ts) is not this request's and does not count.
+	let spent = 0;
 	for (let attemptIndex = 0; ; attemptIndex++) {
 		const ticket = await budgetOf(session, options)?.acquire();
-		const left = deadline - Date.now();
-		const outcome = await attempt(session, options, Math.max(1, Math.min(retry.attemptTimeoutMs, left)), timeIsUp);
+		const left = Math.max(1, Math.ceil(retry.totalTimeoutMs - spent));
+		const began = Date.now();
+		const outcome = await attempt(session, options, Math.min(retry.attemptTimeoutMs, left), AbortSignal.timeout(left));
+		spent += Date.now() - began;
 		if ('body' in outcome) {
 			release(ticket, undefined);
 			return outcome.body;
@@ -213,12 +215,11 @@ export async function sendWithRetries(session: Session, options: IHttpRequestOpt
 		const retryable = attemptIndex < retry.maxRetries && isRetryable(failure, session.safeToRepeat);
 		let delay = retryable ? retryDelayMs(attemptIndex, failure, retry) : undefined;
 		// Another attempt needs time to be answered: at least its timeout, or a second.
-		const outOfTime = delay !== undefined && Date.now() + delay + Math.min(retry.attemptTimeoutMs, 1000) > deadline;
+		const outOfTime = delay !== undefined && spent + delay + Math.min(retry.attemptTimeoutMs, 1000) > retry.totalTimeoutMs;
 		if (outOfTime) delay = undefined;
 		if (delay === undefined) {
 			const asked = failure.type === 'http' ? retryAfterMs(failure.headers) : undefined;
 			const timedOut = failure.type === 'network' && failure.code === 'ETIMEDOUT';
-			const spent = Date.now() - startedAt;
 			const reasons = [
 				retryable && !outOfTime && asked !== undefined
 					? `the API asked to wait ${Math.ceil(asked / 1000)} s before retrying, longer than the ${retry.maxDelayMs / 1000} s this node waits`
@@ -241,6 +242,7 @@ export async function sendWithRetries(session: Session, options: IHttpRequestOpt
 			attempt: attemptIndex + 1,
 		});
 		await wait(delay, cancelSignalOf(ctx));
+		spent += delay;
 	}
 }
 

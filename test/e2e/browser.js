@@ -43,6 +43,23 @@ async function signIn(page, n8n) {
 	await page.waitForURL(/\/home\//);
 }
 
+/**
+ * A new workflow with a Manual Trigger, then the nodes panel opened on the Subscription Billing
+ * node, listing its actions: the way a user adds the node.
+ */
+async function openNodeActions(page, n8n) {
+	await page.goto(`${n8n.baseUrl}/workflow/new`);
+	await page.click(byTestId('canvas-add-button'));
+	await page.fill(byTestId('node-creator-search-bar'), 'Manual Trigger');
+	await page.locator(byTestId('item-iterator-item'), { hasText: 'Manual Trigger' }).first().click();
+	await page.locator(byTestId('canvas-node')).first().waitFor();
+	await page.keyboard.press('Escape');
+	await page.click(byTestId('node-creator-plus-button'));
+	await page.fill(byTestId('node-creator-search-bar'), 'Subscription Billing');
+	await page.locator(byTestId('item-iterator-item'), { hasText: 'Subscription Billing' }).first().click();
+	await page.locator(byTestId('node-creator-category-item')).first().waitFor();
+}
+
 /** Saves the page as test-output/e2e/<name>.png; with E2E_SCREENSHOTS=docs (and `docs`) also in docs/images/. */
 async function screenshot(page, name, { docs = true } = {}) {
 	fs.mkdirSync(SHOTS, { recursive: true });
@@ -55,4 +72,4 @@ async function screenshot(page, name, { docs = true } = {}) {
 	return file;
 }
 
-module.exports = { UI_TIMEOUT, byTestId, openBrowser, signIn, screenshot };
+module.exports = { UI_TIMEOUT, byTestId, openBrowser, signIn, openNodeActions, screenshot };

@@ -14,7 +14,7 @@ const {
 	builtNodeDescription,
 	expectedOperations,
 } = require('./helpers');
-const { byTestId, openBrowser, signIn, screenshot: saveScreenshot } = require('./browser');
+const { UI_TIMEOUT, byTestId, openBrowser, signIn, openNodeActions, screenshot: saveScreenshot } = require('./browser');
 const { isKnownN8nPageError } = require('./knownN8nPageErrors');
 const { editorUi } = require('./editorUi');
 
@@ -81,16 +81,7 @@ test('runs an example workflow from the canvas', async () => {
 });
 
 test('the nodes panel offers the node with every action of the built description', async () => {
-	await page.goto(`${n8n.baseUrl}/workflow/new`);
-	await page.click(byTestId('canvas-add-button'));
-	await page.fill(byTestId('node-creator-search-bar'), 'Manual Trigger');
-	await page.locator(byTestId('item-iterator-item'), { hasText: 'Manual Trigger' }).first().click();
-	await page.locator(byTestId('canvas-node')).first().waitFor();
-	await page.keyboard.press('Escape');
-	await page.click(byTestId('node-creator-plus-button'));
-	await page.fill(byTestId('node-creator-search-bar'), 'Subscription Billing');
-	await page.locator(byTestId('item-iterator-item'), { hasText: 'Subscription Billing' }).first().click();
-	await page.locator(byTestId('node-creator-category-item')).first().waitFor();
+	await openNodeActions(page, n8n);
 	await settled();
 	await screenshot('node-panel');
 

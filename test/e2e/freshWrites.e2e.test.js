@@ -1,0 +1,203 @@
+'use strict';
+// Every write operation added fresh from the nodes panel, the way a user adds it, then run with its
+// required fields untouched: what the editor stored must never be sent as if the user had given it.
+// - Untouched: n8n refuses to run ("The workflow has issues") and marks each field it knows is
+//   missing; the sandbox receives nothing.
+// - With those marked fields filled in (what a user must do before n8n runs it at all), a required
+//   field n8n does not mark (a number box left empty, bricks with no row, an update with no field)
+//   is refused by the node: the output panel names the field and the item, the sandbox receives nothing.
+// Screenshots: test-output/e2e/fresh-write-<resource>-<operation>[-marked].png.
+const { credentialFor, startEnvironment, requestsOf, builtNodeDescription, NODE_TYPE } = require('./helpers');
+const { UI_TIMEOUT, byTestId, openBrowser, signIn, openNodeActions, screenshot } = require('./browser');
+const { isKnownN8nPageError } = require('./knownN8nPageErrors');
+
+/**
+ * The write operations; `marked`: the fields n8n marks as missing on a fresh node (parameter name →
+ * label); `unmarked`: the required field n8n lets through untouched, which the node must refuse.
+ */
+const FRESH_WRITES = [
+	{ resource: 'customer', operation: 'create', marked: { name: 'Name' } },
+	{ resource: 'customer', operation: 'update', marked: { customerId: 'Customer' }, unmarked: 'Update Fields' },
+	{ resource: 'paymentMethod', operation: 'setDefault', marked: { subscriptionId: 'Subscription', paymentMethodId: 'Payment Method ID' } },
+	{ resource: 'paymentMethod', operation: 'setUp', marked: { subscriptionId: 'Subscription' } },
+	{
+		resource: 'subscriptionMilestone',
+		operation: 'complete',
+		marked: { subscriptionId: 'Subscription', milestoneId: 'Milestone ID', billOn: 'Bill On' },
+		unmarked: 'Quantity',
+	},
+	{
+		resource: 'subscriptionRecast',
+		operation: 'create',
+		marked: { subscriptionId: 'Subscription', startsAt: 'Starts At', billingFrequency: 'Billing Frequency' },
+		unmarked: 'Bricks',
+	},
+	{ resource: 'subscriptionRecast', operation: 'delete', marked: { subscriptionId: 'Subscription', orderId: 'Order ID' } },
+	{ resource: 'subscriptionRecast', operation: 'start', marked: { subscriptionId: 'Subscription', orderId: 'Order ID' } },
+	{ resource: 'subscriptionUpgrade', operation: 'create', marked: { subscriptionId: 'Subscription', startsAt: 'Starts At' }, unmarked: 'Bricks' },
+	{ resource: 'subscriptionUpgrade', operation: 'start', marked: { subscriptionId: 'Subscription', orderId: 'Order ID' } },
+	{ resource: 'usage', operation: 'create', marked: { transactionId: 'Transaction ID', subscriptionId: 'Subscription', brickId: 'Brick' }, unmarked: 'Value' },
+	{ resource: 'usage', operation: 'delete', marked: { transactionId: 'Transaction ID' } },
+	{ resource: 'usage', operation: 'update', marked: { transactionId: 'Transaction ID' }, unmarked: 'Value' },
+];
+
+let env;
+let sandbox;
+let n8n;
+let browser;
+let page;
+const pageErrors = [];
+
+const description = builtNodeDescription();
+
+/** The action's name in the nodes panel, from the built description. */
+function actionOf(resource, operation) {
+	const picker = description.properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource));
+	return picker.options.find((o) => o.value === operation).action;
+}
+
+/** The parameters and parameter issues the editor holds for the Subscription Billing node (Pinia's workflows store). */
+function editorNode() {
+	return page.evaluate((type) => {
+		const pinia = document.querySelector('#app').__vue_app__.config.globalProperties.$pinia;
+		const node = pinia._s.get('workflows').workflow.nodes.find((n) => n.type === type);
+		return node && JSON.parse(JSON.stringify({ parameters: node.parameters, issues: node.issues?.parameters ?? {} }));
+	}, NODE_TYPE);
+}
+
+/** A new workflow with a Manual Trigger, then the action added from the nodes panel; its panel opens. */
+async function addFresh(action) {
+	await openNodeActions(page, n8n);
+	await page.locator(byTestId('node-creator-item-name'), { hasText: new RegExp(`^\\s*${action}\\s*$`) }).first().click();
+	await page.locator(byTestId('ndv')).waitFor();
+	await page.locator(byTestId('parameter-input-operation')).waitFor();
+}
+
+/** Types `value` into the text field `name`. */
+async function fillText(name, value) {
+	const input = page.locator(`${byTestId(`parameter-input-${name}`)} input`).first();
+	await input.click();
+	await input.fill(value);
+	await page.locator(byTestId('node-parameters')).click({ position: { x: 5, y: 5 } }); // blur
+}
+
+/** Switches the resource locator `name` to By ID and types `value`. */
+async function fillById(name, value) {
+	const locator = page.locator(byTestId(`resource-locator-${name}`));
+	await locator.locator(byTestId('rlc-mode-selector')).click();
+	await page.locator('.el-select-dropdown__item:visible', { hasText: 'By ID' }).first().click();
+	const id = locator.locator(`input${byTestId('rlc-input')}, ${byTestId('rlc-input')} input, ${byTestId('rlc-input')} textarea`).first();
+	await id.click();
+	await id.fill(value);
+	await page.locator(byTestId('node-parameters')).click({ position: { x: 5, y: 5 } }); // blur
+}
+
+/** Picks `optionName` in the options field `name`. */
+async function choose(name, optionName) {
+	const combobox = page.locator(`${byTestId(`parameter-input-${name}`)} [role="combobox"]`).first();
+	await combobox.click();
+	const list = page.locator(`[id="${await combobox.getAttribute('aria-controls')}"]`);
+	await list.locator('.el-select-dropdown__item .option-headline').filter({ hasText: new RegExp(`^${optionName}$`) }).first().click();
+	await list.waitFor({ state: 'hidden' });
+}
+
+/** Fills the marked field `name` of `resource` as a user would. */
+async function fillMarked(resource, name) {
+	const f = sandbox.fixtures;
+	const fill = {
+		customerId: () => fillById('customerId', f.customerId),
+		subscriptionId: () => fillById('subscriptionId', f.subscriptionId),
+		brickId: () => fillById('brickId', f.usageBrickId),
+		milestoneId: () => fillById('milestoneId', f.milestoneId),
+		transactionId: () => fillText('transactionId', resource === 'usage' ? f.usageTransactionId : 'txn-e2e'),
+		startsAt: () => fillText('startsAt', '2026-10-01'),
+		billOn: () => choose('billOn', 'Next Invoice'),
+		billingFrequency: () => choose('billingFrequency', 'Monthly'),
+	}[name];
+	if (!fill) throw new Error(`no way to fill ${name}`);
+	await fill();
+}
+
+/** Runs the node from its panel. */
+async function executeStep() {
+	sandbox.clearRequests();
+	await page.click(byTestId('node-execute-button'));
+}
+
+async function closeToasts() {
+	for (const close of await page.locator('.el-notification__closeBtn:visible').all()) await close.click().catch(() => {});
+	await page.locator('.el-notification:visible').first().waitFor({ state: 'hidden' }).catch(() => {});
+}
+
+beforeAll(async () => {
+	env = await startEnvironment({ name: 'e2e-fresh-writes' });
+	({ sandbox, n8n } = env);
+	await n8n.importCredentials([credentialFor(sandbox)]);
+	await n8n.start();
+	await n8n.setupOwner();
+	({ browser, page } = await openBrowser());
+	// a machine shared with other work can take longer than usual to load the editor
+	page.setDefaultTimeout(UI_TIMEOUT * 4);
+	page.on('pageerror', (e) => isKnownN8nPageError(n8n.version, e) || pageErrors.push(e.message));
+	// leaving an unsaved workflow: the browser's "leave this page?" is answered yes
+	page.on('dialog', (dialog) => dialog.accept().catch(() => {}));
+	await signIn(page, n8n);
+});
+
+afterAll(async () => {
+	if (page) await screenshot(page, 'fresh-writes-last-state', { docs: false }).catch(() => {});
+	await browser?.close().catch(() => {});
+	await env?.close();
+});
+
+test('every write operation of the built description is here', () => {
+	const writes = FRESH_WRITES.map((w) => `${w.resource}.${w.operation}`);
+	expect(new Set(writes).size).toBe(writes.length);
+	expect(writes.length).toBe(13);
+});
+
+describe.each(FRESH_WRITES)('$resource → $operation added fresh from the nodes panel', ({ resource, operation, marked, unmarked }) => {
+	test('run untouched: n8n refuses, the panel marks each missing field, the sandbox receives nothing', async () => {
+		await addFresh(actionOf(resource, operation));
+		const fresh = await editorNode();
+		expect(fresh.parameters).toMatchObject({ resource, operation });
+		expect(Object.fromEntries(Object.entries(fresh.issues).map(([name, issues]) => [name, issues.join(' ')]))).toEqual(
+			Object.fromEntries(Object.entries(marked).map(([name, label]) => [name, `Parameter "${label}" is required.`])),
+		);
+		// a number box of a fresh node holds nothing (not n8n's 0)
+		for (const p of description.properties.filter((p) => p.type === 'number' && p.required && p.name in fresh.parameters)) {
+			expect([p.name, fresh.parameters[p.name]]).toEqual([p.name, null]);
+		}
+
+		await executeStep();
+		await page.getByText('The workflow has issues and cannot be executed').first().waitFor();
+		// after the attempt, each marked field shows n8n's warning sign beside it
+		const signs = page.locator(`${byTestId('ndv')} ${byTestId('parameter-issues')}`);
+		await signs.nth(Object.keys(marked).length - 1).waitFor();
+		expect(await signs.count()).toBe(Object.keys(marked).length);
+		await screenshot(page, `fresh-write-${resource}-${operation}`, { docs: false });
+		expect(requestsOf(sandbox)).toEqual([]);
+		await closeToasts();
+	});
+
+	if (!unmarked) return;
+
+	test(`with the marked fields filled in, the untouched ${unmarked} is refused by the node, naming it and the item; nothing is sent`, async () => {
+		for (const name of Object.keys(marked)) await fillMarked(resource, name);
+		const filled = await editorNode();
+		expect(filled.issues).toEqual({});
+
+		await executeStep();
+		const output = page.locator(byTestId('output-panel'));
+		const message = output.getByText(new RegExp(`^${unmarked} in item 0: `)).first();
+		await message.waitFor();
+		await output.getByText('Nothing was sent to the API for this item').first().waitFor();
+		await closeToasts();
+		await screenshot(page, `fresh-write-${resource}-${operation}-marked`, { docs: false });
+		expect(requestsOf(sandbox)).toEqual([]);
+	});
+});
+
+test('the page raised no script errors', () => {
+	expect(pageErrors).toEqual([]);
+});

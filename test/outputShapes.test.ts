@@ -6,7 +6,7 @@
  * goes through n8n-workflow's getNodeParameters and the editor's own step for options, as the editor
  * does it.
  */
-import { NodeHelpers, type IDataObject, type INode, type INodeParameters, type INodeTypeDescription } from 'n8n-workflow';
+import { NodeHelpers, type IDataObject, type INode, type INodeParameters } from 'n8n-workflow';
 import { SubscriptionBilling } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
 import { runBilling, useSandbox } from './helpers/billing';
 
@@ -28,14 +28,14 @@ describe('switching the resource in the editor (node version 2)', () => {
 	 * are computed again with their defaults, and only what is shown is kept.
 	 */
 	function change(values: INodeParameters, parameter: string, value: string, typeVersion = 2): INodeParameters {
-		const node: INode = { id: 'n', name: 'Subscription Billing', type: description.name, typeVersion, position: [0, 0], parameters: values };
+		const node = { typeVersion };
 		const updated: INodeParameters = { ...values, [parameter]: value };
 		for (const property of description.properties) {
 			if (!(property.name in updated) || property.type !== 'options' || !property.displayOptions?.show?.[parameter]) continue;
 			const offered = (property.options as Array<{ value: unknown }>).some((option) => option.value === updated[property.name]);
-			if (!offered && NodeHelpers.displayParameter(updated, property, node, description as INodeTypeDescription)) delete updated[property.name];
+			if (!offered && NodeHelpers.displayParameter(updated, property, node, description)) delete updated[property.name];
 		}
-		return NodeHelpers.getNodeParameters(description.properties, updated, true, false, { ...node, parameters: updated }, description) as INodeParameters;
+		return NodeHelpers.getNodeParameters(description.properties, updated, true, false, node, description) as INodeParameters;
 	}
 
 	/** Customer → Get Many with Selected Fields, as a user sets it up. */

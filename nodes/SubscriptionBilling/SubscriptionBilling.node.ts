@@ -19,8 +19,8 @@ export class SubscriptionBilling implements INodeType {
 		icon: { light: 'file:../../icons/subscriptionBilling.svg', dark: 'file:../../icons/subscriptionBilling.dark.svg' },
 		group: ['transform'],
 		// 2: Output and Fields stored per kind of result, Output on Customer Create and Update, renewal_total_cents (actions/output.ts)
+		// no defaultVersion: n8n adds the newest, and offers Custom API Call only on a description without one
 		version: [1, 2],
-		defaultVersion: 2,
 		subtitle: operationSubtitle(resources),
 		description: 'Manage customers, subscriptions, invoices, payment methods and usage of the Subscription Billing Service',
 		defaults: { name: 'Subscription Billing' },

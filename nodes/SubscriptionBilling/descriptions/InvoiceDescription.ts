@@ -43,8 +43,6 @@ function sortOption(values: Array<[string, string]>, defaultValue: string, descr
 }
 
 const fields: INodeProperties[] = [
-	...outputFields('invoice', { 1: INVOICE_LISTS, 2: INVOICE_LISTS }, invoiceOutput),
-	{ ...customerIdField, displayOptions: show('getManyForCustomer') },
 	{
 		displayName:
 			"The API searches one customer's invoices at a time: a customer is required. For a subscription's invoices use Get Many for Subscription; to search every customer, run this once per customer (e.g. after Customer → Get Many).",
@@ -53,6 +51,8 @@ const fields: INodeProperties[] = [
 		default: '',
 		displayOptions: show('search'),
 	},
+	...outputFields('invoice', { 1: INVOICE_LISTS, 2: INVOICE_LISTS }, invoiceOutput),
+	{ ...customerIdField, displayOptions: show('getManyForCustomer') },
 	{
 		...customerIdField,
 		description: 'The customer whose invoices are searched: the API requires one',

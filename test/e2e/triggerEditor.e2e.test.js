@@ -133,4 +133,14 @@ test('added fresh from the nodes panel: version 2 with Events, All Customers by 
 	const node = page.locator(byTestId('canvas-node')).first();
 	await node.getByText('Invoice Paid, Subscription Ending Soon').first().waitFor();
 	await screenshot(page, 'trigger-canvas', { docs: false });
+
+	// Only Changes To says under the box what none chosen means (n8n's multi-select shows its own "Select")
+	const box = await node.boundingBox();
+	await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2, { clickCount: 2 });
+	await ndv.waitFor();
+	await pickAll(ndv, 'events', ['Subscription Status Changed']);
+	const statuses = ndv.locator(byTestId('parameter-input-statuses')).first();
+	await statuses.waitFor();
+	await ndv.getByText('None chosen: every status change is emitted').first().waitFor();
+	await screenshot(page, 'trigger-statuses', { docs: false });
 });

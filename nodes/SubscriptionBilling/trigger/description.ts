@@ -133,7 +133,6 @@ export const triggerProperties: INodeProperties[] = [
 			name: 'statuses',
 			type: 'multiOptions',
 			default: [],
-			placeholder: 'Any status (none chosen)',
 			description: 'Emit only changes to these statuses. None chosen: every status change.',
 			hint: 'None chosen: every status change is emitted',
 			options: SUBSCRIPTION_STATUSES.map((status) => ({ name: status, value: status })),

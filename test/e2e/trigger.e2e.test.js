@@ -65,10 +65,18 @@ function workflow(credential) {
 async function waitFor(what, check, timeoutMs = 90_000) {
 	const deadline = Date.now() + timeoutMs;
 	let last;
+	let failure;
 	for (;;) {
-		last = await check();
+		// n8n may list an execution a moment before it serves it (or while it starts again): try again.
+		try {
+			last = await check();
+			failure = undefined;
+		} catch (error) {
+			last = undefined;
+			failure = error;
+		}
 		if (last !== undefined && last !== false) return last;
-		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${failure ? `: ${failure.message}` : ''}`);
 		await new Promise((resolve) => setTimeout(resolve, 250));
 	}
 }
@@ -90,6 +98,7 @@ async function executions(workflowId = WORKFLOW_ID) {
 	for (const summary of list.body.data.results) {
 		if (summary.status !== 'success' && summary.status !== 'error') continue;
 		const one = await n8n.rest('GET', `/rest/executions/${summary.id}`);
+		if (one.status !== 200 || !one.body?.data) throw new Error(`execution ${summary.id} was listed but not served (${one.status})`);
 		const data = typeof one.body.data.data === 'string' ? flatted.parse(one.body.data.data) : one.body.data.data;
 		if (summary.status === 'error') {
 			const failed = Object.values(data.resultData.runData).flat().find((run) => run.error)?.error;

@@ -24,8 +24,8 @@ function build() {
 	if (tsc.status !== 0) throw new Error(`tsc failed:\n${tsc.stdout}`);
 	const out = path.join(ROOT, 'bench', 'dist', 'pkg', 'dist');
 	return {
-		Poller: require(path.join(out, 'test', 'harness')).Poller,
-		shutdown: require(path.join(out, 'test', 'harness')).shutdownN8nCore,
+		Poller: require(path.join(out, 'test', 'harness', 'index.cjs')).Poller,
+		shutdown: require(path.join(out, 'test', 'harness', 'index.cjs')).shutdownN8nCore,
 		Trigger: require(path.join(out, 'nodes', 'SubscriptionBillingTrigger', 'SubscriptionBillingTrigger.node')).SubscriptionBillingTrigger,
 		Credential: require(path.join(out, 'credentials', 'SubscriptionBillingApi.credentials')).SubscriptionBillingApi,
 	};

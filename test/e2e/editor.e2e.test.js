@@ -145,6 +145,7 @@ afterAll(async () => {
 
 test('signs in with the owner account', async () => {
 	await signIn(page, n8n);
+	expect(new URL(page.url()).pathname).toMatch(/^\/home\//);
 });
 
 test('runs an example workflow from the canvas', async () => {

@@ -7,8 +7,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { INodeParameters } from 'n8n-workflow';
-import { runBilling, startSandbox, type BillingRun, type Sandbox } from './helpers/billing';
-import { shutdownN8nCore } from './harness';
+import { runBilling, startSandbox, type BillingRun, type Sandbox } from './helpers/billing.cjs';
+import { shutdownN8nCore } from './harness/index.cjs';
 
 const KEY = 'sbx_LEAKCHECK_7f3e9d2c1b0a4e5f';
 const WRONG_KEY = 'sbx_WRONGKEY_0a1b2c3d4e5f6a7b';

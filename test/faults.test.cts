@@ -5,7 +5,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { isRetryable, retryDelayMs, DEFAULT_RETRY, type Failure } from '../nodes/SubscriptionBilling/shared/retry';
-import { runBilling, startSandbox, useSandbox, type ReceivedRequest, type Sandbox } from './helpers/billing';
+import { runBilling, startSandbox, useSandbox, type ReceivedRequest, type Sandbox } from './helpers/billing.cjs';
 
 const KEY_HEADER = 'x-service-idempotent-operation-key';
 const UUID_RE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;

@@ -1,4 +1,4 @@
-import { runBilling, useSandbox } from './helpers/billing';
+import { runBilling, useSandbox } from './helpers/billing.cjs';
 
 const INVOICES = 2500;
 const sandbox = useSandbox({ seed: { bigCustomerInvoices: INVOICES } }, { resetEachTest: false });

@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { runBilling, useSandbox } from './helpers/billing';
+import { runBilling, useSandbox } from './helpers/billing.cjs';
 
 const sandbox = useSandbox();
 

@@ -11,8 +11,8 @@ import type { ICredentialTestRequest, IDataObject, INode, INodeCredentialTestRes
 import { SubscriptionBillingApi } from '../credentials/SubscriptionBillingApi.credentials';
 import { SubscriptionBilling } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
 import { apiBaseUrl } from '../nodes/SubscriptionBilling/shared/baseUrl';
-import { runBilling, startSandbox, type Sandbox } from './helpers/billing';
-import { runNode, shutdownN8nCore } from './harness';
+import { runBilling, startSandbox, type Sandbox } from './helpers/billing.cjs';
+import { runNode, shutdownN8nCore } from './harness/index.cjs';
 
 interface Recorded {
 	method: string;

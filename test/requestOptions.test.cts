@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { INodeParameters } from 'n8n-workflow';
-import { runBilling, useSandbox } from './helpers/billing';
+import { runBilling, useSandbox } from './helpers/billing.cjs';
 
 // Pages of at most 10, so that a list of the 30 customers takes three requests.
 const sandbox = useSandbox({ seed: { customers: 30 }, maxPageSize: 10 });

@@ -1,7 +1,7 @@
 // Checks the Subscription Billing API v2 sandbox itself (test/sandbox), over real HTTP.
 import { readFileSync } from 'fs';
 import { join } from 'path';
-import { startSandbox, Sandbox, FaultKind } from './sandbox';
+import { startSandbox, Sandbox, FaultKind } from './sandbox/index.cjs';
 
 type Json = any;
 

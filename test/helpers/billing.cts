@@ -1,11 +1,10 @@
 import type { IDataObject, INode, INodeParameters, IRun } from 'n8n-workflow';
 import { SubscriptionBillingApi } from '../../credentials/SubscriptionBillingApi.credentials';
 import { SubscriptionBilling } from '../../nodes/SubscriptionBilling/SubscriptionBilling.node';
-import { runNode, shutdownN8nCore, type RunResult } from '../harness';
-import type { SandboxWorld } from '../sandbox';
+import { runNode, shutdownN8nCore, type RunResult } from '../harness/index.cjs';
+import type { SandboxWorld } from '../sandbox/index.cjs';
 
 // The sandbox is plain CommonJS so that demos and benchmarks run it without compiling.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const sandboxModule = require('../sandbox') as { startSandbox: (options?: IDataObject) => Promise<Sandbox> };
 
 export interface ReceivedRequest {

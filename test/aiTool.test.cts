@@ -38,9 +38,9 @@ import type {
 	INodeTypeDescription,
 	ICredentialType,
 } from 'n8n-workflow';
-import { useSandbox } from './helpers/billing';
-import { ensureN8nCoreEnvironment } from './harness/environment';
-import { START_NODE_TYPE, runWorkflow } from './harness';
+import { useSandbox } from './helpers/billing.cjs';
+import { ensureN8nCoreEnvironment } from './harness/environment.cjs';
+import { START_NODE_TYPE, runWorkflow } from './harness/index.cjs';
 
 // ---- n8n 2.8.4, packages/cli/src/tool-generation (copied from its dist; see the header) ----------
 function isFullDescription(obj: unknown): obj is INodeTypeDescription {
@@ -125,7 +125,6 @@ function toolTypeForExecution(versionedNodeType: INodeType): INodeType {
 // -------------------------------------------------------------------------------------------------
 
 const packageRoot = path.resolve(__dirname, '..');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { LOCAL: n8nInstalls } = require('../scripts/n8n-local') as { LOCAL: string };
 const N8N_TOOL_GENERATION = path.join(n8nInstalls, 'n8n-2.8.4/node_modules/n8n/dist/tool-generation/index.js');
 
@@ -257,9 +256,9 @@ const sandbox = useSandbox();
 
 describe('the tool variant n8n derives from the node', () => {
 	// Skipped (reported as such) where n8n 2.8.4 is not installed, e.g. in CI.
-	(existsSync(N8N_TOOL_GENERATION) ? test : test.skip)('matches what n8n 2.8.4 itself builds (n8n installed in .n8n-local/)', async () => {
+	const testWhereN8nIsInstalled = existsSync(N8N_TOOL_GENERATION) ? test : test.skip;
+	testWhereN8nIsInstalled('matches what n8n 2.8.4 itself builds (n8n installed in .n8n-local/)', async () => {
 		const { nodeType } = await loadPackage();
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
 		const n8n = require(N8N_TOOL_GENERATION) as { convertNodeToAiTool: typeof convertNodeToAiTool };
 		const theirs = n8n.convertNodeToAiTool({ description: deepCopy(nodeType.description) }).description;
 		expect(toolDescriptionForEditor(nodeType.description)).toEqual(theirs);

@@ -21,9 +21,9 @@ import type {
 	IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
 
-import { HarnessCredentialsHelper } from './credentials-helper';
-import { ensureN8nCoreEnvironment, withCapturedLogs } from './environment';
-import { HarnessNodeTypes, defaultTypeVersion } from './node-types';
+import { HarnessCredentialsHelper } from './credentials-helper.cjs';
+import { ensureN8nCoreEnvironment, withCapturedLogs } from './environment.cjs';
+import { HarnessNodeTypes, defaultTypeVersion } from './node-types.cjs';
 
 export interface RunListSearchOptions {
 	nodeType: INodeType | IVersionedNodeType;

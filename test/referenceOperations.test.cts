@@ -1,5 +1,5 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { runBilling, useSandbox, type BillingRun, type ReceivedRequest } from './helpers/billing';
+import { runBilling, useSandbox, type BillingRun, type ReceivedRequest } from './helpers/billing.cjs';
 
 // Operations of the node beyond the contract's ten (issue #4), run through n8n's engine against
 // the sandbox: what the node sends, what it outputs, and how each API rule surfaces.

@@ -9,7 +9,7 @@ import type { IDataObject, INodeParameters, INodeProperties } from 'n8n-workflow
 import { SubscriptionBillingApi } from '../credentials/SubscriptionBillingApi.credentials';
 import { SubscriptionBilling } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
 import { checkedBaseUrl } from '../nodes/SubscriptionBilling/shared/baseUrl';
-import { runBilling, useSandbox } from './helpers/billing';
+import { runBilling, useSandbox } from './helpers/billing.cjs';
 
 const sandbox = useSandbox();
 

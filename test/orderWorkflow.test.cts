@@ -1,8 +1,8 @@
 import { NodeConnectionTypes, type IDataObject, type INode, type INodeParameters } from 'n8n-workflow';
 import { SubscriptionBillingApi } from '../credentials/SubscriptionBillingApi.credentials';
 import { SubscriptionBilling } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
-import { useSandbox } from './helpers/billing';
-import { START_NODE_TYPE, runWorkflow } from './harness';
+import { useSandbox } from './helpers/billing.cjs';
+import { START_NODE_TYPE, runWorkflow } from './harness/index.cjs';
 
 // A recast from creation to effect as one n8n workflow: four Subscription Billing nodes, each
 // taking its IDs from the output of the nodes before it.

@@ -1,4 +1,4 @@
-import { runBilling, useSandbox } from './helpers/billing';
+import { runBilling, useSandbox } from './helpers/billing.cjs';
 
 const sandbox = useSandbox();
 

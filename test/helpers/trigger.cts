@@ -1,8 +1,8 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { SubscriptionBillingApi } from '../../credentials/SubscriptionBillingApi.credentials';
 import { SubscriptionBillingTrigger } from '../../nodes/SubscriptionBilling/SubscriptionBillingTrigger.node';
-import { Poller } from '../harness';
-import type { ReceivedRequest, Sandbox } from './billing';
+import { Poller } from '../harness/index.cjs';
+import type { ReceivedRequest, Sandbox } from './billing.cjs';
 
 /** The trigger in an active workflow against the sandbox; each `poll()` is one scheduled poll. */
 export function activeTrigger(sandbox: Sandbox, parameters: INodeParameters, staticData?: IDataObject): Poller {

@@ -4,7 +4,7 @@
  * (an empty required field) are given through expressions, as a workflow mapping them would.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { runBilling, useSandbox } from './helpers/billing';
+import { runBilling, useSandbox } from './helpers/billing.cjs';
 
 const sandbox = useSandbox();
 

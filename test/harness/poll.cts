@@ -20,10 +20,10 @@ import type {
 	WorkflowActivateMode,
 } from 'n8n-workflow';
 
-import { HarnessCredentialsHelper } from './credentials-helper';
-import { ensureN8nCoreEnvironment, withCapturedLogs } from './environment';
-import { HarnessNodeTypes } from './node-types';
-import { buildAdditionalData, type HarnessError } from './run';
+import { HarnessCredentialsHelper } from './credentials-helper.cjs';
+import { ensureN8nCoreEnvironment, withCapturedLogs } from './environment.cjs';
+import { HarnessNodeTypes } from './node-types.cjs';
+import { buildAdditionalData, type HarnessError } from './run.cjs';
 
 export interface PollerOptions {
 	nodeType: INodeType;

@@ -5,7 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { DEFAULT_MAX_CONCURRENT, INITIAL_WINDOW, heldBudgets } from '../nodes/SubscriptionBilling/shared/rateBudget';
-import { runBilling, useSandbox, type ReceivedRequest } from './helpers/billing';
+import { runBilling, useSandbox, type ReceivedRequest } from './helpers/billing.cjs';
 
 interface LimitedSandbox {
 	setLimits(config: IDataObject | null): void;

@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { IDataObject } from 'n8n-workflow';
 import { SubscriptionBilling } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
-import { runBilling, useSandbox } from './helpers/billing';
+import { runBilling, useSandbox } from './helpers/billing.cjs';
 
 const sandbox = useSandbox();
 

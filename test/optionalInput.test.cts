@@ -5,7 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { SubscriptionBilling } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
-import { runBilling, useSandbox, type BillingRun } from './helpers/billing';
+import { runBilling, useSandbox, type BillingRun } from './helpers/billing.cjs';
 
 const sandbox = useSandbox();
 

@@ -4,9 +4,9 @@ import { PackageDirectoryLoader } from 'n8n-core';
 import type { INodeType } from 'n8n-workflow';
 import { SubscriptionBillingApi } from '../credentials/SubscriptionBillingApi.credentials';
 import { SubscriptionBilling } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
-import { startSandbox } from './helpers/billing';
-import { ensureN8nCoreEnvironment } from './harness/environment';
-import { Poller, runNode, shutdownN8nCore } from './harness';
+import { startSandbox } from './helpers/billing.cjs';
+import { ensureN8nCoreEnvironment } from './harness/environment.cjs';
+import { Poller, runNode, shutdownN8nCore } from './harness/index.cjs';
 
 const packageRoot = path.resolve(__dirname, '..');
 

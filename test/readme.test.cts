@@ -29,7 +29,6 @@ test("the README's operations table lists exactly the node's operations, with th
 });
 
 test('the README documents every npm script it tells people to run', () => {
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const scripts = Object.keys((require('../package.json') as { scripts: Record<string, string> }).scripts);
 	const mentioned = [...readme.matchAll(/npm run ([\w:]+)/g)].map((match) => match[1]);
 	for (const script of new Set(mentioned)) expect({ script, exists: scripts.includes(script) }).toEqual({ script, exists: true });

@@ -8,9 +8,9 @@ import { NodeConnectionTypes, type IDataObject, type IExecutePaginationFunctions
 import { SubscriptionBillingApi } from '../credentials/SubscriptionBillingApi.credentials';
 import { SubscriptionBilling } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
 import { keyScope } from '../nodes/SubscriptionBilling/actions/idempotency';
-import { runWorkflow } from './harness';
-import { START_NODE_TYPE } from './harness/node-types';
-import { runBilling, useSandbox, type BillingRun, type ReceivedRequest } from './helpers/billing';
+import { runWorkflow } from './harness/index.cjs';
+import { START_NODE_TYPE } from './harness/node-types.cjs';
+import { runBilling, useSandbox, type BillingRun, type ReceivedRequest } from './helpers/billing.cjs';
 
 const KEY_HEADER = 'x-service-idempotent-operation-key';
 

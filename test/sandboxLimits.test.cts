@@ -1,6 +1,6 @@
 // The sandbox's latency, rate limit, cap on requests in flight and count of applied writes
 // (test/sandbox/limits.js, applied.js), over real HTTP.
-import { startSandbox, type Sandbox } from './sandbox';
+import { startSandbox, type Sandbox } from './sandbox/index.cjs';
 
 let sb: Sandbox;
 beforeAll(async () => {

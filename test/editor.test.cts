@@ -9,8 +9,8 @@ import type { IDataObject, INode, INodeParameters, INodeProperties, INodePropert
 import { SubscriptionBillingApi } from '../credentials/SubscriptionBillingApi.credentials';
 import { resources } from '../nodes/SubscriptionBilling/descriptions';
 import { SubscriptionBilling } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
-import { runBilling, useSandbox } from './helpers/billing';
-import { runListSearch } from './harness';
+import { runBilling, useSandbox } from './helpers/billing.cjs';
+import { runListSearch } from './harness/index.cjs';
 
 const CUSTOMERS = 120; // more than two pages of 50
 const sandbox = useSandbox({ seed: { customers: CUSTOMERS } });

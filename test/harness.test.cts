@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { NodeConnectionTypes } from 'n8n-workflow';
 import type { IAuthenticateGeneric, ICredentialType, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { START_NODE_TYPE, runNode, runWorkflow, shutdownN8nCore } from './harness';
+import { START_NODE_TYPE, runNode, runWorkflow, shutdownN8nCore } from './harness/index.cjs';
 
 class HarnessTestApi implements ICredentialType {
 	name = 'harnessTestApi';

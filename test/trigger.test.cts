@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
-import { useSandbox } from './helpers/billing';
+import { useSandbox } from './helpers/billing.cjs';
 import { decodeCustomerInvoices } from '../nodes/SubscriptionBilling/trigger/events/invoiceState';
-import { activeTrigger, apiRequests } from './helpers/trigger';
+import { activeTrigger, apiRequests } from './helpers/trigger.cjs';
 
 // Pages of 5 customers, so a listing of the 12 seeded customers takes three requests.
 const sandbox = useSandbox({ maxPageSize: 5 });

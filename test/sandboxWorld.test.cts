@@ -1,4 +1,4 @@
-import { useSandbox } from './helpers/billing';
+import { useSandbox } from './helpers/billing.cjs';
 
 const sandbox = useSandbox();
 

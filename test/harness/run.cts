@@ -20,9 +20,9 @@ import type {
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
 
-import { HarnessCredentialsHelper } from './credentials-helper';
-import { ensureN8nCoreEnvironment, withCapturedLogs } from './environment';
-import { HarnessNodeTypes, START_NODE_TYPE, createStartNodeType, defaultTypeVersion } from './node-types';
+import { HarnessCredentialsHelper } from './credentials-helper.cjs';
+import { ensureN8nCoreEnvironment, withCapturedLogs } from './environment.cjs';
+import { HarnessNodeTypes, START_NODE_TYPE, createStartNodeType, defaultTypeVersion } from './node-types.cjs';
 
 export type HarnessError = Error & { description?: string; context?: IDataObject; httpCode?: string };
 

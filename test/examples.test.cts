@@ -165,5 +165,5 @@ test("the credential's base URL placeholders are addresses the node accepts", ()
 	const node = { id: 'n', name: 'Subscription Billing', type: 'subscriptionBilling', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
 	const placeholders = new SubscriptionBillingApi().properties.filter((property) => /BaseUrl$/.test(property.name)).map((property) => property.placeholder);
 	expect(placeholders).toHaveLength(2);
-	for (const placeholder of placeholders) expect(checkedBaseUrl(node, placeholder, 0).protocol).toBe('https:');
+	for (const placeholder of placeholders) expect(checkedBaseUrl(node, exampleIn(placeholder as string, 'placeholder') as string, 0).protocol).toBe('https:');
 });

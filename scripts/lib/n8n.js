@@ -16,6 +16,7 @@
  * again when one was taken in between (ports.js).
  */
 const fs = require('node:fs');
+const http = require('node:http');
 const path = require('node:path');
 const crypto = require('node:crypto');
 const { spawn } = require('node:child_process');
@@ -372,23 +373,32 @@ class N8n {
 		return tailFile(this.logFile, lines);
 	}
 
-	/** Calls the server's REST API with the owner's session: { status, body, headers }. */
+	/**
+	 * Calls the server's REST API with the owner's session: { status, body, headers }. One
+	 * connection per call: a kept-alive connection the server closes just as the next call reuses
+	 * it fails that call ("other side closed"), more often the busier the machine.
+	 */
 	async rest(method, urlPath, body, { auth = true } = {}) {
 		const headers = { 'browser-id': this.browserId, accept: 'application/json' };
-		if (body !== undefined) headers['content-type'] = 'application/json';
+		const payload = body === undefined ? undefined : JSON.stringify(body);
+		if (payload !== undefined) Object.assign(headers, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) });
 		if (auth && this.cookie) headers.cookie = this.cookie;
-		const res = await fetch(`${this.baseUrl}${urlPath}`, {
-			method,
-			headers,
-			body: body === undefined ? undefined : JSON.stringify(body),
+		const res = await new Promise((resolve, reject) => {
+			const req = http.request(`${this.baseUrl}${urlPath}`, { method, headers, agent: false }, (answer) => {
+				let text = '';
+				answer.setEncoding('utf8');
+				answer.on('data', (d) => (text += d));
+				answer.on('end', () => resolve({ status: answer.statusCode, headers: answer.headers, text }));
+				answer.on('error', reject);
+			});
+			req.on('error', reject);
+			req.end(payload);
 		});
-		const setCookie = res.headers.getSetCookie?.() ?? [];
-		const authCookie = setCookie.map((c) => c.split(';')[0]).find((c) => c.startsWith('n8n-auth='));
+		const authCookie = (res.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]).find((c) => c.startsWith('n8n-auth='));
 		if (authCookie) this.cookie = authCookie;
-		const text = await res.text();
-		let parsed = text;
+		let parsed = res.text;
 		try {
-			parsed = JSON.parse(text);
+			parsed = JSON.parse(res.text);
 		} catch {
 			/* not JSON */
 		}

@@ -39,8 +39,10 @@ beforeEach(() => received.splice(0));
 
 /** `npm publish <args>` in the repository, outside any CI: { code, output }. */
 function npmPublish(args: string[]): Promise<{ code: number | null; output: string }> {
-	const env: NodeJS.ProcessEnv = { ...process.env, npm_config_registry: registryUrl, npm_config_userconfig: userConfig };
-	for (const key of Object.keys(env)) if (key === 'CI' || key.startsWith('GITHUB_') || key === 'RELEASE_MODE' || key.startsWith('npm_config_provenance')) delete env[key];
+	// no CI, no release mode, and no npm settings but the repository's .npmrc and this user's
+	const env: NodeJS.ProcessEnv = { ...process.env };
+	for (const key of Object.keys(env)) if (key === 'CI' || key.startsWith('GITHUB_') || key === 'RELEASE_MODE' || /^npm_config_/i.test(key)) delete env[key];
+	Object.assign(env, { npm_config_registry: registryUrl, npm_config_userconfig: userConfig });
 	return new Promise((resolve, reject) => {
 		const child = spawn('npm', ['publish', '--registry', registryUrl, ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
 		let output = '';

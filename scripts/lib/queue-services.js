@@ -129,6 +129,26 @@ async function waitFor(what, check, server, logFile, { logStart = 0, timeoutMs =
 
 const logSize = (file) => (fs.existsSync(file) ? fs.statSync(file).size : 0);
 
+/**
+ * Spawns `command(port)` ([cmd, args]) on a port chosen for it and waits until `isReady(port)`;
+ * again on a new port when the server says the port was taken in between. { port, server }.
+ */
+async function startOnFreePort({ what, logFile, onChosen, command, isReady }) {
+	let port;
+	let server;
+	await startOnFreePorts({
+		what,
+		onChosen,
+		choose: async () => ({ port: (port = await freePort()) }),
+		start: async () => {
+			const logStart = logSize(logFile);
+			server = spawnGuarded(...command(port), logFile);
+			await waitFor(what, () => isReady(port), server, logFile, { logStart });
+		},
+	});
+	return { port, server: { ...server, logFile } };
+}
+
 const tail = (file) => tailFile(file, 30);
 
 /**
@@ -174,30 +194,23 @@ async function startPostgres({ dir, database = 'n8n', user = 'n8n', onChosen }) 
 	}
 	runOk(path.join(bin, 'initdb'), ['-D', data, '-U', user, `--pwfile=${pwFile}`, '--auth-host=scram-sha-256', '--auth-local=trust', '--no-locale', '-E', 'UTF8'], 'initdb');
 	fs.rmSync(pwFile);
-	const logFile = path.join(dir, 'postgres.log');
-	let port;
-	let server;
-	await startOnFreePorts({
+	const { port, server } = await startOnFreePort({
 		what: 'Postgres',
-		choose: async () => ({ port: (port = await freePort()) }),
+		logFile: path.join(dir, 'postgres.log'),
 		onChosen,
-		start: async () => {
-			const logStart = logSize(logFile);
-			const [cmd, args] = asPostgresUser(path.join(bin, 'postgres'), [
+		command: (port) =>
+			asPostgresUser(path.join(bin, 'postgres'), [
 				'-D', data,
 				'-p', String(port),
 				'-c', `listen_addresses=${HOST}`,
 				'-c', `unix_socket_directories=${socketDir}`,
 				'-c', 'max_connections=100',
-			]);
-			server = spawnGuarded(cmd, args, logFile);
-			// Postgres opens its unix socket (in a folder of its own) only after it listens on the port
-			const isReady = () => spawnSync(path.join(bin, 'pg_isready'), ['-q', '-h', socketDir, '-p', String(port)]).status === 0;
-			await waitFor('Postgres', isReady, server, logFile, { logStart });
-		},
+			]),
+		// Postgres opens its unix socket (in a folder of its own) only after it listens on the port
+		isReady: (port) => spawnSync(path.join(bin, 'pg_isready'), ['-q', '-h', socketDir, '-p', String(port)]).status === 0,
 	});
 	runOk(path.join(bin, 'createdb'), ['-h', socketDir, '-p', String(port), '-U', user, database], 'createdb');
-	return { host: HOST, port, user, password, database, logFile, version: versions().postgres, pid: server.pid, stop: () => server.stop() };
+	return { host: HOST, port, user, password, database, logFile: server.logFile, version: versions().postgres, pid: server.pid, stop: () => server.stop() };
 }
 
 /** Redis on a free port of 127.0.0.1, nothing saved to disk. */
@@ -207,21 +220,15 @@ async function startRedis({ dir, onChosen }) {
 	const root = path.join(dir, 'redis');
 	fs.mkdirSync(root, { recursive: true });
 	const socketPath = path.join(root, 'redis.sock');
-	const logFile = path.join(dir, 'redis.log');
-	let port;
-	let server;
-	await startOnFreePorts({
+	const { port, server } = await startOnFreePort({
 		what: 'Redis',
-		choose: async () => ({ port: (port = await freePort()) }),
+		logFile: path.join(dir, 'redis.log'),
 		onChosen,
-		start: async () => {
-			const logStart = logSize(logFile);
-			server = spawnGuarded(bin, ['--port', String(port), '--bind', HOST, '--unixsocket', socketPath, '--unixsocketperm', '700', '--save', '', '--appendonly', 'no', '--dir', root, '--daemonize', 'no'], logFile);
-			// Redis opens its unix socket only after it listens on the port
-			await waitFor('Redis', async () => (await redisCommand({ path: socketPath }, 'PING')) === '+PONG', server, logFile, { logStart });
-		},
+		command: (port) => [bin, ['--port', String(port), '--bind', HOST, '--unixsocket', socketPath, '--unixsocketperm', '700', '--save', '', '--appendonly', 'no', '--dir', root, '--daemonize', 'no']],
+		// Redis opens its unix socket only after it listens on the port
+		isReady: async () => (await redisCommand({ path: socketPath }, 'PING')) === '+PONG',
 	});
-	return { host: HOST, port, logFile, version: versions().redis, pid: server.pid, stop: () => server.stop() };
+	return { host: HOST, port, logFile: server.logFile, version: versions().redis, pid: server.pid, stop: () => server.stop() };
 }
 
 module.exports = { ensureQueuePackages, startPostgres, startRedis, versions, redisCommand };

@@ -4,6 +4,7 @@
 // onPortsChosen hook runs after the choice and before the start): n8n must end up running on new
 // ports, and a decoy that answers like n8n on the taken port must not pass for it.
 const crypto = require('node:crypto');
+const fs = require('node:fs');
 const http = require('node:http');
 const net = require('node:net');
 const { N8n } = require('../../scripts/lib/n8n');
@@ -83,7 +84,7 @@ describe('n8n start when its ports are taken between the choice and the start', 
 		expect(n8n.port).toBe(third.port);
 		expect(n8n.brokerPort).toBe(third.brokerPort);
 		expect(new Set([first.port, second.port, third.port]).size).toBe(3);
-		const log = n8n.tailLog(400);
+		const log = fs.readFileSync(n8n.logFile, 'utf8');
 		expect(log).toContain(`n8n's port ${first.port} is already in use`);
 		expect(log).toContain(`n8n Task Broker's port ${second.brokerPort} is already in use`);
 		expect(log).toContain(`n8n ready on 127.0.0.1, port ${third.port}`);
@@ -119,9 +120,12 @@ describe('n8n start when its ports are taken between the choice and the start', 
 			if (attempt === 1) await takePort(ports.brokerPort);
 		};
 		try {
+			// the run itself, not the exit code: n8n 2.41.1 on Node 24 sometimes ends `n8n execute` with
+			// a signal after printing a finished run (docs/compatibility.md)
 			const r = await n8n.execute(workflow.id);
-			expect(r.code).toBe(0);
+			expect(r.run?.finished).toBe(true);
 			expect(r.run?.data?.resultData?.runData?.Start).toHaveLength(1);
+			expect(`${r.stdout}${r.stderr}`).not.toMatch(/already in use/);
 		} finally {
 			n8n.onPortsChosen = takeFirstBrokerPort;
 		}

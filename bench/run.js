@@ -99,12 +99,6 @@ const ratio = (a, b) => (a !== undefined && b ? a / b : undefined);
 const fmtRatio = (r) => (r === undefined ? '–' : `${r.toFixed(2)}x`);
 const log = (msg) => process.stdout.write(`${msg}\n`);
 
-function sh(cmd, args, opts = {}) {
-	const res = spawnSync(cmd, args, { cwd: ROOT, encoding: 'utf8', ...opts });
-	if (res.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed:\n${res.stdout}\n${res.stderr}`);
-	return res.stdout;
-}
-
 function machine() {
 	const mem = fs.readFileSync('/proc/meminfo', 'utf8').match(/MemTotal:\s+(\d+)/);
 	const version = (p) => {
@@ -368,7 +362,7 @@ function finish({ host, loadBefore, started, nodesBase, nodesBaseVersion, ways, 
 
 /** Figures, goals, the plot and RESULTS.md from a run (also: node bench/run.js --render). */
 function report(run) {
-	const { config: CONFIG, results, ways, profiles, nodesBaseVersion, elapsed } = run;
+	const { config: CONFIG, results, ways, nodesBaseVersion, elapsed } = run;
 	const limited = limitedReport(run);
 	const goalRow = (g) => `| ${g.name} | ${g.measured} | ${g.rule} | ${g.pass ? 'PASS' : 'MISS'} |`;
 	if (run.onlyLimited) {

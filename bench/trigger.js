@@ -44,8 +44,8 @@ function build() {
 	const { DEFAULT_REQUESTS_PER_POLL: budget } = require(path.join(out, 'nodes', 'SubscriptionBilling', 'trigger', 'invoiceSettings'));
 	DEFAULT_REQUESTS_PER_POLL = budget;
 	return {
-		Poller: require(path.join(out, 'test', 'harness')).Poller,
-		shutdown: require(path.join(out, 'test', 'harness')).shutdownN8nCore,
+		Poller: require(path.join(out, 'test', 'harness', 'index.cjs')).Poller,
+		shutdown: require(path.join(out, 'test', 'harness', 'index.cjs')).shutdownN8nCore,
 		Trigger: require(path.join(out, 'nodes', 'SubscriptionBilling', 'SubscriptionBillingTrigger.node')).SubscriptionBillingTrigger,
 		Credential: require(path.join(out, 'credentials', 'SubscriptionBillingApi.credentials')).SubscriptionBillingApi,
 	};

@@ -69,7 +69,7 @@ function buildVariant(name, changes) {
 
 // ---- the measured child ---------------------------------------------------------------------
 async function child([variant, scenario, n]) {
-	const harness = require(path.join(PKG, 'test', 'harness', 'index.js'));
+	const harness = require(path.join(PKG, 'test', 'harness', 'index.cjs'));
 	const dir = path.join(VARIANTS, variant);
 	const { SubscriptionBilling } = require(path.join(dir, 'nodes', 'SubscriptionBilling', 'SubscriptionBilling.node.js'));
 	const { SubscriptionBillingApi } = require(path.join(dir, 'credentials', 'SubscriptionBillingApi.credentials.js'));

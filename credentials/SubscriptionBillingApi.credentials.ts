@@ -53,6 +53,7 @@ export class SubscriptionBillingApi implements ICredentialType {
 				{ name: 'Staging', value: 'staging' },
 			],
 			default: 'production',
+			description: 'The environment of the service to connect to; each has its own base URL and API keys',
 		},
 		{
 			displayName: 'Production Base URL',
@@ -60,7 +61,7 @@ export class SubscriptionBillingApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			required: true,
-			placeholder: 'https://billing.example.com/api/v2',
+			placeholder: 'e.g. https://billing.example.com/api/v2',
 			description:
 				'Address of the production API, ending in /api/v2. Must be https, except on this machine (127.0.0.1, localhost), such as a local sandbox.',
 			displayOptions: { show: { environment: ['production'] } },
@@ -72,7 +73,7 @@ export class SubscriptionBillingApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			required: true,
-			placeholder: 'https://staging.billing.example.com/api/v2',
+			placeholder: 'e.g. https://staging.billing.example.com/api/v2',
 			description:
 				'Address of the staging API, ending in /api/v2. Must be https, except on this machine (127.0.0.1, localhost), such as a local sandbox.',
 			displayOptions: { show: { environment: ['staging'] } },

@@ -22,7 +22,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const { N8n, OWNER, portIsFree, freePort } = require('./lib/n8n');
+const { N8n, OWNER, portIsFree } = require('./lib/n8n');
 const { QueueCluster } = require('./lib/queue');
 const { ROOT } = require('./n8n-local');
 
@@ -87,7 +87,8 @@ async function main() {
 
 	step('Preparing n8n (installed into .n8n-local/ the first time: several minutes, about 2.5 GB)');
 	const wanted = Number(process.env.N8N_DEMO_PORT || 5678);
-	const port = (await portIsFree(wanted)) ? wanted : await freePort();
+	// 5678 when it is free; otherwise n8n.js chooses one at the start (and again if it is taken meanwhile)
+	const port = (await portIsFree(wanted)) ? wanted : undefined;
 	let n8n;
 	let cluster;
 	if (queue) {
@@ -118,7 +119,7 @@ async function main() {
 		.filter((wf) => wf.nodes.some((node) => node.type.endsWith('.subscriptionBillingTrigger')));
 	if (!billing.real) for (const wf of triggered) await n8n.activateWorkflow(wf.id);
 
-	step(`Starting n8n ${n8n.version} on ${n8n.baseUrl}${queue ? ` and ${cluster.workers.length} workers` : ''}`);
+	step(`Starting n8n ${n8n.version}${queue ? ` and ${cluster.workers.length} workers` : ''}`);
 	if (queue) await cluster.start();
 	else await n8n.start();
 	for (const instance of queue ? [n8n, ...cluster.workers] : [n8n]) {

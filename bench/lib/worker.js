@@ -57,7 +57,7 @@ let billing;
 let httpRequestNode;
 
 function loadN8n() {
-	harness = require(path.join(PKG, 'dist', 'test', 'harness', 'index.js'));
+	harness = require(path.join(PKG, 'dist', 'test', 'harness', 'index.cjs'));
 	if (job.way === 'node') {
 		const { SubscriptionBilling } = require(path.join(PKG, 'dist', 'nodes', 'SubscriptionBilling', 'SubscriptionBilling.node.js'));
 		const { SubscriptionBillingApi } = require(path.join(PKG, 'dist', 'credentials', 'SubscriptionBillingApi.credentials.js'));

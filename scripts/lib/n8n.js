@@ -11,14 +11,17 @@
  *   await n8n.dispose();                               // stops everything, removes the folder
  *
  * Every process is started through guard.js, in its own process group, and dies with this
- * process even if it is killed without a chance to clean up.
+ * process even if it is killed without a chance to clean up. Its ports (the server's unless one is
+ * given, the task broker's, a worker's health port) are chosen right before each start and chosen
+ * again when one was taken in between (ports.js).
  */
 const fs = require('node:fs');
-const net = require('node:net');
+const http = require('node:http');
 const path = require('node:path');
 const crypto = require('node:crypto');
 const { spawn } = require('node:child_process');
 const { ensureN8n, ROOT } = require('../n8n-local');
+const { PortTakenError, freePort, portIsFree, saysPortTaken, startOnFreePorts } = require('./ports');
 
 const PACKAGE_NAME = require(path.join(ROOT, 'package.json')).name;
 const GUARD = path.join(__dirname, 'guard.js');
@@ -29,29 +32,6 @@ const OWNER = {
 	lastName: 'Owner',
 	password: 'Billing-Demo-2026',
 };
-
-/** A TCP port that is free on 127.0.0.1 right now. */
-function freePort() {
-	return new Promise((resolve, reject) => {
-		const srv = net.createServer();
-		srv.unref();
-		srv.on('error', reject);
-		srv.listen(0, '127.0.0.1', () => {
-			const { port } = srv.address();
-			srv.close(() => resolve(port));
-		});
-	});
-}
-
-/** Whether `port` can be listened on at 127.0.0.1. */
-function portIsFree(port) {
-	return new Promise((resolve) => {
-		const srv = net.createServer();
-		srv.unref();
-		srv.once('error', () => resolve(false));
-		srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
-	});
-}
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -82,13 +62,25 @@ class N8n {
 	 * @param {boolean} [o.quiet]   do not print n8n's server output
 	 * @param {string} [o.encryptionKey]  N8N_ENCRYPTION_KEY (instances sharing a database share it)
 	 * @param {object} [o.env]      more environment (e.g. queue mode's, see queue.js)
+	 * @param {number} [o.port]     the server's port (default: one chosen at each start)
+	 * @param {(ports: object, attempt: number) => Promise<void>} [o.onPortsChosen]  awaited between
+	 *   choosing the ports and starting n8n on them: { port, brokerPort, healthPort } before a
+	 *   server or worker starts, { brokerPort } before a CLI command (the tests of port choice
+	 *   take one there)
 	 */
 	static async create(o = {}) {
 		const install = ensureN8n(o.version);
 		const n8n = new N8n(install, o);
-		n8n.port = o.port ?? (await freePort());
-		n8n.brokerPort = await freePort();
+		await n8n.choosePorts();
 		return n8n;
+	}
+
+	/** New ports for the next start: the server's (unless it was given), the task broker's, a worker's health port. */
+	async choosePorts({ worker = false } = {}) {
+		this.port = this.fixedPort ?? (await freePort());
+		this.brokerPort = await freePort();
+		this.healthPort = worker ? await freePort() : undefined;
+		return { port: this.port, brokerPort: this.brokerPort, healthPort: this.healthPort };
 	}
 
 	constructor(install, o) {
@@ -117,6 +109,8 @@ class N8n {
 		this.cookie = null;
 		this.browserId = crypto.randomUUID();
 		this.extraEnv = o.env ?? {};
+		this.fixedPort = o.port;
+		this.onPortsChosen = o.onPortsChosen;
 	}
 
 	get baseUrl() {
@@ -150,6 +144,7 @@ class N8n {
 			N8N_SECURE_COOKIE: 'false',
 			N8N_RUNNERS_BROKER_PORT: String(this.brokerPort),
 			N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
+			...(this.healthPort ? { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(this.healthPort), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' } : {}),
 			GENERIC_TIMEZONE: 'UTC',
 			DB_SQLITE_POOL_SIZE: '2',
 			NODE_ENV: 'production',
@@ -178,10 +173,10 @@ class N8n {
 	}
 
 	/** Spawns `n8n <args>` through the guard; returns the child process. */
-	spawnN8n(args, { stdio = ['ignore', 'pipe', 'pipe'] } = {}) {
+	spawnN8n(args, { stdio = ['ignore', 'pipe', 'pipe'], env = this.env() } = {}) {
 		const child = spawn(process.execPath, [GUARD, String(process.pid), this.install.node, this.install.bin, ...args], {
 			cwd: this.dir,
-			env: this.env(),
+			env,
 			stdio,
 			detached: true,
 		});
@@ -190,10 +185,28 @@ class N8n {
 		return child;
 	}
 
-	/** Runs an n8n CLI command to its end: { code, stdout, stderr }. */
-	cli(args, { timeoutMs = 120000 } = {}) {
+	/**
+	 * Runs an n8n CLI command to its end: { code, stdout, stderr }. `n8n execute` starts a task
+	 * broker of its own: each command gets its own broker port (the server's may be in use by the
+	 * running `n8n start`), and runs again on a new one when that was taken in between.
+	 */
+	async cli(args, opts) {
+		let brokerPort;
+		return startOnFreePorts({
+			what: `n8n ${args[0]}`,
+			choose: async () => ({ brokerPort: (brokerPort = await freePort()) }),
+			onChosen: this.onPortsChosen,
+			start: async () => {
+				const r = await this.cliOnce(args, { ...opts, env: { ...this.env(), N8N_RUNNERS_BROKER_PORT: String(brokerPort) } });
+				if (r.code !== 0 && saysPortTaken(`${r.stdout}\n${r.stderr}`)) throw new PortTakenError(`n8n ${args[0]}`, `task broker port ${brokerPort}`);
+				return r;
+			},
+		});
+	}
+
+	cliOnce(args, { timeoutMs = 120000, env } = {}) {
 		return new Promise((resolve, reject) => {
-			const child = this.spawnN8n(args);
+			const child = this.spawnN8n(args, { env });
 			let stdout = '';
 			let stderr = '';
 			child.stdout.on('data', (d) => (stdout += d));
@@ -258,7 +271,15 @@ class N8n {
 		// /healthz/readiness answers before the migrations have run and the REST API is
 		// mounted; /rest/settings is public and answers once the editor can be used
 		// (before that, every path answers 200 "n8n is starting up. Please wait")
-		await this.launch(['start'], `${this.baseUrl}/rest/settings`, (res, text) => res.ok && text.startsWith('{'), timeoutMs);
+		await this.launchOnFreePorts({
+			args: ['start'],
+			worker: false,
+			readyUrl: () => `${this.baseUrl}/rest/settings`,
+			isReady: (res, text) => res.ok && text.startsWith('{'),
+			// said once the server listens, before the task broker starts and the REST API is mounted
+			listening: () => `n8n ready on 127.0.0.1, port ${this.port}`,
+			timeoutMs,
+		});
 	}
 
 	/**
@@ -266,34 +287,69 @@ class N8n {
 	 * waits until its health server says it is connected to the database and Redis.
 	 */
 	async startWorker({ concurrency = 10, timeoutMs = 120000 } = {}) {
-		this.healthPort = await freePort();
-		this.extraEnv = { ...this.extraEnv, QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(this.healthPort), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' };
-		await this.launch(['worker', `--concurrency=${concurrency}`], `http://127.0.0.1:${this.healthPort}/healthz/readiness`, (res) => res.ok, timeoutMs);
+		await this.launchOnFreePorts({
+			args: ['worker', `--concurrency=${concurrency}`],
+			worker: true,
+			readyUrl: () => `http://127.0.0.1:${this.healthPort}/healthz/readiness`,
+			isReady: (res) => res.ok,
+			listening: () => `n8n worker server listening on port ${this.healthPort}`,
+			timeoutMs,
+		});
 	}
 
-	/** Spawns the long-running `n8n <args>` (this.server) and polls `readyUrl` until `isReady`. */
-	async launch(args, readyUrl, isReady, timeoutMs) {
+	/** launch() on newly chosen ports, again on new ones while n8n says a port was taken. */
+	launchOnFreePorts({ args, worker, readyUrl, isReady, listening, timeoutMs }) {
+		return startOnFreePorts({
+			what: `n8n ${args[0]}`,
+			choose: () => this.choosePorts({ worker }),
+			onChosen: this.onPortsChosen,
+			start: () => this.launch(args, readyUrl(), isReady, listening(), timeoutMs),
+		});
+	}
+
+	/**
+	 * Spawns the long-running `n8n <args>` (this.server) and polls `readyUrl` until `isReady`.
+	 * An answer counts only once this process's own log says `listening` (the port is ours, not
+	 * another server's). Throws PortTakenError when n8n ends because a port is in use.
+	 */
+	async launch(args, readyUrl, isReady, listening, timeoutMs) {
 		if (this.server) throw new Error('already started');
+		const logStart = fs.existsSync(this.logFile) ? fs.statSync(this.logFile).size : 0;
 		const log = fs.openSync(this.logFile, 'a');
-		const stdio = this.quiet ? ['ignore', log, log] : ['ignore', 'inherit', 'inherit'];
-		this.server = this.spawnN8n(args, { stdio });
+		this.server = this.spawnN8n(args, { stdio: ['ignore', log, log] });
 		fs.closeSync(log);
+		const server = this.server;
 		let exited = null;
-		this.server.once('exit', (code) => (exited = code ?? 'signal'));
+		server.once('exit', (code) => (exited = code ?? 'signal'));
+		if (!this.quiet) server.once('exit', echoFile(this.logFile, logStart));
+		const output = () => readFrom(this.logFile, logStart);
 		const what = `n8n ${args[0]}`;
 		const deadline = Date.now() + timeoutMs;
-		while (Date.now() < deadline) {
-			if (exited !== null) throw new Error(`${what} exited (${exited}) before it was ready; see ${this.logFile}\n${this.tailLog()}`);
-			try {
-				const res = await fetch(readyUrl);
-				const text = await res.text();
-				if (isReady(res, text)) return;
-			} catch {
-				/* not listening yet */
+		try {
+			while (Date.now() < deadline) {
+				if (exited !== null) {
+					const taken = output().split('\n').find(saysPortTaken);
+					if (taken && this.fixedPort && taken.includes(`port ${this.fixedPort} `)) throw new Error(`${what}: the port it was given is in use: ${taken.trim()}`);
+					if (taken) throw new PortTakenError(what, taken.trim());
+					throw new Error(`${what} exited (${exited}) before it was ready; see ${this.logFile}\n${this.tailLog()}`);
+				}
+				if (output().includes(listening)) {
+					try {
+						const res = await fetch(readyUrl);
+						const text = await res.text();
+						if (isReady(res, text)) return;
+					} catch {
+						/* not answering yet */
+					}
+				}
+				await sleep(300);
 			}
-			await sleep(300);
+			throw new Error(`${what} was not ready after ${timeoutMs} ms; see ${this.logFile}\n${this.tailLog()}`);
+		} catch (error) {
+			this.server = null;
+			await endGroup(server, 'SIGKILL');
+			throw error;
 		}
-		throw new Error(`${what} was not ready after ${timeoutMs} ms; see ${this.logFile}\n${this.tailLog()}`);
 	}
 
 	/** Kills the running server or worker at once (SIGKILL to its whole process group), as a crash would. */
@@ -317,23 +373,32 @@ class N8n {
 		return tailFile(this.logFile, lines);
 	}
 
-	/** Calls the server's REST API with the owner's session: { status, body, headers }. */
+	/**
+	 * Calls the server's REST API with the owner's session: { status, body, headers }. One
+	 * connection per call: a kept-alive connection the server closes just as the next call reuses
+	 * it fails that call ("other side closed"), more often the busier the machine.
+	 */
 	async rest(method, urlPath, body, { auth = true } = {}) {
 		const headers = { 'browser-id': this.browserId, accept: 'application/json' };
-		if (body !== undefined) headers['content-type'] = 'application/json';
+		const payload = body === undefined ? undefined : JSON.stringify(body);
+		if (payload !== undefined) Object.assign(headers, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) });
 		if (auth && this.cookie) headers.cookie = this.cookie;
-		const res = await fetch(`${this.baseUrl}${urlPath}`, {
-			method,
-			headers,
-			body: body === undefined ? undefined : JSON.stringify(body),
+		const res = await new Promise((resolve, reject) => {
+			const req = http.request(`${this.baseUrl}${urlPath}`, { method, headers, agent: false }, (answer) => {
+				let text = '';
+				answer.setEncoding('utf8');
+				answer.on('data', (d) => (text += d));
+				answer.on('end', () => resolve({ status: answer.statusCode, headers: answer.headers, text }));
+				answer.on('error', reject);
+			});
+			req.on('error', reject);
+			req.end(payload);
 		});
-		const setCookie = res.headers.getSetCookie?.() ?? [];
-		const authCookie = setCookie.map((c) => c.split(';')[0]).find((c) => c.startsWith('n8n-auth='));
+		const authCookie = (res.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]).find((c) => c.startsWith('n8n-auth='));
 		if (authCookie) this.cookie = authCookie;
-		const text = await res.text();
-		let parsed = text;
+		let parsed = res.text;
 		try {
-			parsed = JSON.parse(text);
+			parsed = JSON.parse(res.text);
 		} catch {
 			/* not JSON */
 		}
@@ -358,6 +423,35 @@ class N8n {
 		for (const child of this.children) killGroup(child, 'SIGKILL');
 		if (!this.keep && !process.env.N8N_E2E_KEEP) fs.rmSync(this.dir, { recursive: true, force: true });
 	}
+}
+
+/** What a file holds from byte `start` on ('' when there is none). */
+function readFrom(file, start) {
+	try {
+		const fd = fs.openSync(file, 'r');
+		try {
+			const size = fs.fstatSync(fd).size;
+			const buf = Buffer.alloc(Math.max(0, size - start));
+			fs.readSync(fd, buf, 0, buf.length, start);
+			return buf.toString('utf8');
+		} finally {
+			fs.closeSync(fd);
+		}
+	} catch {
+		return '';
+	}
+}
+
+/** Prints what is appended to `file` from byte `start` on, until the returned function is called. */
+function echoFile(file, start) {
+	let at = start;
+	const timer = setInterval(() => {
+		const more = readFrom(file, at);
+		at += Buffer.byteLength(more);
+		process.stdout.write(more);
+	}, 200);
+	timer.unref();
+	return () => clearInterval(timer);
 }
 
 /** The last `lines` lines of a log file ('' when there is none). */
@@ -392,4 +486,4 @@ function killGroup(child, signal) {
 	}
 }
 
-module.exports = { N8n, OWNER, PACKAGE_NAME, endGroup, freePort, portIsFree, parseRunOutput, sleep, tailFile };
+module.exports = { N8n, OWNER, PACKAGE_NAME, endGroup, freePort, portIsFree, parseRunOutput, readFrom, sleep, tailFile };

@@ -8,6 +8,10 @@
  *   const pg = await startPostgres({ dir });     // { host, port, user, password, database, version, stop() }
  *   const redis = await startRedis({ dir });     // { host, port, version, stop() }
  *
+ * Each listens on a port chosen right before it starts, and starts again on a new one when that
+ * was taken in between (ports.js); readiness is asked through its private unix socket, so another
+ * server on the port cannot pass for it.
+ *
  * Postgres refuses to run as root: as root, its programs run as Debian's `postgres` system user
  * (runuser), and the data folder belongs to that user.
  */
@@ -16,7 +20,8 @@ const net = require('node:net');
 const path = require('node:path');
 const crypto = require('node:crypto');
 const { spawn, spawnSync } = require('node:child_process');
-const { endGroup, freePort, sleep, tailFile } = require('./n8n');
+const { endGroup, readFrom, sleep, tailFile } = require('./n8n');
+const { PortTakenError, freePort, saysPortTaken, startOnFreePorts } = require('./ports');
 
 const GUARD = path.join(__dirname, 'guard.js');
 const HOST = '127.0.0.1';
@@ -99,22 +104,60 @@ function spawnGuarded(cmd, args, logFile) {
 	};
 }
 
-async function waitFor(what, check, server, logFile, timeoutMs = 60000) {
+/**
+ * Waits until `check()` passes. When the server ends first: PortTakenError if its log (from byte
+ * `logStart` on) says its port was in use, an Error otherwise.
+ */
+async function waitFor(what, check, server, logFile, { logStart = 0, timeoutMs = 60000 } = {}) {
 	const deadline = Date.now() + timeoutMs;
-	while (Date.now() < deadline) {
-		if (server.exited() !== null) throw new Error(`${what} exited (${server.exited()}) before it was ready; see ${logFile}\n${tail(logFile)}`);
-		if (await check()) return;
-		await sleep(200);
+	try {
+		while (Date.now() < deadline) {
+			if (server.exited() !== null) {
+				const taken = readFrom(logFile, logStart).split('\n').find(saysPortTaken);
+				if (taken) throw new PortTakenError(what, taken.trim());
+				throw new Error(`${what} exited (${server.exited()}) before it was ready; see ${logFile}\n${tail(logFile)}`);
+			}
+			if (await check()) return;
+			await sleep(200);
+		}
+		throw new Error(`${what} was not ready after ${timeoutMs} ms; see ${logFile}\n${tail(logFile)}`);
+	} catch (error) {
+		await endGroup(server.child, 'SIGKILL');
+		throw error;
 	}
-	throw new Error(`${what} was not ready after ${timeoutMs} ms; see ${logFile}\n${tail(logFile)}`);
+}
+
+const logSize = (file) => (fs.existsSync(file) ? fs.statSync(file).size : 0);
+
+/**
+ * Spawns `command(port)` ([cmd, args]) on a port chosen for it and waits until `isReady(port)`;
+ * again on a new port when the server says the port was taken in between. { port, server }.
+ */
+async function startOnFreePort({ what, logFile, onChosen, command, isReady }) {
+	let port;
+	let server;
+	await startOnFreePorts({
+		what,
+		onChosen,
+		choose: async () => ({ port: (port = await freePort()) }),
+		start: async () => {
+			const logStart = logSize(logFile);
+			server = spawnGuarded(...command(port), logFile);
+			await waitFor(what, () => isReady(port), server, logFile, { logStart });
+		},
+	});
+	return { port, server: { ...server, logFile } };
 }
 
 const tail = (file) => tailFile(file, 30);
 
-/** Sends one inline command to Redis and resolves with the first reply line (or null). */
-function redisCommand(port, command) {
+/**
+ * Sends one inline command to Redis and resolves with the first reply line (or null). `at`: its
+ * TCP port on 127.0.0.1, or `{ path }` of its unix socket.
+ */
+function redisCommand(at, command) {
 	return new Promise((resolve) => {
-		const socket = net.connect(port, HOST);
+		const socket = typeof at === 'number' ? net.connect(at, HOST) : net.connect(at.path);
 		let reply = '';
 		const done = (v) => {
 			socket.destroy();
@@ -134,7 +177,7 @@ function redisCommand(port, command) {
  * Postgres on a free port of 127.0.0.1, data in `<dir>/postgres` (a folder of the temp dir: the
  * `postgres` user must be able to reach it). One database and one user, with a password.
  */
-async function startPostgres({ dir, database = 'n8n', user = 'n8n' }) {
+async function startPostgres({ dir, database = 'n8n', user = 'n8n', onChosen }) {
 	const bin = postgresBinDir();
 	if (!bin) throw new Error('Postgres is not installed (ensureQueuePackages installs it)');
 	const root = path.join(dir, 'postgres');
@@ -151,33 +194,41 @@ async function startPostgres({ dir, database = 'n8n', user = 'n8n' }) {
 	}
 	runOk(path.join(bin, 'initdb'), ['-D', data, '-U', user, `--pwfile=${pwFile}`, '--auth-host=scram-sha-256', '--auth-local=trust', '--no-locale', '-E', 'UTF8'], 'initdb');
 	fs.rmSync(pwFile);
-	const port = await freePort();
-	const logFile = path.join(dir, 'postgres.log');
-	const [cmd, args] = asPostgresUser(path.join(bin, 'postgres'), [
-		'-D', data,
-		'-p', String(port),
-		'-c', `listen_addresses=${HOST}`,
-		'-c', `unix_socket_directories=${socketDir}`,
-		'-c', 'max_connections=100',
-	]);
-	const server = spawnGuarded(cmd, args, logFile);
-	const isReady = () => spawnSync(path.join(bin, 'pg_isready'), ['-q', '-h', HOST, '-p', String(port)]).status === 0;
-	await waitFor('Postgres', isReady, server, logFile);
+	const { port, server } = await startOnFreePort({
+		what: 'Postgres',
+		logFile: path.join(dir, 'postgres.log'),
+		onChosen,
+		command: (port) =>
+			asPostgresUser(path.join(bin, 'postgres'), [
+				'-D', data,
+				'-p', String(port),
+				'-c', `listen_addresses=${HOST}`,
+				'-c', `unix_socket_directories=${socketDir}`,
+				'-c', 'max_connections=100',
+			]),
+		// Postgres opens its unix socket (in a folder of its own) only after it listens on the port
+		isReady: (port) => spawnSync(path.join(bin, 'pg_isready'), ['-q', '-h', socketDir, '-p', String(port)]).status === 0,
+	});
 	runOk(path.join(bin, 'createdb'), ['-h', socketDir, '-p', String(port), '-U', user, database], 'createdb');
-	return { host: HOST, port, user, password, database, logFile, version: versions().postgres, pid: server.pid, stop: () => server.stop() };
+	return { host: HOST, port, user, password, database, logFile: server.logFile, version: versions().postgres, pid: server.pid, stop: () => server.stop() };
 }
 
 /** Redis on a free port of 127.0.0.1, nothing saved to disk. */
-async function startRedis({ dir }) {
+async function startRedis({ dir, onChosen }) {
 	const bin = redisServerBin();
 	if (!bin) throw new Error('redis-server is not installed (ensureQueuePackages installs it)');
 	const root = path.join(dir, 'redis');
 	fs.mkdirSync(root, { recursive: true });
-	const port = await freePort();
-	const logFile = path.join(dir, 'redis.log');
-	const server = spawnGuarded(bin, ['--port', String(port), '--bind', HOST, '--save', '', '--appendonly', 'no', '--dir', root, '--daemonize', 'no'], logFile);
-	await waitFor('Redis', async () => (await redisCommand(port, 'PING')) === '+PONG', server, logFile);
-	return { host: HOST, port, logFile, version: versions().redis, pid: server.pid, stop: () => server.stop() };
+	const socketPath = path.join(root, 'redis.sock');
+	const { port, server } = await startOnFreePort({
+		what: 'Redis',
+		logFile: path.join(dir, 'redis.log'),
+		onChosen,
+		command: (port) => [bin, ['--port', String(port), '--bind', HOST, '--unixsocket', socketPath, '--unixsocketperm', '700', '--save', '', '--appendonly', 'no', '--dir', root, '--daemonize', 'no']],
+		// Redis opens its unix socket only after it listens on the port
+		isReady: async () => (await redisCommand({ path: socketPath }, 'PING')) === '+PONG',
+	});
+	return { host: HOST, port, logFile: server.logFile, version: versions().redis, pid: server.pid, stop: () => server.stop() };
 }
 
 module.exports = { ensureQueuePackages, startPostgres, startRedis, versions, redisCommand };

@@ -48,6 +48,9 @@ class QueueCluster {
 	 * @param {number} [o.port]        the main's port (default: a free one)
 	 * @param {boolean} [o.quiet]      do not print n8n's output (default true)
 	 * @param {object} [o.env]         more environment for every instance
+	 * @param {(service: string, ports: object, attempt: number) => Promise<void>} [o.onPortsChosen]
+	 *   awaited between choosing a service's ports and starting it ('postgres', 'redis', 'main',
+	 *   'worker 1', …; the tests of port choice take one there)
 	 */
 	static async create(o = {}) {
 		const cluster = new QueueCluster(o);
@@ -67,18 +70,22 @@ class QueueCluster {
 	}
 
 	async prepare() {
-		const { name, workers, quiet, port, env } = this.options;
+		const { name, workers, quiet, port, env, onPortsChosen } = this.options;
+		const hook = (service) => onPortsChosen && ((ports, attempt) => onPortsChosen(service, ports, attempt));
 		this.versions = ensureQueuePackages();
 		// outside the n8n install folder: Postgres's own user must be able to reach its data
 		this.dir = fs.mkdtempSync(path.join(os.tmpdir(), `n8n-${name}-`));
-		[this.postgres, this.redis] = await Promise.all([startPostgres({ dir: this.dir }), startRedis({ dir: this.dir })]);
+		[this.postgres, this.redis] = await Promise.all([
+			startPostgres({ dir: this.dir, onChosen: hook('postgres') }),
+			startRedis({ dir: this.dir, onChosen: hook('redis') }),
+		]);
 		this.encryptionKey = crypto.randomBytes(24).toString('hex');
 		const shared = { encryptionKey: this.encryptionKey, env: { ...queueEnv(this.postgres, this.redis), ...env }, quiet };
-		this.main = await N8n.create({ name: `${name}-main`, port, ...shared });
+		this.main = await N8n.create({ name: `${name}-main`, port, ...shared, onPortsChosen: hook('main') });
 		this.main.name = 'main';
 		this.main.installPackage();
 		for (let i = 1; i <= workers; i++) {
-			const worker = await N8n.create({ name: `${name}-worker${i}`, ...shared });
+			const worker = await N8n.create({ name: `${name}-worker${i}`, ...shared, onPortsChosen: hook(`worker ${i}`) });
 			worker.name = `worker ${i}`;
 			worker.installPackage();
 			this.workers.push(worker);

@@ -14,7 +14,7 @@ const {
 	builtNodeDescription,
 	expectedOperations,
 } = require('./helpers');
-const { UI_TIMEOUT, byTestId, openBrowser, signIn, openNodeActions, screenshot: saveScreenshot } = require('./browser');
+const { byTestId, openBrowser, signIn, openNodeActions, screenshot: saveScreenshot } = require('./browser');
 const { isKnownN8nPageError } = require('./knownN8nPageErrors');
 const { editorUi } = require('./editorUi');
 
@@ -56,6 +56,7 @@ afterAll(async () => {
 
 test('signs in with the owner account', async () => {
 	await signIn(page, n8n);
+	expect(new URL(page.url()).pathname).toMatch(/^\/home\//);
 });
 
 test('runs an example workflow from the canvas', async () => {

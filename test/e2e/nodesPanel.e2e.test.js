@@ -137,12 +137,16 @@ test("a customer list's Selected Fields do not follow a switch to Subscription â
 test('the editor says what the API cannot do: Invoice Search needs a customer, Customer Get reads the list', async () => {
 	await ui.choose('resource', 'Invoice');
 	await ui.choose('operation', 'Search');
-	await page.getByText(/The API searches one customer's invoices at a time: a customer is required/).first().waitFor();
+	const invoiceSearchNotice = page.getByText(/The API searches one customer's invoices at a time: a customer is required/).first();
+	await invoiceSearchNotice.waitFor();
+	expect(await invoiceSearchNotice.isVisible()).toBe(true);
 	await ui.settled();
 	await screenshot('invoice-search-notice', { docs: false });
 	await ui.choose('resource', 'Customer');
 	await ui.choose('operation', 'Get');
-	await page.getByText(/The API has no get by ID for customers: this reads the customer list/).first().waitFor();
+	const customerGetNotice = page.getByText(/The API has no get by ID for customers: this reads the customer list/).first();
+	await customerGetNotice.waitFor();
+	expect(await customerGetNotice.isVisible()).toBe(true);
 	await ui.settled();
 	await screenshot('customer-get-notice', { docs: false });
 });

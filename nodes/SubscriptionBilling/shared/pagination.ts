@@ -54,9 +54,14 @@ function nextPageRequest(session: Session, first: IHttpRequestOptions, current: 
 	return { ...first, baseURL: undefined, url: target.href, qs: {} };
 }
 
+/** The query parameters without the named ones. */
+function withoutKeys(qs: IDataObject | undefined, names: string[]): IDataObject {
+	return Object.fromEntries(Object.entries(qs ?? {}).filter(([name]) => !names.includes(name)));
+}
+
 /** The page at `offset`, asked for by limit and offset when the API gave no next-page link. */
 function offsetRequest(first: IHttpRequestOptions, offset: number, limit: number | undefined): IHttpRequestOptions {
-	const { limit: _first, offset: _none, ...filters } = (first.qs ?? {}) as IDataObject;
+	const filters = withoutKeys(first.qs, ['limit', 'offset']);
 	return { ...first, qs: limit === undefined ? { ...filters, offset } : { ...filters, limit, offset } };
 }
 
@@ -84,7 +89,7 @@ async function sendPage(session: Session, request: IHttpRequestOptions, paged: b
 		session.ctx.logger.debug(`Subscription Billing: the API refused limit=${askedLimit(request)}; asking again at its own page size`, { itemIndex: session.itemIndex });
 		const url = new URL(fullUrl(request));
 		url.searchParams.delete('limit');
-		const { limit: _refused, ...qs } = (request.qs ?? {}) as IDataObject;
+		const qs = withoutKeys(request.qs, ['limit']);
 		const again = request.baseURL ? { ...request, qs } : { ...request, url: url.href, qs };
 		return { body: await sendWithRetries(session, again), refused: true };
 	}

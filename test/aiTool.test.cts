@@ -1,0 +1,406 @@
+/**
+ * The node as an AI agent's tool, the way n8n 2.8 builds and runs it.
+ *
+ * Building: n8n's loader offers every `usableAsTool` node a second time as `<name>Tool`
+ * (LoadNodesAndCredentials → createAiTools, for the editor's node list) and NodeTypes
+ * .getByNameAndVersion('…Tool') builds the executable type: it gives the declarative node its
+ * RoutingNode `execute`, clones the type with Object.create and runs `convertNodeToAiTool` on the
+ * clone. In n8n 2.8 `convertNodeToAiTool` lives in the n8n CLI package (packages/cli/src/
+ * tool-generation, not in n8n-workflow's NodeHelpers), which is not a dependency of this repo.
+ * SIMULATED: the conversion below is a line-for-line copy of n8n 2.8.4's dist/tool-generation
+ * (ai-tools.js, utils.js); when n8n 2.8.4 is installed in .n8n-local/ (scripts/n8n-local.js),
+ * the first test checks that the copy gives the same description as n8n's own code.
+ *
+ * Running: everything else is n8n-core 2.8.1's real code through WorkflowExecute: a workflow
+ * Start → Agent, with the tool node connected to the agent's ai_tool input. The agent asks the
+ * engine for its tools (getInputConnectionData → createNodeAsTool, which derives the schema from
+ * the `$fromAI()` calls and the description from the operation) and then calls one, in both ways
+ * n8n 2.8 agents do:
+ *   - direct: `tool.invoke(args)` (AgentExecutor-based agents, MCP): makeHandleToolInvocation runs
+ *     the node's `execute` in a SupplyDataContext whose ai_tool input is the arguments;
+ *   - engine request (AI Agent v3): the agent returns `{ actions: [...] }`, WorkflowExecute runs the
+ *     tool node with the arguments as its ai_tool input, then resumes the agent with the result.
+ * SIMULATED: the agent node and its language model — a stub decides which tool to call with which
+ * arguments (what an LLM's tool call would say) and reads the result the way AI Agent v3 does.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { PackageDirectoryLoader, RoutingNode, type ExecuteContext } from 'n8n-core';
+import { NodeConnectionTypes, NodeHelpers, deepCopy } from 'n8n-workflow';
+import { resources } from '../nodes/SubscriptionBilling/descriptions';
+import type {
+	EngineResponse,
+	IDataObject,
+	IExecuteFunctions,
+	INode,
+	INodeExecutionData,
+	INodeProperties,
+	INodeType,
+	INodeTypeDescription,
+	ICredentialType,
+} from 'n8n-workflow';
+import { useSandbox } from './helpers/billing.cjs';
+import { ensureN8nCoreEnvironment } from './harness/environment.cjs';
+import { START_NODE_TYPE, runWorkflow } from './harness/index.cjs';
+
+// ---- n8n 2.8.4, packages/cli/src/tool-generation (copied from its dist; see the header) ----------
+function isFullDescription(obj: unknown): obj is INodeTypeDescription {
+	return typeof obj === 'object' && obj !== null && 'properties' in obj;
+}
+function setToolCodex(description: INodeTypeDescription, toolSubcategory: string, preserveExisting = false): void {
+	const resources = description.codex?.resources ?? {};
+	const existingToolsSubcategory = description.codex?.subcategories?.Tools;
+	description.codex = {
+		categories: ['AI'],
+		subcategories: {
+			AI: ['Tools'],
+			Tools: preserveExisting && existingToolsSubcategory ? existingToolsSubcategory : [toolSubcategory],
+		},
+		resources,
+	};
+}
+function findLastCalloutIndex(properties: INodeProperties[]): number {
+	for (let i = properties.length - 1; i >= 0; i--) if (properties[i].type === 'callout') return i;
+	return -1;
+}
+function convertNodeToAiTool<T extends { description: INodeTypeDescription }>(item: T): T {
+	if (isFullDescription(item.description)) {
+		item.description.name += 'Tool';
+		item.description.inputs = [];
+		item.description.outputs = [NodeConnectionTypes.AiTool];
+		item.description.displayName += ' Tool';
+		delete item.description.usableAsTool;
+		const hasResource = item.description.properties.some((prop) => prop.name === 'resource');
+		const hasOperation = item.description.properties.some((prop) => prop.name === 'operation');
+		if (!item.description.properties.map((prop) => prop.name).includes('toolDescription')) {
+			const descriptionType: INodeProperties = {
+				displayName: 'Tool Description',
+				name: 'descriptionType',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Set Automatically', value: 'auto', description: 'Automatically set based on resource and operation' },
+					{ name: 'Set Manually', value: 'manual', description: 'Manually set the description' },
+				],
+				default: 'auto',
+			};
+			const descProp: INodeProperties = {
+				displayName: 'Description',
+				name: 'toolDescription',
+				type: 'string',
+				default: item.description.description,
+				required: true,
+				typeOptions: { rows: 2 },
+				description:
+					'Explain to the LLM what this tool does, a good, specific description would allow LLMs to produce expected results much more often',
+			};
+			const lastCallout = findLastCalloutIndex(item.description.properties);
+			item.description.properties.splice(lastCallout + 1, 0, descProp);
+			if (hasResource || hasOperation) {
+				item.description.properties.splice(lastCallout + 1, 0, descriptionType);
+				descProp.displayOptions = { show: { descriptionType: ['manual'] } };
+			}
+		}
+	}
+	setToolCodex(item.description, 'Other Tools', true);
+	return item;
+}
+/** LoadNodesAndCredentials → createAiTools: the description the editor lists. */
+function toolDescriptionForEditor(description: INodeTypeDescription): INodeTypeDescription {
+	return convertNodeToAiTool({ description: deepCopy(description) }).description;
+}
+/** NodeTypes.getByNameAndVersion('subscriptionBillingTool'): the type that is executed. */
+function toolTypeForExecution(versionedNodeType: INodeType): INodeType {
+	// shouldAssignExecuteMethod(versionedNodeType) is true for a declarative node
+	versionedNodeType.execute = async function (this: IExecuteFunctions) {
+		const routingNode = new RoutingNode(this as ExecuteContext, versionedNodeType);
+		return (await routingNode.runNode()) ?? [];
+	};
+	const clonedProperties = Object.create(versionedNodeType.description.properties) as INodeProperties[];
+	const clonedDescription = Object.create(versionedNodeType.description, {
+		properties: { value: clonedProperties, writable: false },
+	}) as INodeTypeDescription;
+	const clonedNode = Object.create(versionedNodeType, { description: { value: clonedDescription } }) as INodeType;
+	return convertNodeToAiTool(clonedNode);
+}
+// -------------------------------------------------------------------------------------------------
+
+const packageRoot = path.resolve(__dirname, '..');
+const { LOCAL: n8nInstalls } = require('../scripts/n8n-local') as { LOCAL: string };
+const N8N_TOOL_GENERATION = path.join(n8nInstalls, 'n8n-2.8.4/node_modules/n8n/dist/tool-generation/index.js');
+
+/** The package as n8n loads it from dist/ (codex from the .node.json, Request Options added). */
+async function loadPackage(): Promise<{ nodeType: INodeType; credentialType: ICredentialType }> {
+	ensureN8nCoreEnvironment();
+	if (!existsSync(path.join(packageRoot, 'dist/nodes/SubscriptionBilling/SubscriptionBilling.node.js'))) {
+		throw new Error('dist/ is missing: run npm run build first (npm test does)');
+	}
+	const loader = new PackageDirectoryLoader(packageRoot);
+	await loader.loadAll();
+	return {
+		nodeType: loader.nodeTypes.subscriptionBilling.type as INodeType,
+		credentialType: loader.credentialTypes.subscriptionBillingApi.type,
+	};
+}
+
+/** What a LangChain DynamicStructuredTool built by n8n-core exposes (zod v3 schema). */
+interface AgentTool {
+	name: string;
+	description: string;
+	schema: { shape: Record<string, { description?: string; _def: { typeName: string } }> };
+	metadata?: { sourceNodeName?: string };
+	invoke(args: IDataObject): Promise<string>;
+}
+
+interface ToolCall {
+	tool: string;
+	args: IDataObject;
+}
+
+const AGENT_TYPE = 'harnessAgent';
+/** Stand-in for the AI Agent node; `decide` plays the language model. */
+function agentNodeType(mode: 'direct' | 'engine', decide: (tools: AgentTool[]) => ToolCall): INodeType {
+	return {
+		description: {
+			displayName: 'Harness Agent',
+			name: AGENT_TYPE,
+			group: ['transform'],
+			version: 1,
+			description: 'Calls one tool as a language model would tell it to',
+			defaults: { name: 'Agent' },
+			inputs: [NodeConnectionTypes.Main, { type: NodeConnectionTypes.AiTool, displayName: 'Tools', required: true }],
+			outputs: [NodeConnectionTypes.Main],
+			properties: [],
+		},
+		async execute(this: IExecuteFunctions, response?: EngineResponse) {
+			const tools = (await this.getInputConnectionData(NodeConnectionTypes.AiTool, 0)) as AgentTool[];
+			const offered = tools.map((tool) => ({
+				name: tool.name,
+				description: tool.description,
+				schema: Object.fromEntries(
+					Object.entries(tool.schema.shape).map(([key, field]) => [key, { type: field._def.typeName, description: field.description }]),
+				),
+				sourceNodeName: tool.metadata?.sourceNodeName,
+			}));
+			const call = decide(tools);
+			const tool = tools.find((candidate) => candidate.name === call.tool);
+			if (!tool) throw new Error(`No tool ${call.tool}`);
+			if (mode === 'direct') {
+				const observation = await tool.invoke(call.args);
+				return [[{ json: { offered, observation } } as INodeExecutionData]];
+			}
+			if (!response?.actionResponses?.length) {
+				// As AI Agent v3's createEngineRequests turns the model's tool call into a request.
+				return {
+					actions: [
+						{
+							actionType: 'ExecutionNodeAction',
+							nodeName: tool.metadata?.sourceNodeName as string,
+							input: call.args,
+							type: NodeConnectionTypes.AiTool,
+							id: 'call_1',
+							metadata: { itemIndex: 0 },
+						},
+					],
+					metadata: {},
+				} as never;
+			}
+			// As AI Agent v3's buildSteps reads the tool's result (buildObservation).
+			const [{ data, action }] = response.actionResponses;
+			const aiToolData = data?.data?.[NodeConnectionTypes.AiTool]?.[0]?.map((item) => item?.json);
+			const observation = aiToolData?.length ? JSON.stringify(aiToolData) : JSON.stringify({ error: data?.error?.message });
+			return [[{ json: { offered, observation, action: action as unknown as IDataObject } }]];
+		},
+	};
+}
+
+const FROM_AI_ID = "={{ $fromAI('subscriptionId', 'The subscription id', 'string') }}";
+const TOOL_NODE = 'Subscription Billing';
+
+async function runAgentWithTool(
+	mode: 'direct' | 'engine',
+	toolParameters: IDataObject,
+	decide: (tools: AgentTool[]) => ToolCall,
+) {
+	const { nodeType, credentialType } = await loadPackage();
+	const toolType = toolTypeForExecution(nodeType);
+	const nodes: INode[] = [
+		{ id: 'start', name: 'Start', type: START_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} },
+		{ id: 'agent', name: 'Agent', type: AGENT_TYPE, typeVersion: 1, position: [200, 0], parameters: {} },
+		{
+			id: 'tool',
+			name: TOOL_NODE,
+			type: toolType.description.name,
+			typeVersion: 1,
+			position: [200, 200],
+			parameters: { descriptionType: 'auto', ...toolParameters } as INode['parameters'],
+			credentials: { subscriptionBillingApi: { id: 'cred-1', name: 'Billing' } },
+		},
+	];
+	const result = await runWorkflow({
+		nodeTypes: [agentNodeType(mode, decide), toolType],
+		credentialTypes: [credentialType],
+		credentials: { 'cred-1': { apiKey: sandbox.apiKey, environment: 'production', productionBaseUrl: sandbox.baseUrl } },
+		workflow: {
+			nodes,
+			connections: {
+				Start: { main: [[{ node: 'Agent', type: NodeConnectionTypes.Main, index: 0 }]] },
+				[TOOL_NODE]: { ai_tool: [[{ node: 'Agent', type: NodeConnectionTypes.AiTool, index: 0 }]] },
+			},
+		},
+		startItems: [{ chatInput: 'What is the status of my subscription?' }],
+	});
+	return { result, agent: result.outputOf('Agent')[0]?.json, toolRuns: result.run.data.resultData.runData[TOOL_NODE] ?? [] };
+}
+
+const sandbox = useSandbox();
+
+describe('the tool variant n8n derives from the node', () => {
+	// Skipped (reported as such) where n8n 2.8.4 is not installed, e.g. in CI.
+	const testWhereN8nIsInstalled = existsSync(N8N_TOOL_GENERATION) ? test : test.skip;
+	testWhereN8nIsInstalled('matches what n8n 2.8.4 itself builds (n8n installed in .n8n-local/)', async () => {
+		const { nodeType } = await loadPackage();
+		const n8n = require(N8N_TOOL_GENERATION) as { convertNodeToAiTool: typeof convertNodeToAiTool };
+		const theirs = n8n.convertNodeToAiTool({ description: deepCopy(nodeType.description) }).description;
+		expect(toolDescriptionForEditor(nodeType.description)).toEqual(theirs);
+	});
+
+	test('is subscriptionBillingTool: an ai_tool output, a tool description parameter, an AI Tools codex', async () => {
+		const { nodeType } = await loadPackage();
+		const base = deepCopy(nodeType.description);
+		const tool = toolDescriptionForEditor(nodeType.description);
+		expect(tool.name).toBe('subscriptionBillingTool');
+		expect(tool.displayName).toBe('Subscription Billing Tool');
+		expect(tool.inputs).toEqual([]);
+		expect(tool.outputs).toEqual([NodeConnectionTypes.AiTool]);
+		expect(tool.credentials).toEqual(base.credentials);
+		const [descriptionType, toolDescription, ...rest] = tool.properties;
+		expect(descriptionType).toMatchObject({ name: 'descriptionType', type: 'options', default: 'auto' });
+		expect(toolDescription).toMatchObject({
+			name: 'toolDescription',
+			type: 'string',
+			required: true,
+			default: base.description,
+			displayOptions: { show: { descriptionType: ['manual'] } },
+		});
+		expect(rest).toEqual(base.properties);
+		expect(tool.codex).toEqual({
+			categories: ['AI'],
+			subcategories: { AI: ['Tools'], Tools: ['Other Tools'] },
+			resources: base.codex?.resources,
+		});
+		expect(tool.codex?.resources?.primaryDocumentation?.[0].url).toMatch(/^https:\/\//);
+		// The node itself is left as it was.
+		expect(nodeType.description.name).toBe('subscriptionBilling');
+		expect(nodeType.description.usableAsTool).toBe(true);
+	});
+});
+
+test("every operation's automatic tool description says what it needs or returns, and no two are alike", async () => {
+	const { nodeType } = await loadPackage();
+	const tool = toolTypeForExecution(nodeType);
+	const resourceNames = new Map<string, string>();
+	const descriptions = resources.flatMap((resource) =>
+		resource.operations.map((operation) => {
+			resourceNames.set(resource.value, resource.name.toLowerCase());
+			const node = { parameters: { descriptionType: 'auto', resource: resource.value, operation: operation.value } } as unknown as INode;
+			return { resource: resource.value, operation: operation.value, description: NodeHelpers.getToolDescriptionForNode(node, tool) };
+		}),
+	);
+	for (const { resource, operation, description } of descriptions) {
+		// as n8n makes it: the operation's action, then the node's name
+		expect({ resource, operation, description }).toEqual({ resource, operation, description: expect.stringMatching(/ in Subscription Billing$/) });
+		// more than "<Verb> a <resource>": what it is found by, or what comes back
+		const words = description.replace(/ in Subscription Billing$/, '').split(/\s+/);
+		expect({ resource, operation, enough: words.length >= resourceNames.get(resource)!.split(' ').length + 4 }).toEqual({ resource, operation, enough: true });
+	}
+	expect(new Set(descriptions.map((entry) => entry.description)).size).toBe(descriptions.length);
+});
+
+describe('an agent calling the tool (n8n-core getInputConnectionData → createNodeAsTool)', () => {
+	const getSubscription = { resource: 'subscription', operation: 'get', subscriptionId: { __rl: true, mode: 'id', value: FROM_AI_ID } };
+
+	test('direct invocation: schema from $fromAI, description from the operation, the call runs the node against the API', async () => {
+		const { result, agent, toolRuns } = await runAgentWithTool('direct', getSubscription, () => ({
+			tool: 'Subscription_Billing',
+			args: { subscriptionId: sandbox.fixtures.subscriptionId },
+		}));
+		expect(result.errorOf('Agent')).toBeUndefined();
+		expect(agent.offered).toEqual([
+			{
+				name: 'Subscription_Billing',
+				description: 'Get a subscription by ID: status, dates, totals, customer in Subscription Billing',
+				schema: { subscriptionId: { type: 'ZodString', description: 'The subscription id' } },
+				sourceNodeName: TOOL_NODE,
+			},
+		]);
+		expect(sandbox.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+			`GET /api/v2/subscriptions/${sandbox.fixtures.subscriptionId}`,
+		]);
+		expect(sandbox.requests[0].headers['x-service-key']).toBe(sandbox.apiKey);
+		const returned = JSON.parse(String(agent.observation)) as IDataObject[];
+		expect(returned).toHaveLength(1);
+		expect(returned[0]).toMatchObject({
+			subscription_id: sandbox.fixtures.subscriptionId,
+			status: 'ACTIVE',
+			customer_name: sandbox.fixtures.customerName,
+		});
+		// n8n logs the call on the tool node: the arguments as its ai_tool input, the result as output.
+		expect(toolRuns).toHaveLength(1);
+		expect(toolRuns[0].inputOverride?.ai_tool?.[0]?.[0].json).toEqual({ subscriptionId: sandbox.fixtures.subscriptionId });
+		expect(toolRuns[0].data?.ai_tool?.[0]?.[0].json).toEqual({ response: returned });
+	});
+
+	test('engine request (AI Agent v3): WorkflowExecute runs the tool node with the arguments and resumes the agent', async () => {
+		const { result, agent, toolRuns } = await runAgentWithTool('engine', { ...getSubscription, output: 'raw' }, (tools) => ({
+			tool: tools[0].name,
+			args: { subscriptionId: sandbox.fixtures.pausedSubscriptionId },
+		}));
+		expect(result.errorOf('Agent')).toBeUndefined();
+		expect(result.run.data.resultData.error).toBeUndefined();
+		expect(sandbox.requests.map((request) => request.path)).toEqual([`/api/v2/subscriptions/${sandbox.fixtures.pausedSubscriptionId}`]);
+		const returned = JSON.parse(String(agent.observation)) as IDataObject[];
+		expect(returned).toHaveLength(1);
+		expect(returned[0]).toMatchObject({ subscription_id: sandbox.fixtures.pausedSubscriptionId, status: 'PAUSED' });
+		expect(returned[0].line_items).toBeDefined(); // output: raw
+		expect(toolRuns).toHaveLength(1);
+		expect(toolRuns[0].inputOverride?.ai_tool?.[0]?.[0].json).toEqual({ subscriptionId: sandbox.fixtures.pausedSubscriptionId });
+		expect((agent.action as IDataObject).nodeName).toBe(TOOL_NODE);
+	});
+
+	test('an invalid id from the model fails in the node before any request, and the agent gets the reason', async () => {
+		const { result } = await runAgentWithTool('direct', getSubscription, () => ({
+			tool: 'Subscription_Billing',
+			args: { subscriptionId: '../customers' },
+		}));
+		const error = result.errorOf('Agent');
+		expect(error?.message).toContain('Subscription in item 0: "../customers" may contain only letters, digits and hyphens');
+		expect(error?.message).toContain('Nothing was sent to the API');
+		expect(sandbox.requests).toHaveLength(0);
+	});
+
+	test('a manual tool description replaces the automatic one, and several $fromAI keys make the schema', async () => {
+		const { agent } = await runAgentWithTool(
+			'direct',
+			{
+				resource: 'invoice',
+				operation: 'getManyForCustomer',
+				customerId: { __rl: true, mode: 'id', value: "={{ $fromAI('customerId', 'The customer id', 'string') }}" },
+				limit: "={{ $fromAI('limit', 'How many invoices at most', 'number') }}",
+				descriptionType: 'manual',
+				toolDescription: "Lists a customer's invoices, newest first",
+			},
+			(tools) => ({ tool: tools[0].name, args: { customerId: sandbox.fixtures.customerId, limit: 2 } }),
+		);
+		const [offered] = agent.offered as IDataObject[];
+		expect(offered.description).toBe("Lists a customer's invoices, newest first");
+		expect(offered.schema).toEqual({
+			customerId: { type: 'ZodString', description: 'The customer id' },
+			limit: { type: 'ZodNumber', description: 'How many invoices at most' },
+		});
+		const returned = JSON.parse(String(agent.observation)) as IDataObject[];
+		expect(returned).toHaveLength(2);
+		expect(returned.every((invoice) => invoice.customer_id === sandbox.fixtures.customerId)).toBe(true);
+		expect(sandbox.requests[0].path).toBe(`/api/v2/customers/${sandbox.fixtures.customerId}/invoices`);
+	});
+});

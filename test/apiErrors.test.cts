@@ -1,0 +1,135 @@
+import { runBilling, useSandbox } from './helpers/billing.cjs';
+
+const sandbox = useSandbox();
+
+test('a wrong API key fails with the API code and message, and the key is not in the error', async () => {
+	const run = await runBilling(
+		sandbox,
+		{ resource: 'subscription', operation: 'get', subscriptionId: sandbox.fixtures.subscriptionId },
+		{ apiKey: 'wrong-key-0123456789' },
+	);
+	expect(run.items).toHaveLength(0);
+	expect(run.error?.message).toBe('ERR_UNAUTHORIZED: Invalid or missing API key.');
+	expect(run.error?.description).toContain('HTTP 401');
+	// What to check: the key and the environment of the credential.
+	expect(run.error?.description).toMatch(/check the API Key of the Subscription Billing API credential, and that it belongs to the environment chosen in its Environment/);
+	expect(run.error?.httpCode).toBe('401');
+	expect(JSON.stringify(run.error)).not.toContain('wrong-key-0123456789');
+	expect(sandbox.requests[0].headers['x-service-key']).toBe('wrong-key-0123456789');
+});
+
+test('a missing subscription fails with ERR_NOT_FOUND and the error id of the API', async () => {
+	const run = await runBilling(sandbox, { resource: 'subscription', operation: 'get', subscriptionId: 'no-such-subscription' });
+	expect(run.error?.message).toMatch(/^ERR_NOT_FOUND: /);
+	expect(run.error?.description).toMatch(/HTTP 404 .*error id [0-9a-f-]{36}$/);
+	expect(run.error?.context?.itemIndex).toBe(0);
+});
+
+test('a missing customer fails with ERR_NOT_FOUND', async () => {
+	const run = await runBilling(sandbox, {
+		resource: 'invoice',
+		operation: 'getManyForCustomer',
+		customerId: 'no-such-customer',
+		returnAll: true,
+	});
+	expect(run.error?.message).toMatch(/^ERR_NOT_FOUND: /);
+	expect(run.error?.description).toContain('HTTP 404 from GET /api/v2/customers/no-such-customer/invoices');
+});
+
+test('a body the API rejects fails with ERR_BAD_REQUEST and its message', async () => {
+	const run = await runBilling(sandbox, {
+		resource: 'paymentMethod',
+		operation: 'setDefault',
+		subscriptionId: sandbox.fixtures.subscriptionId,
+		paymentMethodId: sandbox.fixtures.foreignPaymentMethodId,
+	});
+	expect(run.error?.message).toMatch(/^ERR_BAD_REQUEST: .*payment_method_id|^ERR_BAD_REQUEST: /);
+	expect(run.error?.description).toContain('HTTP 400');
+});
+
+test('a duplicate customer name is the API\'s 400, surfaced with its message', async () => {
+	const run = await runBilling(sandbox, { resource: 'customer', operation: 'create', name: sandbox.fixtures.customerName });
+	expect(run.error?.message).toMatch(/^ERR_BAD_REQUEST: .+/);
+	expect(sandbox.requests).toHaveLength(1);
+});
+
+test('with Continue On Fail, failing items become error items paired with their input and the others go on', async () => {
+	const ids = [sandbox.fixtures.subscriptionId, 'no-such-subscription', '../escape', sandbox.fixtures.noPhasesSubscriptionId];
+	const run = await runBilling(
+		sandbox,
+		{ resource: 'subscription', operation: 'get', subscriptionId: '={{ $json.id }}' },
+		{ items: ids.map((id) => ({ id })), continueOnFail: true },
+	);
+	expect(run.error).toBeUndefined();
+	expect(run.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
+	expect(run.json[0].subscription_id).toBe(ids[0]);
+	expect(run.json[3].subscription_id).toBe(ids[3]);
+	expect(run.json[1].error).toMatchObject({ message: expect.stringMatching(/^ERR_NOT_FOUND: /), code: 'ERR_NOT_FOUND', status: 404 });
+	expect(run.json[2].error).toMatchObject({ message: 'Subscription in item 2: "../escape" may contain only letters, digits and hyphens', code: null });
+	expect(sandbox.requests.map((request) => request.path)).toEqual(
+		expect.arrayContaining([`/api/v2/subscriptions/${ids[0]}`, '/api/v2/subscriptions/no-such-subscription', `/api/v2/subscriptions/${ids[3]}`]),
+	);
+	expect(sandbox.requests).toHaveLength(3);
+});
+
+describe('error items carry the API error as fields (Continue On Fail, either output)', () => {
+	const ids = () => [sandbox.fixtures.subscriptionId, 'no-such-subscription', 'a/b'];
+	const getEach = { resource: 'subscription', operation: 'get', subscriptionId: '={{ $json.id }}', output: 'raw' };
+	const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+	test('Continue (using error output): the good item on the main output; each failed one on the error output with its input\'s fields, n8n\'s message and description, and the API\'s code, HTTP status, error id and message', async () => {
+		const run = await runBilling(sandbox, getEach, { items: ids().map((id, n) => ({ id, row: n })), continueErrorOutput: true });
+		expect(run.error).toBeUndefined();
+		expect(run.json).toEqual([expect.objectContaining({ subscription_id: sandbox.fixtures.subscriptionId })]);
+		const [notFound, invalid] = run.errorItems.map((item) => item.json);
+		expect(run.errorItems).toHaveLength(2);
+		expect(notFound).toEqual({
+			id: 'no-such-subscription',
+			row: 1,
+			error: {
+				message: expect.stringMatching(/^ERR_NOT_FOUND: /),
+				description: expect.stringMatching(/^HTTP 404 from GET \/api\/v2\/subscriptions\/no-such-subscription; error id /),
+				code: 'ERR_NOT_FOUND',
+				status: 404,
+				errorId: expect.stringMatching(UUID),
+				apiMessage: expect.any(String),
+			},
+		});
+		expect(`ERR_NOT_FOUND: ${(notFound.error as { apiMessage: string }).apiMessage}`).toBe((notFound.error as { message: string }).message);
+		// Refused before sending: the same fields, null where the API said nothing.
+		expect(invalid).toEqual({
+			id: 'a/b',
+			row: 2,
+			error: {
+				message: 'Subscription in item 2: "a/b" may contain only letters, digits and hyphens',
+				description: expect.any(String),
+				code: null,
+				status: null,
+				errorId: null,
+				apiMessage: null,
+			},
+		});
+		expect(run.errorItems.map((item) => item.pairedItem)).toEqual([{ item: 1 }, { item: 2 }]);
+		expect(sandbox.requests).toHaveLength(2);
+	});
+
+	test('Continue (using regular output): the same error object, paired with its input, in the main output', async () => {
+		const run = await runBilling(sandbox, getEach, { items: ids().map((id) => ({ id })), continueOnFail: true });
+		expect(run.json[1]).toEqual({
+			error: expect.objectContaining({ code: 'ERR_NOT_FOUND', status: 404, errorId: expect.stringMatching(UUID), message: expect.stringMatching(/^ERR_NOT_FOUND: /) }),
+		});
+		expect(run.json[2].error).toMatchObject({ code: null, status: null });
+	});
+
+	test('an answer without the API\'s error format and a network failure fill what they can; the key is in none of it', async () => {
+		const wrongKey = await runBilling(sandbox, getEach, { items: [{ id: sandbox.fixtures.subscriptionId }], continueErrorOutput: true, apiKey: 'sbx_wrong_key_0000' });
+		expect(wrongKey.errorItems[0].json.error).toMatchObject({ code: 'ERR_UNAUTHORIZED', status: 401, errorId: null, apiMessage: 'Invalid or missing API key.' });
+		expect(JSON.stringify(wrongKey.errorItems)).not.toContain('sbx_wrong_key_0000');
+		const refused = await runBilling(
+			sandbox,
+			{ ...getEach, faultHandling: { maxRetries: 0 } },
+			{ items: [{ id: 'sub-1' }], continueErrorOutput: true, baseUrl: 'http://127.0.0.1:1/api/v2' },
+		);
+		expect(refused.errorItems[0].json.error).toMatchObject({ message: 'The Subscription Billing API could not be reached', code: 'ECONNREFUSED', status: null, errorId: null });
+	});
+});

@@ -1,0 +1,109 @@
+/**
+ * Runs a polling trigger the way n8n does. An active workflow: n8n's ActiveWorkflows builds a
+ * PollContext (mode 'trigger') once per activation and, at each poll time, calls
+ * TriggersAndPollers.runPoll → `nodeType.poll.call(context)`; the Workflow object, and with it the
+ * node's static data, lives as long as the activation. "Fetch Test Event" in the editor is a
+ * manual run: WorkflowExecute starts at the trigger and builds a PollContext in mode 'manual'.
+ */
+import { PollContext, WorkflowExecute } from 'n8n-core';
+import { TriggersAndPollers } from 'n8n-core/dist/execution-engine/triggers-and-pollers';
+import { NodeConnectionTypes, Workflow, deepCopy } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialType,
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+	IWorkflowBase,
+	WorkflowActivateMode,
+} from 'n8n-workflow';
+
+import { HarnessCredentialsHelper } from './credentials-helper.cjs';
+import { ensureN8nCoreEnvironment, withCapturedLogs } from './environment.cjs';
+import { HarnessNodeTypes } from './node-types.cjs';
+import { buildAdditionalData, type HarnessError } from './run.cjs';
+
+export interface PollerOptions {
+	nodeType: INodeType;
+	credentialType: ICredentialType;
+	credentials: ICredentialDataDecryptedObject;
+	parameters: INodeParameters;
+	/** Static data as n8n loaded it from the database (default: none, a first activation). */
+	staticData?: IDataObject;
+	/** The node's typeVersion as the workflow stores it (default 1). */
+	typeVersion?: number;
+	/** The node's id; each poller gets its own unless given (n8n: unique per node of a workflow). */
+	nodeId?: string;
+}
+
+export interface PollResult {
+	/** The items the poll emitted; null when it returned null (nothing new). */
+	items: IDataObject[] | null;
+	error?: HarnessError;
+	logs: string[];
+}
+
+let pollCounter = 0;
+let pollerCounter = 0;
+
+export class Poller {
+	readonly workflow: Workflow;
+	private readonly node: INode;
+	private readonly nodeTypes: HarnessNodeTypes;
+	private readonly credentialsHelper: HarnessCredentialsHelper;
+	private readonly workflowData: IWorkflowBase;
+
+	constructor(options: PollerOptions) {
+		ensureN8nCoreEnvironment();
+		const { description } = options.nodeType;
+		this.nodeTypes = new HarnessNodeTypes([options.nodeType]);
+		this.credentialsHelper = new HarnessCredentialsHelper([options.credentialType], { 'harness-credential': options.credentials }, this.nodeTypes);
+		this.node = {
+			id: options.nodeId ?? `harness-trigger-${++pollerCounter}`, name: description.defaults.name ?? description.displayName, type: description.name,
+			typeVersion: options.typeVersion ?? 1, position: [0, 0], parameters: deepCopy(options.parameters),
+			credentials: { [options.credentialType.name]: { id: 'harness-credential', name: 'Harness credential' } },
+		};
+		this.workflowData = {
+			id: 'harness-workflow', name: 'Harness trigger workflow', active: true, isArchived: false,
+			nodes: [this.node], connections: {}, settings: { executionOrder: 'v1' },
+			createdAt: new Date(), updatedAt: new Date(), activeVersionId: null,
+		};
+		this.workflow = new Workflow({ ...this.workflowData, nodeTypes: this.nodeTypes, staticData: deepCopy(options.staticData ?? {}) });
+	}
+
+	/** The node's static data, as n8n would save it (without its change marker). */
+	get nodeStaticData(): IDataObject {
+		const data = deepCopy(this.workflow.staticData[`node:${this.node.name}`] as IDataObject | undefined) ?? {};
+		return data;
+	}
+
+	/** One scheduled poll of the active workflow. */
+	async poll(activation: WorkflowActivateMode = 'init'): Promise<PollResult> {
+		const additionalData = buildAdditionalData(`harness-poll-${++pollCounter}`, this.workflowData, this.credentialsHelper, 'trigger');
+		// n8n gives a poll WorkflowExecuteAdditionalData.getBase(): no execution exists until it emits.
+		delete additionalData.executionId;
+		const context = new PollContext(this.workflow, this.node, additionalData, 'trigger', activation);
+		const { value, logs } = await withCapturedLogs(async () => {
+			try {
+				return { data: await new TriggersAndPollers().runPoll(this.workflow, this.node, context) };
+			} catch (error) {
+				return { error: error as HarnessError };
+			}
+		});
+		const items = value.data ? value.data[0].map((item: INodeExecutionData) => item.json) : null;
+		return { items, error: value.error, logs };
+	}
+
+	/** The editor's "Fetch Test Event": a manual run through WorkflowExecute starting at the trigger. */
+	async fetchTestEvent(): Promise<PollResult> {
+		const additionalData = buildAdditionalData(`harness-manual-${++pollCounter}`, this.workflowData, this.credentialsHelper, 'manual');
+		const startNode = this.workflow.getNode(this.node.name) ?? undefined;
+		const { value: run, logs } = await withCapturedLogs(() => new WorkflowExecute(additionalData, 'manual').run({ workflow: this.workflow, startNode }));
+		const task = run.data.resultData.runData[this.node.name]?.at(-1);
+		const error = task?.error as HarnessError | undefined;
+		const output = task?.data?.[NodeConnectionTypes.Main]?.[0];
+		return { items: output ? output.map((item) => item.json) : null, error, logs };
+	}
+}

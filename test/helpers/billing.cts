@@ -1,0 +1,106 @@
+import type { IDataObject, INode, INodeParameters, IRun } from 'n8n-workflow';
+import { SubscriptionBillingApi } from '../../credentials/SubscriptionBillingApi.credentials';
+import { SubscriptionBilling } from '../../nodes/SubscriptionBilling/SubscriptionBilling.node';
+import { runNode, shutdownN8nCore, type RunResult } from '../harness/index.cjs';
+import { editedParameters } from './editorParameters.cjs';
+import type { SandboxWorld } from '../sandbox/index.cjs';
+
+// The sandbox is plain CommonJS so that demos and benchmarks run it without compiling.
+const sandboxModule = require('../sandbox/index.cjs') as { startSandbox: (options?: IDataObject) => Promise<Sandbox> };
+
+export interface ReceivedRequest {
+	n: number;
+	method: string;
+	path: string;
+	rawQuery: string;
+	query: Record<string, string | string[]>;
+	headers: Record<string, string>;
+	contentType?: string;
+	rawBody: string;
+	body?: IDataObject;
+	status: number;
+	fault?: string;
+}
+
+export interface Sandbox {
+	baseUrl: string;
+	apiKey: string;
+	requests: ReceivedRequest[];
+	fixtures: Record<string, string>;
+	state: IDataObject & Record<string, unknown>;
+	clearRequests(): void;
+	reset(): void;
+	setFaults(config: IDataObject | null): void;
+	close(): Promise<void>;
+	/** Test-only changes to the world (test/sandbox/world.js). */
+	world: SandboxWorld;
+	adminToken: string;
+}
+
+export function startSandbox(options?: IDataObject): Promise<Sandbox> {
+	return sandboxModule.startSandbox(options);
+}
+
+export interface BillingRun extends RunResult {
+	json: IDataObject[];
+}
+
+/** Runs the Subscription Billing node once through n8n's engine against the sandbox. */
+export async function runBilling(
+	sandbox: Sandbox,
+	parameters: INodeParameters,
+	options: {
+		items?: IDataObject[];
+		continueOnFail?: boolean;
+		continueErrorOutput?: boolean;
+		apiKey?: string;
+		baseUrl?: string;
+		settings?: Pick<INode, 'retryOnFail' | 'maxTries' | 'waitBetweenTries'>;
+		retryOf?: IRun;
+		/** The node's typeVersion (default: the newest, as the nodes panel adds it). */
+		typeVersion?: number;
+	} = {},
+): Promise<BillingRun> {
+	const result = await runNode({
+		nodeType: new SubscriptionBilling(),
+		credentialType: new SubscriptionBillingApi(),
+		credentials: {
+			apiKey: options.apiKey ?? sandbox.apiKey,
+			environment: 'production',
+			productionBaseUrl: options.baseUrl ?? sandbox.baseUrl,
+		},
+		// as the editor stores them: a fresh node's fields, with the test's changes made in the panel
+		parameters: editedParameters({ faultHandling: { retryDelay: 5 }, ...parameters } as unknown as INodeParameters & { resource: string; operation: string }),
+		items: options.items,
+		continueOnFail: options.continueOnFail,
+		continueErrorOutput: options.continueErrorOutput,
+		settings: options.settings,
+		retryOf: options.retryOf,
+		typeVersion: options.typeVersion,
+	});
+	return { ...result, json: result.items.map((item) => item.json) };
+}
+
+/**
+ * Starts a sandbox for the test file (reset before each test unless `resetEachTest` is false),
+ * closes it and n8n-core's background timers after the file. The returned object forwards to the
+ * running sandbox.
+ */
+export function useSandbox(options?: IDataObject, { resetEachTest = true } = {}): Sandbox {
+	let current: Sandbox | undefined;
+	beforeAll(async () => {
+		current = await startSandbox(options);
+	});
+	if (resetEachTest) beforeEach(() => current?.reset());
+	afterAll(async () => {
+		await current?.close();
+		shutdownN8nCore();
+	});
+	return new Proxy({} as Sandbox, {
+		get(_, property) {
+			if (!current) throw new Error('The sandbox is used before beforeAll started it');
+			const value = Reflect.get(current, property, current) as unknown;
+			return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(current) : value;
+		},
+	});
+}

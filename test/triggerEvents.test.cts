@@ -1,0 +1,339 @@
+/**
+ * The trigger's version 2 through n8n-core against the sandbox: several events in one trigger,
+ * each family's source read once per poll; Customer Updated, Subscription Updated, Paused,
+ * Resumed, Ending Soon and Renewal Due, each silent on its first poll, emitted once, and with
+ * Fetch Test Event that changes nothing.
+ */
+import type { IDataObject } from 'n8n-workflow';
+import { useSandbox } from './helpers/billing.cjs';
+import { activeTrigger, activeTriggerV2, apiRequests } from './helpers/trigger.cjs';
+import { fingerprint, packFingerprints } from '../nodes/SubscriptionBilling/trigger/fingerprint';
+
+// Pages of 5 customers, so a listing of the 12 seeded customers takes three requests.
+const sandbox = useSandbox({ maxPageSize: 5 });
+beforeEach(() => sandbox.clearRequests());
+
+const LISTING = ['GET /customers?limit=1000', 'GET /customers?limit=5&offset=5', 'GET /customers?limit=5&offset=10'];
+const subscriptionOf = (item: IDataObject) => item.subscription as IDataObject;
+const liveSubscriptions = () => [...(sandbox.state.subscriptions as Map<string, { status: string }>).values()].filter((s) => !['INACTIVE', 'SUPERSEDED', 'TERMINATED'].includes(s.status));
+const detailReads = () => apiRequests(sandbox).filter((request) => /^GET \/subscriptions\/[^/?]+$/.test(request));
+
+describe('several events in one trigger (version 2)', () => {
+	test('one reading of the customer list and of the invoices for all events; each item names its event', async () => {
+		const customer_id = sandbox.fixtures.customerId;
+		const trigger = activeTriggerV2(sandbox, {
+			events: ['newCustomer', 'customerUpdated', 'subscriptionUpdated', 'subscriptionStatusChanged', 'subscriptionPaused', 'subscriptionEndingSoon', 'newInvoice', 'invoicePaid'],
+			scope: 'customer',
+			customerId: { __rl: true, mode: 'list', value: customer_id },
+			endingSoonDays: 30,
+		});
+		const first = await trigger.poll();
+		expect(first.error).toBeUndefined();
+		expect(first.items).toBeNull();
+		const invoiceRequests = (requests: string[]) => requests.filter((request) => request.startsWith(`GET /customers/${customer_id}/invoices`));
+		expect(apiRequests(sandbox).filter((request) => request.startsWith('GET /customers?'))).toEqual(LISTING);
+
+		const created = sandbox.world.createCustomer({ name: 'Nova Trading' });
+		sandbox.world.updateCustomer({ customer_id: sandbox.fixtures.bigCustomerId, tax_id: 'GB123456789' });
+		sandbox.world.pauseSubscription({ subscription_id: sandbox.fixtures.subscriptionId });
+		sandbox.world.updateSubscription({ subscription_id: sandbox.fixtures.noPhasesSubscriptionId, ends_in_days: 10 });
+		const invoice = sandbox.world.issueInvoice({ customer_id, amount: 40 });
+		sandbox.clearRequests();
+		const { items, error } = await trigger.poll();
+		expect(error).toBeUndefined();
+		const endsAt = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
+		expect(items?.map((item) => item.event)).toEqual([
+			'newCustomer',
+			'customerUpdated',
+			'subscriptionUpdated',
+			'subscriptionUpdated',
+			'subscriptionStatusChanged',
+			'subscriptionPaused',
+			'subscriptionEndingSoon',
+			'newInvoice',
+		]);
+		expect(items).toEqual([
+			expect.objectContaining({ customer: expect.objectContaining({ customer_id: created.customer_id }) }),
+			expect.objectContaining({ changed_fields: ['tax_id'], changes: { tax_id: { previous: null, current: 'GB123456789' } } }),
+			expect.objectContaining({ changed_fields: ['status'], subscription: expect.objectContaining({ subscription_id: sandbox.fixtures.subscriptionId }) }),
+			expect.objectContaining({ changed_fields: ['ends_at'], changes: { ends_at: { previous: '2026-12-31', current: endsAt } } }),
+			expect.objectContaining({ previous_status: 'ACTIVE', status: 'PAUSED' }),
+			expect.objectContaining({ previous_status: 'ACTIVE', status: 'PAUSED', subscription: expect.objectContaining({ subscription_id: sandbox.fixtures.subscriptionId }) }),
+			expect.objectContaining({ ends_at: endsAt, days_left: 10, subscription: expect.objectContaining({ subscription_id: sandbox.fixtures.noPhasesSubscriptionId }) }),
+			expect.objectContaining({ invoice: expect.objectContaining({ invoice_id: invoice.invoice_id }) }),
+		]);
+		// The customer list once (three pages) for six customer-list events; the invoices of the
+		// customer once per invoice event until the invoice family reads them once for all.
+		const requests = apiRequests(sandbox);
+		expect(requests.filter((request) => request.startsWith('GET /customers?'))).toEqual(LISTING);
+		expect([...new Set(invoiceRequests(requests))]).toEqual([`GET /customers/${customer_id}/invoices?ordering=-issued_at&limit=100`]);
+		expect(requests.filter((request) => !request.startsWith('GET /customers?') && !invoiceRequests([request]).length && !request.startsWith('POST /invoices/search'))).toEqual([]);
+
+		expect((await trigger.poll()).items).toBeNull();
+	});
+
+	test('no event chosen: an error that names Events, and nothing is sent', async () => {
+		const trigger = activeTriggerV2(sandbox, { events: [] });
+		const { error } = await trigger.poll();
+		expect(error?.message).toBe('Events: choose at least one event');
+		expect(apiRequests(sandbox)).toEqual([]);
+	});
+
+	test('an event added to the selection starts silently; the others carry on from their state', async () => {
+		const trigger = activeTriggerV2(sandbox, { events: ['newCustomer'] });
+		await trigger.poll();
+		const before = sandbox.world.createCustomer({ name: 'Before The Change' });
+		const saved = JSON.parse(JSON.stringify(trigger.workflow.staticData)) as IDataObject;
+		sandbox.world.updateCustomer({ customer_id: sandbox.fixtures.customerId, legal_name: 'Acme Corporation Inc.' });
+		const widened = activeTriggerV2(sandbox, { events: ['newCustomer', 'customerUpdated'] }, saved);
+		expect((await widened.poll()).items?.map((item) => [item.event, (item.customer as IDataObject).customer_id])).toEqual([['newCustomer', before.customer_id]]);
+		sandbox.world.updateCustomer({ customer_id: sandbox.fixtures.customerId, legal_name: 'Acme Corporation LLC' });
+		expect((await widened.poll()).items).toEqual([
+			expect.objectContaining({ event: 'customerUpdated', changes: { legal_name: { previous: 'Acme Corporation Inc.', current: 'Acme Corporation LLC' } } }),
+		]);
+	});
+});
+
+describe('Customer Updated', () => {
+	test('each changed field with its previous and new value, once; a new customer is not an update', async () => {
+		const trigger = activeTriggerV2(sandbox, { events: ['customerUpdated'] });
+		expect((await trigger.poll()).items).toBeNull();
+		const id = sandbox.fixtures.customerId;
+		const before = (sandbox.state.customers as Map<string, IDataObject>).get(id)!;
+		const oldAddress = { ...(before.address as IDataObject) };
+		sandbox.world.updateCustomer({ customer_id: id, name: 'Acme Corp', address: { city: 'Chicago' } });
+		sandbox.world.createCustomer({ name: 'Brand New Ltd' });
+		const { items } = await trigger.poll();
+		expect(items).toEqual([
+			{
+				event: 'customerUpdated',
+				detected_at: expect.stringMatching(/Z$/),
+				changed_fields: ['name', 'address'],
+				changes: {
+					name: { previous: sandbox.fixtures.customerName, current: 'Acme Corp' },
+					address: { previous: oldAddress, current: { ...oldAddress, city: 'Chicago' } },
+				},
+				customer: expect.objectContaining({ customer_id: id, name: 'Acme Corp' }),
+			},
+		]);
+		expect(apiRequests(sandbox)).toEqual([...LISTING, ...LISTING]);
+		expect((await trigger.poll()).items).toBeNull();
+	});
+});
+
+describe('Subscription Updated', () => {
+	test('list fields: name, start, end, status with previous and new values, one item per subscription, once', async () => {
+		const trigger = activeTriggerV2(sandbox, { events: ['subscriptionUpdated'] });
+		await trigger.poll();
+		const id = sandbox.fixtures.noPhasesSubscriptionId;
+		sandbox.world.updateSubscription({ subscription_id: id, name: 'Acme Corporation - Starter Plus', ends_at: '2027-06-30' });
+		sandbox.world.setSubscriptionStatus({ subscription_id: id, status: 'TERMINATING' });
+		sandbox.world.updateSubscription({ subscription_id: sandbox.fixtures.subscriptionId, quantity: 40 });
+		const { items } = await trigger.poll();
+		expect(items).toEqual([
+			{
+				event: 'subscriptionUpdated',
+				detected_at: expect.any(String),
+				changed_fields: ['name', 'ends_at', 'status'],
+				changes: {
+					name: { previous: 'Acme Corporation - Starter', current: 'Acme Corporation - Starter Plus' },
+					ends_at: { previous: '2026-12-31', current: '2027-06-30' },
+					status: { previous: 'ACTIVE', current: 'TERMINATING' },
+				},
+				subscription: expect.objectContaining({ subscription_id: id, customer: expect.objectContaining({ customer_id: sandbox.fixtures.customerId }) }),
+			},
+		]);
+		// Without Compare Detail Fields no subscription is read: a quantity change is not seen.
+		expect(detailReads()).toEqual([]);
+		expect((await trigger.poll()).items).toBeNull();
+	});
+
+	test('Compare Detail Fields: renewal, auto-renewal, totals and line items through Subscription Get, 1 request per running subscription', async () => {
+		const trigger = activeTriggerV2(sandbox, { events: ['subscriptionUpdated'], subscriptionDetails: true });
+		await trigger.poll();
+		expect(detailReads()).toHaveLength(liveSubscriptions().length);
+		const id = sandbox.fixtures.noPhasesSubscriptionId;
+		sandbox.world.updateSubscription({ subscription_id: id, quantity: 7, auto_renews: true, renews_at: '2027-01-01' });
+		sandbox.clearRequests();
+		const { items } = await trigger.poll();
+		expect(items).toHaveLength(1);
+		const [item] = items!;
+		expect(item.changed_fields).toEqual(expect.arrayContaining(['renews_at', 'auto_renews', 'line_items']));
+		const changes = item.changes as Record<string, { previous: unknown; current: unknown }>;
+		expect(changes.renews_at).toEqual({ previous: null, current: '2027-01-01' });
+		expect(changes.auto_renews).toEqual({ previous: false, current: true });
+		expect((changes.line_items.current as IDataObject[])[0]).toMatchObject({ quantity: 7 });
+		expect(subscriptionOf(item).subscription_id).toBe(id);
+		expect((item.detail as IDataObject).subscription_id).toBe(id);
+		expect(apiRequests(sandbox).filter((request) => request.startsWith('GET /customers?'))).toEqual(LISTING);
+		expect(detailReads()).toHaveLength(liveSubscriptions().length);
+		expect(detailReads()).not.toContain(`GET /subscriptions/${[...(sandbox.state.subscriptions as Map<string, { status: string; subscription_id: string }>).values()].find((s) => s.status === 'TERMINATED')?.subscription_id}`);
+		expect((await trigger.poll()).items).toBeNull();
+	});
+
+	test('a subscription read fails: the poll fails, the state stays, the next poll emits the change once', async () => {
+		const trigger = activeTriggerV2(sandbox, { events: ['subscriptionUpdated'], subscriptionDetails: true });
+		await trigger.poll();
+		const before = trigger.nodeStaticData;
+		sandbox.world.updateSubscription({ subscription_id: sandbox.fixtures.subscriptionId, quantity: 30 });
+		sandbox.clearRequests();
+		sandbox.setFaults({ on: [6], kinds: ['403'] });
+		const failed = await trigger.poll();
+		sandbox.setFaults(null);
+		expect(failed.error?.message).toMatch(/ERR_FORBIDDEN/);
+		expect(failed.error?.description).toMatch(/GET \/api\/v2\/subscriptions\//);
+		expect(trigger.nodeStaticData).toEqual(before);
+		expect((await trigger.poll()).items?.map((item) => subscriptionOf(item).subscription_id)).toEqual([sandbox.fixtures.subscriptionId]);
+		expect((await trigger.poll()).items).toBeNull();
+	});
+});
+
+describe('Subscription Paused and Resumed', () => {
+	test('named as such, each once; other status changes are neither', async () => {
+		const trigger = activeTriggerV2(sandbox, { events: ['subscriptionPaused', 'subscriptionResumed'] });
+		await trigger.poll();
+		const id = sandbox.fixtures.subscriptionId;
+		const paused = sandbox.fixtures.pausedSubscriptionId;
+		sandbox.world.pauseSubscription({ subscription_id: id });
+		sandbox.world.resumeSubscription({ subscription_id: paused });
+		sandbox.world.setSubscriptionStatus({ subscription_id: sandbox.fixtures.noPhasesSubscriptionId, status: 'TERMINATING' });
+		const { items } = await trigger.poll();
+		expect(items?.map((item) => [item.event, subscriptionOf(item).subscription_id, item.previous_status, item.status])).toEqual([
+			['subscriptionPaused', id, 'ACTIVE', 'PAUSED'],
+			['subscriptionResumed', paused, 'PAUSED', 'ACTIVE'],
+		]);
+		expect((await trigger.poll()).items).toBeNull();
+		sandbox.world.resumeSubscription({ subscription_id: id, status: 'TERMINATING' });
+		sandbox.world.pauseSubscription({ subscription_id: paused });
+		expect((await trigger.poll()).items?.map((item) => [item.event, subscriptionOf(item).subscription_id, item.status])).toEqual([
+			['subscriptionPaused', paused, 'PAUSED'],
+			['subscriptionResumed', id, 'TERMINATING'],
+		]);
+	});
+});
+
+describe('Subscription Ending Soon', () => {
+	test('Days Before End: once per subscription and end date; a moved end date is reported again', async () => {
+		const trigger = activeTriggerV2(sandbox, { events: ['subscriptionEndingSoon'], endingSoonDays: 14 });
+		const near = sandbox.fixtures.noPhasesSubscriptionId;
+		const far = sandbox.fixtures.subscriptionId;
+		// Already in the window when activated: not reported (the first poll only remembers).
+		sandbox.world.updateSubscription({ subscription_id: sandbox.fixtures.openOrderSubscriptionId, ends_in_days: 3 });
+		expect((await trigger.poll()).items).toBeNull();
+		sandbox.world.updateSubscription({ subscription_id: near, ends_in_days: 14 });
+		sandbox.world.updateSubscription({ subscription_id: far, ends_in_days: 15 });
+		const { items } = await trigger.poll();
+		expect(items).toEqual([
+			{
+				event: 'subscriptionEndingSoon',
+				detected_at: expect.any(String),
+				ends_at: new Date(Date.now() + 14 * 86_400_000).toISOString().slice(0, 10),
+				days_left: 14,
+				subscription: expect.objectContaining({ subscription_id: near, status: 'ACTIVE' }),
+			},
+		]);
+		expect(apiRequests(sandbox)).toEqual([...LISTING, ...LISTING]);
+		expect((await trigger.poll()).items).toBeNull();
+		sandbox.world.updateSubscription({ subscription_id: near, ends_in_days: 5 });
+		sandbox.world.updateSubscription({ subscription_id: far, ends_in_days: 14 });
+		expect((await trigger.poll()).items?.map((item) => [subscriptionOf(item).subscription_id, item.days_left])).toEqual([
+			[far, 14],
+			[near, 5],
+		]);
+		// A subscription that ended is not ending soon.
+		sandbox.world.setSubscriptionStatus({ subscription_id: far, status: 'TERMINATED' });
+		sandbox.world.updateSubscription({ subscription_id: far, ends_in_days: 2 });
+		expect((await trigger.poll()).items).toBeNull();
+	});
+});
+
+describe('Subscription Renewal Due', () => {
+	test('renews_at from Subscription Get, Days Before Renewal ahead, once per subscription and renewal date', async () => {
+		const trigger = activeTriggerV2(sandbox, { events: ['subscriptionRenewalDue'], renewalDueDays: 7 });
+		expect((await trigger.poll()).items).toBeNull();
+		expect(detailReads()).toHaveLength(liveSubscriptions().length);
+		const id = sandbox.fixtures.subscriptionId;
+		sandbox.world.updateSubscription({ subscription_id: id, renews_in_days: 7 });
+		sandbox.world.updateSubscription({ subscription_id: sandbox.fixtures.noPhasesSubscriptionId, renews_in_days: 8 });
+		sandbox.clearRequests();
+		const { items } = await trigger.poll();
+		expect(items).toEqual([
+			{
+				event: 'subscriptionRenewalDue',
+				detected_at: expect.any(String),
+				renews_at: new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10),
+				days_left: 7,
+				auto_renews: true,
+				subscription: expect.objectContaining({ subscription_id: id }),
+				detail: expect.objectContaining({ subscription_id: id, accounts_payable_emails: expect.any(Array) }),
+			},
+		]);
+		expect(apiRequests(sandbox)).toEqual([...LISTING, ...detailReads()]);
+		expect(detailReads()).toHaveLength(liveSubscriptions().length);
+		expect((await trigger.poll()).items).toBeNull();
+	});
+});
+
+describe('Fetch Test Event (version 2)', () => {
+	test('a sample for each selected event, with the shape of a real item; the state is untouched', async () => {
+		sandbox.world.updateSubscription({ subscription_id: sandbox.fixtures.noPhasesSubscriptionId, ends_in_days: 9, renews_in_days: 10 });
+		const trigger = activeTriggerV2(sandbox, {
+			events: ['customerUpdated', 'subscriptionUpdated', 'subscriptionPaused', 'subscriptionResumed', 'subscriptionEndingSoon', 'subscriptionRenewalDue'],
+			endingSoonDays: 30,
+			renewalDueDays: 30,
+		});
+		await trigger.poll();
+		const before = trigger.nodeStaticData;
+		const manual = await trigger.fetchTestEvent();
+		expect(manual.error).toBeUndefined();
+		const byEvent = Object.fromEntries((manual.items ?? []).map((item) => [item.event, item]));
+		expect(Object.keys(byEvent)).toEqual(['customerUpdated', 'subscriptionUpdated', 'subscriptionPaused', 'subscriptionResumed', 'subscriptionEndingSoon', 'subscriptionRenewalDue']);
+		expect(byEvent.customerUpdated).toMatchObject({ changed_fields: ['name', 'legal_name', 'external_id', 'address', 'processor_customer_id', 'tax_id'], changes: { name: { previous: null } } });
+		expect(byEvent.subscriptionUpdated).toMatchObject({ changed_fields: ['name', 'starts_at', 'ends_at', 'status'] });
+		expect(byEvent.subscriptionPaused).toMatchObject({ status: 'PAUSED', previous_status: null });
+		expect(byEvent.subscriptionEndingSoon).toMatchObject({ days_left: 9, subscription: { subscription_id: sandbox.fixtures.noPhasesSubscriptionId } });
+		expect(byEvent.subscriptionRenewalDue).toMatchObject({ days_left: 10, subscription: { subscription_id: sandbox.fixtures.noPhasesSubscriptionId } });
+		expect(trigger.nodeStaticData).toEqual(before);
+	});
+});
+
+describe('saved workflows (version 1)', () => {
+	const v1State = (event: string, data: IDataObject) => ({ 'node:Subscription Billing Trigger': { trigger: { version: 1, watching: JSON.stringify({ event }), data } } });
+
+	test('New Customer restarted from state saved in version 1\'s form: neither repeats nor misses', async () => {
+		const known = packFingerprints([...(sandbox.state.customers as Map<string, unknown>).keys()].map(fingerprint));
+		const later = sandbox.world.createCustomer({ name: 'After The Upgrade' });
+		const trigger = activeTrigger(sandbox, { event: 'newCustomer' }, v1State('newCustomer', { known }));
+		expect((await trigger.poll()).items?.map((item) => (item.customer as IDataObject).customer_id)).toEqual([later.customer_id]);
+		expect((await trigger.poll()).items).toBeNull();
+	});
+
+	test('Subscription Status Changed restarted from version 1\'s state reports the change since', async () => {
+		const byStatus: Record<string, string[]> = {};
+		for (const sub of (sandbox.state.subscriptions as Map<string, { subscription_id: string; status: string }>).values()) (byStatus[sub.status] ??= []).push(fingerprint(sub.subscription_id));
+		const statuses = Object.fromEntries(Object.entries(byStatus).map(([status, prints]) => [status, packFingerprints(prints)]));
+		sandbox.world.setSubscriptionStatus({ subscription_id: sandbox.fixtures.subscriptionId, status: 'TERMINATING' });
+		const trigger = activeTrigger(sandbox, { event: 'subscriptionStatusChanged' }, v1State('subscriptionStatusChanged', { statuses }));
+		expect((await trigger.poll()).items?.map((item) => [item.previous_status, item.status])).toEqual([['ACTIVE', 'TERMINATING']]);
+	});
+
+	test('New Invoice of one customer restarted from version 1\'s state: the invoice issued since, once', async () => {
+		const customer_id = sandbox.fixtures.customerId;
+		const invoices = (sandbox.state.invoicesByCustomer as Map<string, Array<{ invoice_id: string; issuedMs: number }>>).get(customer_id)!;
+		const newest = Math.max(...invoices.map((entry) => entry.issuedMs));
+		const atNewest = invoices.filter((entry) => entry.issuedMs === newest).map((entry) => fingerprint(entry.invoice_id));
+		// version 1's encoding: newest issue time in base 36 | fingerprints at it | watched invoices
+		const customer = `${newest.toString(36)}|${packFingerprints(atNewest)}|`;
+		const saved = { 'node:Subscription Billing Trigger': { trigger: { version: 1, watching: JSON.stringify({ event: 'newInvoice', customerId: customer_id }), data: { customer } } } };
+		const issued = sandbox.world.issueInvoice({ customer_id, amount: 12 });
+		const trigger = activeTrigger(sandbox, { event: 'newInvoice', scope: 'customer', customerId: { __rl: true, mode: 'id', value: customer_id } }, saved);
+		expect((await trigger.poll()).items?.map((item) => (item.invoice as IDataObject).invoice_id)).toEqual([issued.invoice_id]);
+		expect((await trigger.poll()).items).toBeNull();
+	});
+
+	test('a version 1 state that cannot be read restarts silently', async () => {
+		const trigger = activeTrigger(sandbox, { event: 'newCustomer' }, { 'node:Subscription Billing Trigger': { trigger: { version: 1, watching: 'not json', data: {} } } });
+		sandbox.world.createCustomer({ name: 'Not A Flood' });
+		expect((await trigger.poll()).items).toBeNull();
+	});
+});

@@ -1,0 +1,80 @@
+import type { IDataObject } from 'n8n-workflow';
+import { useSandbox } from './helpers/billing.cjs';
+import { activeTriggerV2, apiRequests } from './helpers/trigger.cjs';
+
+// Invoice Payment Failed (issue 21): a payment with an error appears on an invoice.
+const sandbox = useSandbox();
+beforeEach(() => sandbox.clearRequests());
+
+const oneCustomer = (customerId: string) => ({ scope: 'customer', customerId: { __rl: true, mode: 'id', value: customerId } });
+const summary = (item: IDataObject) => [item.event, (item.invoice as IDataObject).invoice_id, item.error, item.attempt_count, (item.payment as IDataObject).payment_id];
+
+function openInvoiceOf(customerId: string): string {
+	const list = (sandbox.state.invoicesByCustomer as Map<string, Array<{ invoice_id: string; paidMs: number | null; remaining: number }>>).get(customerId)!;
+	return list.find((entry) => entry.paidMs === null && entry.remaining > 0)!.invoice_id;
+}
+
+test('one customer: each failed attempt once, with the error, the attempt count and the invoice; failures before activation are not reported', async () => {
+	const customer_id = sandbox.fixtures.customerId;
+	const { invoice_id } = sandbox.world.issueInvoice({ customer_id, amount: 80 });
+	sandbox.world.failPayment({ invoice_id, error: 'insufficient_funds' });
+	const trigger = activeTriggerV2(sandbox, { events: ['invoicePaymentFailed'], ...oneCustomer(customer_id) });
+	expect((await trigger.poll()).items).toBeNull();
+
+	const second = sandbox.world.failPayment({ invoice_id, error: 'card_declined' });
+	sandbox.clearRequests();
+	const { items } = await trigger.poll();
+	expect(items?.map(summary)).toEqual([['invoicePaymentFailed', invoice_id, 'card_declined', 2, second.payment_id]]);
+	expect(items![0]).toEqual({
+		event: 'invoicePaymentFailed',
+		detected_at: expect.stringMatching(/Z$/),
+		error: 'card_declined',
+		attempt_count: 2,
+		payment: expect.objectContaining({ payment_id: second.payment_id, paid_amount: 80, error: 'card_declined' }),
+		invoice: expect.objectContaining({ invoice_id, status: 'OPEN', remaining_amount: 80, payments: [expect.objectContaining({ error: 'insufficient_funds' }), expect.objectContaining({ error: 'card_declined' })] }),
+	});
+	expect(apiRequests(sandbox)).toEqual([`GET /customers/${customer_id}/invoices?ordering=-issued_at&limit=100`]);
+	expect((await trigger.poll()).items).toBeNull();
+
+	// Two more attempts between polls, then a payment that succeeds: the two failures, nothing else.
+	const third = sandbox.world.failPayment({ invoice_id, error: 'expired_card' });
+	const fourth = sandbox.world.failPayment({ invoice_id, error: 'do_not_honor' });
+	sandbox.world.payInvoice({ invoice_id });
+	expect((await trigger.poll()).items?.map(summary)).toEqual([
+		['invoicePaymentFailed', invoice_id, 'expired_card', 3, third.payment_id],
+		['invoicePaymentFailed', invoice_id, 'do_not_honor', 4, fourth.payment_id],
+	]);
+	expect((await trigger.poll()).items).toBeNull();
+});
+
+test('all customers: a failure on an old open invoice (found by Invoice Search) and on an invoice that appeared with one, each once', async () => {
+	const trigger = activeTriggerV2(sandbox, { events: ['invoicePaymentFailed'], scope: 'all' });
+	await trigger.poll();
+	const old = openInvoiceOf(sandbox.fixtures.bigCustomerId);
+	const failedOld = sandbox.world.failPayment({ invoice_id: old });
+	const fresh = sandbox.world.issueInvoice({ customer_id: sandbox.fixtures.customerId, amount: 12 });
+	const failedFresh = sandbox.world.failPayment({ invoice_id: fresh.invoice_id, error: 'processing_error' });
+	sandbox.clearRequests();
+	const { items } = await trigger.poll();
+	expect(items?.map(summary)).toEqual([
+		['invoicePaymentFailed', fresh.invoice_id, 'processing_error', 1, failedFresh.payment_id],
+		['invoicePaymentFailed', old, 'card_declined', 1, failedOld.payment_id],
+	]);
+	expect(apiRequests(sandbox).filter((request) => request.startsWith('POST /invoices/search'))).not.toHaveLength(0);
+	expect((await trigger.poll()).items).toBeNull();
+});
+
+test('Fetch Test Event: the most recent failed payment, state untouched', async () => {
+	const customer_id = sandbox.fixtures.customerId;
+	const trigger = activeTriggerV2(sandbox, { events: ['invoicePaymentFailed'], ...oneCustomer(customer_id) });
+	expect((await trigger.fetchTestEvent()).items).toBeNull();
+	await trigger.poll();
+	const before = trigger.nodeStaticData;
+	const { invoice_id } = sandbox.world.issueInvoice({ customer_id, amount: 9 });
+	const failed = sandbox.world.failPayment({ invoice_id, error: 'card_declined' });
+	const manual = await trigger.fetchTestEvent();
+	expect(manual.error).toBeUndefined();
+	expect(manual.items?.map(summary)).toEqual([['invoicePaymentFailed', invoice_id, 'card_declined', 1, failed.payment_id]]);
+	expect(trigger.nodeStaticData).toEqual(before);
+	expect((await trigger.poll()).items?.map(summary)).toEqual([['invoicePaymentFailed', invoice_id, 'card_declined', 1, failed.payment_id]]);
+});

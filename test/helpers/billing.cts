@@ -70,7 +70,7 @@ export async function runBilling(
 			productionBaseUrl: options.baseUrl ?? sandbox.baseUrl,
 		},
 		// as the editor stores them: a fresh node's fields, with the test's changes made in the panel
-		parameters: editedParameters({ faultHandling: { retryDelay: 5 }, ...parameters } as unknown as INodeParameters & { resource: string; operation: string }),
+		parameters: editedParameters({ faultHandling: { retryDelay: 5 }, ...parameters } as unknown as INodeParameters & { resource: string; operation: string }, options.typeVersion),
 		items: options.items,
 		continueOnFail: options.continueOnFail,
 		continueErrorOutput: options.continueErrorOutput,

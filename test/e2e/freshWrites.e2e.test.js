@@ -66,9 +66,12 @@ function editorNode() {
 }
 
 /** A new workflow with a Manual Trigger, then the action added from the nodes panel; its panel opens. */
+/** `text` as a regular expression that matches it literally (action names hold parentheses). */
+const literally = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 async function addFresh(action) {
 	await openNodeActions(page, n8n);
-	await page.locator(byTestId('node-creator-item-name'), { hasText: new RegExp(`^\\s*${action}\\s*$`) }).first().click();
+	await page.locator(byTestId('node-creator-item-name'), { hasText: new RegExp(`^\\s*${literally(action)}\\s*$`) }).first().click();
 	await page.locator(byTestId('ndv')).waitFor();
 	await page.locator(byTestId('parameter-input-operation')).waitFor();
 }
@@ -97,7 +100,7 @@ async function choose(name, optionName) {
 	const combobox = page.locator(`${byTestId(`parameter-input-${name}`)} [role="combobox"]`).first();
 	await combobox.click();
 	const list = page.locator(`[id="${await combobox.getAttribute('aria-controls')}"]`);
-	await list.locator('.el-select-dropdown__item .option-headline').filter({ hasText: new RegExp(`^${optionName}$`) }).first().click();
+	await list.locator('.el-select-dropdown__item .option-headline').filter({ hasText: new RegExp(`^${literally(optionName)}$`) }).first().click();
 	await list.waitFor({ state: 'hidden' });
 }
 

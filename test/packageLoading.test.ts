@@ -58,7 +58,7 @@ test('the trigger from dist/ is a polling node with the same credential, icons a
 	expect(trigger.sourcePath).toMatch(/dist\/nodes\/SubscriptionBilling\/SubscriptionBillingTrigger\.node\.js$/);
 	const { description } = trigger.type as INodeType;
 	expect(description).toMatchObject({ displayName: 'Subscription Billing Trigger', polling: true, group: ['trigger'], inputs: [] });
-	expect(description.credentials).toEqual([{ name: 'subscriptionBillingApi', required: true }]);
+	expect(description.credentials).toEqual([{ name: 'subscriptionBillingApi', required: true, testedBy: 'subscriptionBillingApiTest' }]);
 	expect(description.codex?.categories).toEqual(expect.arrayContaining(['Finance & Accounting', 'Sales']));
 	for (const url of Object.values(description.iconUrl as { light: string; dark: string })) {
 		expect(existsSync(path.join(packageRoot, url.replace('icons/n8n-nodes-subscription-billing/', '')))).toBe(true);

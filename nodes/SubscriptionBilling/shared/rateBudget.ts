@@ -8,9 +8,9 @@ export const INITIAL_WINDOW = 16;
 export const MAX_CONCURRENT_LIMIT = 256;
 
 /** A 429 shrinks the window to this share of itself (once per slowdown, however many 429s it brings). */
-const DECREASE = 0.7;
+export const DECREASE = 0.7;
 /** After a 429, each second without one grows the window by this many requests, up to the maximum. */
-const INCREASE_PER_SECOND = 2;
+export const INCREASE_PER_SECOND = 2;
 /** Until the first 429, the window doubles once per second of successes, up to the maximum. */
 const START_DOUBLING_MS = 1000;
 /** A 429 without Retry-After pauses this long. */

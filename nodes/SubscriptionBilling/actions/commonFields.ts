@@ -111,7 +111,7 @@ const idempotencyOptions: INodeProperties[] = [
 		name: 'idempotencyKey',
 		type: 'string',
 		default: '',
-		placeholder: '{{ $json.order_id }}',
+		placeholder: 'e.g. {{ $json.order_id }}',
 		description:
 			'Up to 255 characters, one per intended write: usually an expression that reads an ID of the input item, like its order ID. The API applies the first request with a key and answers every later one with its result; the same key with a different request is refused.',
 		displayOptions: { show: { idempotency: ['custom'] } },

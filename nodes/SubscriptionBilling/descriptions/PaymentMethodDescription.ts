@@ -13,7 +13,7 @@ const fields: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: 'pm_1234',
+		placeholder: 'e.g. pm_1234',
 		description: "ID of the payment method at the card payment processor; it must be attached to the subscription's customer",
 		displayOptions: show('setDefault'),
 		routing: { send: { type: 'body', property: 'payment_method_id' } },

@@ -7,7 +7,7 @@ export const redirectUrlField: INodeProperties = {
 	type: 'string',
 	required: true,
 	default: '',
-	placeholder: 'https://example.com/thank-you',
+	placeholder: 'e.g. https://example.com/thank-you',
 	description: 'Absolute http(s) URL the signer is sent to after signing',
 	routing: { send: { type: 'body', property: 'redirect_url' } },
 };

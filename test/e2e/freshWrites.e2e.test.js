@@ -60,15 +60,21 @@ function actionOf(resource, operation) {
 function editorNode() {
 	return page.evaluate((type) => {
 		const pinia = document.querySelector('#app').__vue_app__.config.globalProperties.$pinia;
-		const node = pinia._s.get('workflows').workflow.nodes.find((n) => n.type === type);
-		return node && JSON.parse(JSON.stringify({ parameters: node.parameters, issues: node.issues?.parameters ?? {} }));
+		// the store that holds the open workflow's nodes: 'workflows' in n8n 2.8, another in later releases
+		for (const store of pinia._s.values()) {
+			for (const nodes of [store.workflow?.nodes, store.allNodes, store.nodes]) {
+				const node = Array.isArray(nodes) ? nodes.find((n) => n?.type === type) : undefined;
+				if (node) return JSON.parse(JSON.stringify({ parameters: node.parameters, issues: node.issues?.parameters ?? {} }));
+			}
+		}
+		return undefined;
 	}, NODE_TYPE);
 }
 
-/** A new workflow with a Manual Trigger, then the action added from the nodes panel; its panel opens. */
 /** `text` as a regular expression that matches it literally (action names hold parentheses). */
 const literally = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** A new workflow with a Manual Trigger, then the action added from the nodes panel; its panel opens. */
 async function addFresh(action) {
 	await openNodeActions(page, n8n);
 	await page.locator(byTestId('node-creator-item-name'), { hasText: new RegExp(`^\\s*${literally(action)}\\s*$`) }).first().click();

@@ -18,10 +18,13 @@ const percentile = (values, p) => {
 	return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 };
 
+/** What the trigger remembers for its invoice events (trigger/state.ts: one section per event family). */
+const invoiceData = (staticData) => staticData.trigger?.families?.invoices?.data;
+
 /** Bytes of the state as n8n stores it (JSON), split into the per-customer part and the watched open invoices. */
 function stateSize(staticData) {
 	const total = JSON.stringify(staticData).length;
-	const data = staticData.trigger && staticData.trigger.data;
+	const data = invoiceData(staticData);
 	const entries = Object.values((data && data.customers) || {});
 	let watchedBytes = 0;
 	let watched = 0;
@@ -53,8 +56,9 @@ async function sweepRun({ Poller, Trigger, Credential, customers, budget, event 
 	});
 	const ids = [...sandbox.state.customers.keys()];
 	const sweepDone = () => {
-		const data = poller.nodeStaticData.trigger && poller.nodeStaticData.trigger.data;
-		return data && data.c === undefined;
+		const data = invoiceData(poller.nodeStaticData);
+		if (data === undefined) throw new Error(`the trigger's state has no invoice section: ${JSON.stringify(poller.nodeStaticData).slice(0, 300)}`);
+		return data.c === undefined;
 	};
 	const results = [];
 	const changedAt = new Map();

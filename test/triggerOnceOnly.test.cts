@@ -152,6 +152,35 @@ test('a poll handed the state from before the last poll that emitted (n8n 2.41 w
 	expect((await stale.poll()).items?.map(invoiceIdOf)).toEqual([next.invoice_id]);
 });
 
+test('after n8n restarts with durable cursors: polls handed the state saved before the restart, while the first poll that emitted is not saved yet, do not emit again', async () => {
+	const parameters = { event: 'newInvoice', ...oneCustomer(sandbox.fixtures.customerId) };
+	const earlier = activeTrigger(sandbox, parameters, undefined, { nodeId: 'restarted-trigger' });
+	await earlier.poll();
+	// What the process before the restart saved: its own marks.
+	const saved = JSON.parse(JSON.stringify(earlier.workflow.staticData).replace(/"pollBoot":"[^"]+"/g, '"pollBoot":"process-before-restart"')) as IDataObject;
+	const handedSaved = () => activeTrigger(sandbox, parameters, JSON.parse(JSON.stringify(saved)) as IDataObject, { nodeId: 'restarted-trigger' });
+	const issued = sandbox.world.issueInvoice({ customer_id: sandbox.fixtures.customerId, amount: 8 });
+	expect((await handedSaved().poll()).items?.map(invoiceIdOf)).toEqual([issued.invoice_id]);
+	expect((await handedSaved().poll()).items).toBeNull();
+	const next = sandbox.world.issueInvoice({ customer_id: sandbox.fixtures.customerId, amount: 9 });
+	expect((await handedSaved().poll()).items?.map(invoiceIdOf)).toEqual([next.invoice_id]);
+	expect((await handedSaved().poll()).items).toBeNull();
+});
+
+test('a state this process has never seen (another n8n process polled meanwhile) is taken as it is', async () => {
+	const parameters = { event: 'newInvoice', ...oneCustomer(sandbox.fixtures.customerId) };
+	const here = activeTrigger(sandbox, parameters, undefined, { nodeId: 'shared-trigger' });
+	await here.poll();
+	const elsewhere = activeTrigger(sandbox, parameters, undefined, { nodeId: 'elsewhere' });
+	await elsewhere.poll();
+	const issued = sandbox.world.issueInvoice({ customer_id: sandbox.fixtures.customerId, amount: 10 });
+	expect((await here.poll()).items?.map(invoiceIdOf)).toEqual([issued.invoice_id]);
+	// Another process's state, from before that invoice: this process has not moved on from it.
+	const fromElsewhere = JSON.parse(JSON.stringify(elsewhere.workflow.staticData).replace(/"pollBoot":"[^"]+"/g, '"pollBoot":"another-process"')) as IDataObject;
+	const handed = activeTrigger(sandbox, parameters, fromElsewhere, { nodeId: 'shared-trigger' });
+	expect((await handed.poll()).items?.map(invoiceIdOf)).toEqual([issued.invoice_id]);
+});
+
 describe('paid, refunded, paid again', () => {
 	test('Invoice Paid is reported each time the invoice becomes fully paid', async () => {
 		const customer_id = sandbox.fixtures.customerId;

@@ -11,27 +11,39 @@ const running = new Map<string, Running>();
 let waiting = 0;
 
 /**
- * The state the last successful poll of each trigger left, numbered. With durable cursors n8n
- * hands a poll the state it read from its database when the poll was scheduled, and saves the state
- * of a poll that emitted only with its execution, afterwards: a poll scheduled in between would
- * start from the state before, and emit the same items again. Numbers are marked in the node's
- * static data (`pollSeq`, with this process's `pollBoot`); a state marked older than the last one
- * this process left is replaced by it. A state from another process (or none) is taken as it is.
+ * The state the last successful poll of each trigger left, and the states it has replaced. With
+ * durable cursors n8n hands a poll the state it read from its database when the poll was scheduled,
+ * and saves the state of a poll that emitted only with its execution, afterwards: a poll scheduled
+ * in between would start from the state before, and emit the same items again. Each state a poll
+ * leaves is marked in the node's static data (`pollBoot`: this process, `pollSeq`: its number). A
+ * poll handed a state this process has already moved on from (one an earlier poll started from or
+ * left, including a state saved before n8n restarted) continues from the last one instead. A state
+ * it has never seen (another process polled meanwhile) is taken as it is.
  */
-const latest = new Map<string, { seq: number; state: IDataObject }>();
+interface Latest {
+	state: IDataObject;
+	replaced: string[];
+}
+const latest = new Map<string, Latest>();
+const REPLACED_KEPT = 32;
 const BOOT = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 let sequence = 0;
 
-function catchUp(data: IDataObject, key: string): void {
+const markOf = (data: IDataObject): string => (typeof data.pollSeq === 'number' ? `${String(data.pollBoot)}:${data.pollSeq}` : 'unmarked');
+
+function catchUp(data: IDataObject, key: string): string {
+	const handed = markOf(data);
 	const last = latest.get(key);
-	if (last && data.pollBoot === BOOT && typeof data.pollSeq === 'number' && data.pollSeq < last.seq) adopt(data, deepCopy(last.state));
+	if (last?.replaced.includes(handed)) adopt(data, deepCopy(last.state));
+	return handed;
 }
 
-function remember(data: IDataObject, key: string): IDataObject {
+function remember(data: IDataObject, key: string, handed: string): IDataObject {
+	const replaced = [...new Set([...(latest.get(key)?.replaced ?? []), handed, markOf(data)])].slice(-REPLACED_KEPT);
 	data.pollBoot = BOOT;
 	data.pollSeq = ++sequence;
 	const state = deepCopy(data);
-	latest.set(key, { seq: sequence, state });
+	latest.set(key, { state, replaced });
 	return state;
 }
 
@@ -74,9 +86,9 @@ export async function exclusivePoll<T>(ctx: IPollFunctions, poll: () => Promise<
 	running.set(key, { since: new Date(), finished: new Promise((resolve) => (finish = resolve)) });
 	let left: IDataObject | undefined;
 	try {
-		catchUp(ctx.getWorkflowStaticData('node'), key);
+		const handed = catchUp(ctx.getWorkflowStaticData('node'), key);
 		const result = await poll();
-		left = deepCopy(remember(ctx.getWorkflowStaticData('node'), key));
+		left = deepCopy(remember(ctx.getWorkflowStaticData('node'), key, handed));
 		return result;
 	} finally {
 		finish(left);

@@ -36,6 +36,14 @@ const queue = args.has('--queue');
 const say = (msg = '') => process.stdout.write(`${msg}\n`);
 const step = (msg) => say(`\x1b[1m==>\x1b[0m ${msg}`);
 
+/** How often a workflow's trigger polls, as its Poll Times say ("every minute", "every hour"). */
+function pollingSchedule(workflow) {
+	const trigger = workflow.nodes.find((node) => node.parameters?.pollTimes);
+	const modes = (trigger?.parameters.pollTimes.item ?? []).map((entry) => entry.mode);
+	const words = { everyMinute: 'every minute', everyHour: 'every hour', everyDay: 'every day', everyWeek: 'every week', everyMonth: 'every month' };
+	return modes.length === 1 && words[modes[0]] ? words[modes[0]] : 'on its Poll Times';
+}
+
 async function main() {
 	if (args.has('--help') || args.has('-h')) {
 		say(fs.readFileSync(__filename, 'utf8').split('*/')[0].replace(/^[\s\S]*?\/\*\*\n/, '').replace(/^ \* ?/gm, ''));
@@ -153,7 +161,7 @@ async function main() {
 	for (const wf of workflows) say(`       ${wf.name.padEnd(68)} ${n8n.baseUrl}/workflow/${wf.id}`);
 	say('  2. Add a node: "+" > search "Subscription Billing" > pick a resource and an operation.');
 	for (const wf of triggered) {
-		say(`  ${billing.real ? 'Inactive (publish it to start polling)' : 'Active, polling every minute'}: ${wf.name}  ${n8n.baseUrl}/workflow/${wf.id}`);
+		say(`  ${billing.real ? 'Inactive (publish it to start polling)' : `Active, polling ${pollingSchedule(wf)}`}: ${wf.name}  ${n8n.baseUrl}/workflow/${wf.id}`);
 	}
 	if (!billing.real && triggered.length > 0) {
 		const sandbox = billing.sandbox;

@@ -1,4 +1,4 @@
-import { runBilling, useSandbox } from './helpers/billing.cjs';
+import { getSubscriptionsContinuingOnFail, runBilling, useSandbox } from './helpers/billing.cjs';
 
 const sandbox = useSandbox();
 
@@ -55,11 +55,7 @@ test('a duplicate customer name is the API\'s 400, surfaced with its message', a
 
 test('with Continue On Fail, failing items become error items paired with their input and the others go on', async () => {
 	const ids = [sandbox.fixtures.subscriptionId, 'no-such-subscription', '../escape', sandbox.fixtures.noPhasesSubscriptionId];
-	const run = await runBilling(
-		sandbox,
-		{ resource: 'subscription', operation: 'get', subscriptionId: '={{ $json.id }}' },
-		{ items: ids.map((id) => ({ id })), continueOnFail: true },
-	);
+	const run = await getSubscriptionsContinuingOnFail(sandbox, ids);
 	expect(run.error).toBeUndefined();
 	expect(run.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
 	expect(run.json[0].subscription_id).toBe(ids[0]);

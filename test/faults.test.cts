@@ -5,7 +5,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { isRetryable, retryDelayMs, DEFAULT_RETRY, type Failure } from '../nodes/SubscriptionBilling/shared/retry';
-import { runBilling, startSandbox, useSandbox, type ReceivedRequest, type Sandbox } from './helpers/billing.cjs';
+import { getSubscriptionsContinuingOnFail, runBilling, startSandbox, useSandbox, type ReceivedRequest, type Sandbox } from './helpers/billing.cjs';
 
 const KEY_HEADER = 'x-service-idempotent-operation-key';
 const UUID_RE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
@@ -87,11 +87,7 @@ describe('API errors are clear for every status', () => {
 		const { subscriptionId, pausedSubscriptionId, noPhasesSubscriptionId } = sandbox.fixtures;
 		sandbox.setFaults({ rate: 1, kinds: ['422'], onlyPaths: new RegExp(pausedSubscriptionId) });
 		const ids = [subscriptionId, pausedSubscriptionId, noPhasesSubscriptionId, 'no-such-subscription'];
-		const run = await runBilling(
-			sandbox,
-			{ resource: 'subscription', operation: 'get', subscriptionId: '={{ $json.id }}' },
-			{ items: ids.map((id) => ({ id })), continueOnFail: true },
-		);
+		const run = await getSubscriptionsContinuingOnFail(sandbox, ids);
 		expect(run.error).toBeUndefined();
 		expect(run.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
 		expect(run.json[0].subscription_id).toBe(subscriptionId);

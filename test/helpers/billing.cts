@@ -81,6 +81,11 @@ export async function runBilling(
 	return { ...result, json: result.items.map((item) => item.json) };
 }
 
+/** Subscription → Get once per input item `{ id }`, with Continue On Fail: one item per ID, failures as error items. */
+export function getSubscriptionsContinuingOnFail(sandbox: Sandbox, ids: string[]): Promise<BillingRun> {
+	return runBilling(sandbox, { resource: 'subscription', operation: 'get', subscriptionId: '={{ $json.id }}' }, { items: ids.map((id) => ({ id })), continueOnFail: true });
+}
+
 /**
  * Starts a sandbox for the test file (reset before each test unless `resetEachTest` is false),
  * closes it and n8n-core's background timers after the file. The returned object forwards to the

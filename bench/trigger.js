@@ -9,6 +9,7 @@
 // 2. Every event at 10,000 customers (10,004 subscriptions) and 100,006 invoices without latency
 //    or limit: the first poll, then a poll after a few changes: requests, items, state, poll time.
 //
+//   BENCH_PROGRESS=1 prints each poll.
 //   node bench/trigger.js [--customers 10000] [--invoices 60000] [--sweep-customers 10000,100000]
 //     [--budgets 250,1000,4000] [--sweeps 3] [--only sweep|events]          (npm run bench:trigger)
 

@@ -43,7 +43,7 @@ function stateSize(staticData) {
  * (and issued, for New Invoice) and each change's time to emission is recorded; sweep 3 shows
  * whether the state grows from sweep to sweep.
  */
-async function sweepRun({ Poller, Trigger, Credential, customers, budget, event = 'invoicePaid', bigCustomerInvoices = 60000, sweeps = 3, changeEveryMs = 2000, log = console.log }) {
+async function sweepRun({ Poller, Trigger, Credential, customers, budget, event = 'invoicePaid', bigCustomerInvoices = 60000, sweeps = 3, changeEveryMs = 2000, log = console.log, progress = process.env.BENCH_PROGRESS === '1' }) {
 	const sandbox = await startSandbox({ seed: { customers, bigCustomerInvoices } });
 	let openInvoices = 0;
 	for (const list of sandbox.state.invoicesByCustomer.values()) for (const i of list) if (i.paidMs == null && i.remaining > 0) openInvoices++;
@@ -85,14 +85,16 @@ async function sweepRun({ Poller, Trigger, Credential, customers, budget, event 
 				}
 			}
 			const before = sandbox.requestCount;
+			const pollStarted = performance.now();
 			const result = await poller.poll();
 			const endedAt = performance.now();
 			if (result.error) {
 				failedPolls++;
-				log(`  poll failed: ${result.error.message}`);
+				log(`  poll failed: ${result.error.message}${result.error.description ? ` (${result.error.description})` : ''}`);
 				continue;
 			}
 			perPoll.push(sandbox.requestCount - before);
+			if (progress) log(`    sweep ${sweep}, poll ${perPoll.length}: ${perPoll.at(-1)} requests in ${seconds(endedAt - pollStarted)}, ${seconds(endedAt - started)} into the sweep`);
 			for (const item of result.items || []) {
 				const key = `${item.event} ${item.invoice.invoice_id} ${item.invoice.fully_paid_at}`;
 				if (emitted.has(key)) doubled++;

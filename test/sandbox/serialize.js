@@ -20,8 +20,17 @@ function subscriptionSummary(sub) {
 }
 
 function customerOut(state, c) {
-  const subscriptions = [];
-  for (const sub of state.subscriptions.values()) if (sub.customer_id === c.customer_id) subscriptions.push(subscriptionSummary(sub));
+  return customersOut(state, [c])[0];
+}
+
+/** Customers as the API answers them, each with its subscriptions: one pass over the subscriptions for all of them. */
+function customersOut(state, customers) {
+  const subscriptionsOf = new Map(customers.map((c) => [c.customer_id, []]));
+  for (const sub of state.subscriptions.values()) subscriptionsOf.get(sub.customer_id)?.push(subscriptionSummary(sub));
+  return customers.map((c) => customerWith(c, subscriptionsOf.get(c.customer_id)));
+}
+
+function customerWith(c, subscriptions) {
   return {
     customer_id: c.customer_id,
     name: c.name,
@@ -298,6 +307,7 @@ function usageOut(entry) {
 
 module.exports = {
   customerOut,
+  customersOut,
   subscriptionOut,
   invoiceOut,
   recastOut,

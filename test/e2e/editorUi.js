@@ -4,10 +4,23 @@
 const { UI_TIMEOUT, byTestId } = require('./browser');
 
 function editorUi(page) {
-	/** Closes the toasts ("Node executed successfully" ...) so that they do not cover a screenshot. */
+	/**
+	 * Closes the toasts ("Node executed successfully" ...) so that they do not cover a screenshot. A
+	 * toast can arrive while the others close (n8n 2.8 shows a failed run twice, in two toasts): each
+	 * round closes the open ones (their close buttons clicked in the page, as a closing toast is
+	 * still on screen but no longer takes a click), until none is on screen.
+	 */
 	async function closeToasts() {
-		for (const close of await page.locator('.el-notification__closeBtn:visible').all()) await close.click().catch(() => {});
-		await waitUntil(() => page.locator('.el-notification:visible').count(), (n) => n === 0, { what: 'the toasts to close' });
+		await waitUntil(
+			() =>
+				page.evaluate(() => {
+					const open = [...document.querySelectorAll('.el-notification')].filter((toast) => toast.checkVisibility({ visibilityProperty: true }));
+					for (const toast of open) toast.querySelector('.el-notification__closeBtn')?.click();
+					return open.map((toast) => toast.querySelector('.el-notification__title')?.innerText.trim() ?? '');
+				}),
+			(open) => open.length === 0,
+			{ what: 'the toasts to close' },
+		);
 	}
 
 	/**
@@ -110,7 +123,7 @@ function editorUi(page) {
 			() =>
 				page.evaluate(() =>
 					[...document.querySelectorAll('.el-notification')]
-						.filter((toast) => toast.offsetParent !== null)
+						.filter((toast) => toast.checkVisibility({ visibilityProperty: true }))
 						.map((toast) => ({
 							title: toast.querySelector('.el-notification__title')?.innerText.trim(),
 							message: toast.querySelector('.el-notification__content')?.innerText.trim(),

@@ -4,10 +4,23 @@
 const { UI_TIMEOUT, byTestId } = require('./browser');
 
 function editorUi(page) {
-	/** Closes the toasts ("Node executed successfully" ...) so that they do not cover a screenshot. */
+	/**
+	 * Closes the toasts ("Node executed successfully" ...) so that they do not cover a screenshot. A
+	 * toast can arrive while the others close (n8n 2.8 shows a failed run twice, in two toasts): each
+	 * round closes the open ones (their close buttons clicked in the page, as a closing toast is
+	 * still on screen but no longer takes a click), until none is on screen.
+	 */
 	async function closeToasts() {
-		for (const close of await page.locator('.el-notification__closeBtn:visible').all()) await close.click().catch(() => {});
-		await waitUntil(() => page.locator('.el-notification:visible').count(), (n) => n === 0, { what: 'the toasts to close' });
+		await waitUntil(
+			() =>
+				page.evaluate(() => {
+					const open = [...document.querySelectorAll('.el-notification')].filter((toast) => toast.checkVisibility({ visibilityProperty: true }));
+					for (const toast of open) toast.querySelector('.el-notification__closeBtn')?.click();
+					return open.map((toast) => toast.querySelector('.el-notification__title')?.innerText.trim() ?? '');
+				}),
+			(open) => open.length === 0,
+			{ what: 'the toasts to close' },
+		);
 	}
 
 	/**
@@ -98,7 +111,47 @@ function editorUi(page) {
 		return names;
 	}
 
-	return { closeToasts, pushConnected, settled, stable, waitUntil, openDropdown, dropdownClosed, choose, optionNames };
+	/**
+	 * Waits for the toast with which n8n refuses to run a workflow because the node `nodeName` has
+	 * `issues` (n8n's own words, e.g. 'Parameter "Name" is required.'): a toast with one of the titles
+	 * of ISSUES_REFUSALS. Returns it, `shown` ({ title, message }), and `expected`: what the refusal
+	 * with that title says for those issues; the caller compares the two. The server answers the run,
+	 * which a busy machine can make slow: `timeout`.
+	 */
+	async function issuesRefusal(nodeName, issues, { timeout = UI_TIMEOUT } = {}) {
+		const shown = await waitUntil(
+			() =>
+				page.evaluate(() =>
+					[...document.querySelectorAll('.el-notification')]
+						.filter((toast) => toast.checkVisibility({ visibilityProperty: true }))
+						.map((toast) => ({
+							title: toast.querySelector('.el-notification__title')?.innerText.trim(),
+							message: toast.querySelector('.el-notification__content')?.innerText.trim(),
+						})),
+				),
+			(toasts) => toasts.some(isIssuesRefusal),
+			{ timeout, what: `a toast titled ${Object.keys(ISSUES_REFUSALS).map((t) => `"${t}"`).join(' or ')}` },
+		);
+		const refusal = shown.find(isIssuesRefusal);
+		return { shown: refusal, expected: { title: refusal.title, message: ISSUES_REFUSALS[refusal.title](nodeName, issues) } };
+	}
+
+	return { closeToasts, pushConnected, settled, stable, waitUntil, openDropdown, dropdownClosed, choose, optionNames, issuesRefusal };
 }
+
+/**
+ * How n8n's editor refuses to run a workflow whose node has issues (a required field left empty):
+ * the server refuses (n8n-core's WorkflowHasIssuesError) and the editor shows its message in a toast.
+ * By the toast's title, its message for the node `nodeName` with `issues`:
+ * - n8n 2.8: "Problem running workflow", a message that names neither the node nor the
+ *   field (a second toast, "Problem executing workflow", says it again);
+ * - n8n 2.41: "Workflow execution cannot start", naming the node and each of its issues on a line
+ *   of its own (n8n pull request #30944, "Include node and field details in WorkflowHasIssuesError").
+ */
+const ISSUES_REFUSALS = {
+	'Problem running workflow': () => 'The workflow has issues and cannot be executed for that reason. Please fix them first.',
+	'Workflow execution cannot start': (nodeName, issues) => [`The '${nodeName}' node has issues:`, ...issues.map((issue) => `- ${issue}`)].join('\n'),
+};
+const isIssuesRefusal = (toast) => Object.hasOwn(ISSUES_REFUSALS, toast.title ?? '');
 
 module.exports = { editorUi };

@@ -1,8 +1,8 @@
 'use strict';
 // Every write operation added fresh from the nodes panel, the way a user adds it, then run with its
 // required fields untouched: what the editor stored must never be sent as if the user had given it.
-// - Untouched: n8n refuses to run ("The workflow has issues") and marks each field it knows is
-//   missing; the sandbox receives nothing.
+// - Untouched: n8n refuses to run (its toast as the release words it: n8n 2.41 names the node and
+//   each missing field, 2.8 neither) and marks each field it knows is missing; the sandbox receives nothing.
 // - With those marked fields filled in (what a user must do before n8n runs it at all), a required
 //   field n8n does not mark (a number box left empty, bricks with no row, an update with no field)
 //   is refused by the node: the output panel names the field and the item, the sandbox receives nothing.
@@ -10,6 +10,7 @@
 const { credentialFor, startEnvironment, requestsOf, builtNodeDescription, NODE_TYPE } = require('./helpers');
 const { UI_TIMEOUT, byTestId, openBrowser, signIn, openNodeActions, screenshot } = require('./browser');
 const { isKnownN8nPageError } = require('./knownN8nPageErrors');
+const { editorUi } = require('./editorUi');
 
 /**
  * The write operations; `marked`: the fields n8n marks as missing on a fresh node (parameter name →
@@ -46,7 +47,11 @@ let sandbox;
 let n8n;
 let browser;
 let page;
+// the editor's helpers (test/e2e/editorUi.js), bound to this file's page in beforeAll
+let closeToasts, issuesRefusal;
 const pageErrors = [];
+// a machine shared with other work can take longer than usual to load the editor and to answer a run
+const PAGE_TIMEOUT = UI_TIMEOUT * 4;
 
 const description = builtNodeDescription();
 
@@ -56,7 +61,7 @@ function actionOf(resource, operation) {
 	return picker.options.find((o) => o.value === operation).action;
 }
 
-/** The parameters and parameter issues the editor holds for the Subscription Billing node (Pinia's workflows store). */
+/** The name, parameters and parameter issues the editor holds for the Subscription Billing node (Pinia's workflows store). */
 function editorNode() {
 	return page.evaluate((type) => {
 		const pinia = document.querySelector('#app').__vue_app__.config.globalProperties.$pinia;
@@ -64,7 +69,7 @@ function editorNode() {
 		for (const store of pinia._s.values()) {
 			for (const nodes of [store.workflow?.nodes, store.allNodes, store.nodes]) {
 				const node = Array.isArray(nodes) ? nodes.find((n) => n?.type === type) : undefined;
-				if (node) return JSON.parse(JSON.stringify({ parameters: node.parameters, issues: node.issues?.parameters ?? {} }));
+				if (node) return JSON.parse(JSON.stringify({ name: node.name, parameters: node.parameters, issues: node.issues?.parameters ?? {} }));
 			}
 		}
 		return undefined;
@@ -133,11 +138,6 @@ async function executeStep() {
 	await page.click(byTestId('node-execute-button'));
 }
 
-async function closeToasts() {
-	for (const close of await page.locator('.el-notification__closeBtn:visible').all()) await close.click().catch(() => {});
-	await page.locator('.el-notification:visible').first().waitFor({ state: 'hidden' }).catch(() => {});
-}
-
 beforeAll(async () => {
 	env = await startEnvironment({ name: 'e2e-fresh-writes' });
 	({ sandbox, n8n } = env);
@@ -145,8 +145,8 @@ beforeAll(async () => {
 	await n8n.start();
 	await n8n.setupOwner();
 	({ browser, page } = await openBrowser());
-	// a machine shared with other work can take longer than usual to load the editor
-	page.setDefaultTimeout(UI_TIMEOUT * 4);
+	({ closeToasts, issuesRefusal } = editorUi(page));
+	page.setDefaultTimeout(PAGE_TIMEOUT);
 	page.on('pageerror', (e) => isKnownN8nPageError(n8n.version, e) || pageErrors.push(e.message));
 	// leaving an unsaved workflow: the browser's "leave this page?" is answered yes
 	page.on('dialog', (dialog) => dialog.accept().catch(() => {}));
@@ -179,7 +179,9 @@ describe.each(FRESH_WRITES)('$resource → $operation added fresh from the nodes
 		}
 
 		await executeStep();
-		await page.getByText('The workflow has issues and cannot be executed').first().waitFor();
+		const issues = Object.values(marked).map((label) => `Parameter "${label}" is required.`);
+		const refusal = await issuesRefusal(fresh.name, issues, { timeout: PAGE_TIMEOUT });
+		expect(refusal.shown).toEqual(refusal.expected);
 		// after the attempt, each marked field shows n8n's warning sign beside it
 		const signs = page.locator(`${byTestId('ndv')} ${byTestId('parameter-issues')}`);
 		await signs.nth(Object.keys(marked).length - 1).waitFor();

@@ -119,6 +119,17 @@ async function readExecutions(workflowId) {
 
 const executions = (workflowId = WORKFLOW_ID) => waitFor(`the executions of workflow ${workflowId} as n8n serves them`, () => readExecutions(workflowId));
 
+/**
+ * The items of node `node` in workflow `workflowId`, once there are at least `atLeast` of them and
+ * every trigger has polled twice more (so that a repeat would have arrived).
+ */
+async function settledItems(workflowId, node, atLeast) {
+	const items = async () => (await executions(workflowId)).filter((e) => e.node === node).flatMap((e) => e.items);
+	await waitFor(`${atLeast} items of ${node}`, async () => ((await items()).length >= atLeast ? true : undefined));
+	await pollRounds(2);
+	return await items();
+}
+
 const invoiceIds = (all) => all.filter((e) => e.node === 'Invoice Paid').flatMap((e) => e.items.map((item) => item.invoice.invoice_id)).sort();
 const statusChanges = (all) =>
 	all
@@ -198,10 +209,7 @@ test('changes in the sandbox arrive as executions with the right items, once; n8
 	expect(paid).toMatchObject({ event: 'invoicePaid', detected_at: expect.stringMatching(/Z$/), invoice: { status: 'PAID', remaining_amount: 0 } });
 
 	// the example workflow prepared one message per paid invoice (its trigger polls on its own)
-	const exampleMessages = async () => (await executions(example(EXAMPLE_FILE).id)).filter((e) => e.node === 'Message for the Team').flatMap((e) => e.items);
-	await waitFor("the example workflow's messages", async () => ((await exampleMessages()).length >= expectedInvoices.length ? true : undefined));
-	await pollRounds(2);
-	const messages = await exampleMessages();
+	const messages = await settledItems(example(EXAMPLE_FILE).id, 'Message for the Team', expectedInvoices.length);
 	expect(messages.map((m) => m.invoice_id).sort()).toEqual(expectedInvoices);
 	const freshNumber = sandbox.state.invoicesById.get(fresh.invoice_id).invoice_number;
 	expect(messages.find((m) => m.invoice_id === fresh.invoice_id)).toEqual({
@@ -270,10 +278,7 @@ test('version 2: several events in one trigger, each item naming its event, once
 	expect(items.find((item) => item.event === 'subscriptionResumed')).toMatchObject({ previous_status: 'PAUSED', status: 'ACTIVE' });
 
 	// The example: one reminder for the subscription that now ends in 12 days, from its Subscription Get
-	const exampleReminders = async () => (await executions(example(ENDING_SOON_FILE).id)).filter((e) => e.node === 'Reminder for the Account Owner').flatMap((e) => e.items);
-	await waitFor("the Ending Soon example's reminder", async () => ((await exampleReminders()).length >= 1 ? true : undefined));
-	await pollRounds(2);
-	const reminders = await exampleReminders();
+	const reminders = await settledItems(example(ENDING_SOON_FILE).id, 'Reminder for the Account Owner', 1);
 	expect(reminders).toEqual([
 		{
 			to: expect.stringContaining('@'),

@@ -78,6 +78,17 @@ describe('added fresh from the panel', () => {
 		expect(stored(2, { events: ['subscriptionEndingSoon', 'subscriptionRenewalDue'] })).toMatchObject({ endingSoonDays: 30, renewalDueDays: 30 });
 	});
 
+	test('Subscription Reads Per Poll appears once whenever subscriptions are read, and only then', () => {
+		const count = (set: INodeParameters) => shown(2, set).filter((name) => name === 'subscriptionReadsPerPoll').length;
+		expect(count({ events: ['subscriptionRenewalDue'] })).toBe(1);
+		expect(count({ events: ['subscriptionUpdated'] })).toBe(0);
+		expect(count({ events: ['subscriptionUpdated'], subscriptionDetails: true })).toBe(1);
+		expect(count({ events: ['subscriptionUpdated', 'subscriptionRenewalDue'], subscriptionDetails: true })).toBe(1);
+		expect(count({ events: ['subscriptionEndingSoon', 'invoicePaid'] })).toBe(0);
+		expect(stored(2, { events: ['subscriptionRenewalDue'] })).toMatchObject({ subscriptionReadsPerPoll: 1000 });
+		expect(stored(2, { events: ['subscriptionUpdated'], subscriptionDetails: true })).toMatchObject({ subscriptionReadsPerPoll: 1000 });
+	});
+
 	test('Only Changes To says that none chosen means every change', () => {
 		const statuses = description.properties.find((property) => property.name === 'statuses')!;
 		expect(statuses.hint).toBe('None chosen: every status change is emitted');

@@ -1,6 +1,7 @@
 import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { customerIdField } from '../shared/idFields';
 import { INVOICE_FAMILY_EVENTS, type TriggerEvent } from './events/types';
+import { detailSettings } from './detailSettings';
 import { invoiceSettings } from './invoiceSettings';
 
 export const SUBSCRIPTION_STATUSES = [
@@ -17,7 +18,7 @@ export const SUBSCRIPTION_STATUSES = [
 
 const LIST_COST = 'Cost: the customer list, read once per poll for all customer and subscription events (1 request per 1,000 customers).';
 const DETAIL_COST =
-	'Cost: the customer list (1 request per 1,000 customers), plus 1 request (Subscription Get) per running subscription per poll.';
+	'Cost: the customer list (1 request per 1,000 customers), plus 1 request (Subscription Get) per running subscription per pass, at most Subscription Reads Per Poll a poll.';
 const INVOICE_COST = 'Cost: 1 request per watched customer per poll.';
 
 /** An event's description and what it costs per poll. */
@@ -168,20 +169,21 @@ export const triggerProperties: INodeProperties[] = [
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether Subscription Updated also compares the renewal date, auto-renewal, totals and line items. These are not in the customer list: each poll then reads every running subscription (Subscription Get), 1 request per subscription.',
+				'Whether Subscription Updated also compares the renewal date, auto-renewal, totals and line items. These are not in the customer list: each running subscription is read (Subscription Get) once per pass, 1 request per subscription, at most Subscription Reads Per Poll a poll.',
 		},
 		['subscriptionUpdated'],
 	),
 	...forEvents(
 		{
 			displayName:
-				'Renewal dates are not in the customer list: each poll reads every running subscription (Subscription Get), 1 request per subscription, 4 at a time.',
+				'Renewal dates are not in the customer list: each running subscription is read (Subscription Get) once per pass, at most Subscription Reads Per Poll a poll, and read again when its renewal date enters the window. The first pass after choosing this event only learns the dates.',
 			name: 'renewalCostNotice',
 			type: 'notice',
 			default: '',
 		},
 		['subscriptionRenewalDue'],
 	),
+	...detailSettings,
 	{
 		displayName: 'Invoices Of',
 		name: 'scope',

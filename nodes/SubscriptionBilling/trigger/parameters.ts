@@ -1,5 +1,6 @@
 import { NodeOperationError, type IPollFunctions } from 'n8n-workflow';
 import { ID_HINT, ID_PATTERN } from '../shared/pathParameters';
+import { readSubscriptionReadsPerPoll } from './detailSettings';
 import { isCustomerListEvent, isInvoiceFamilyEvent, type CustomerListEvent, type CustomerListSettings, type InvoiceFamilyEvent, type TriggerEvent } from './events/types';
 
 /** The Customer parameter, checked like every id that goes into a path. */
@@ -40,6 +41,7 @@ export function triggerSettings(ctx: IPollFunctions): TriggerSettings {
 	const events = selectedEvents(ctx);
 	const listEvents = events.filter(isCustomerListEvent);
 	const invoiceEvents = events.filter(isInvoiceFamilyEvent);
+	const subscriptionDetails = listEvents.includes('subscriptionUpdated') && ctx.getNodeParameter('subscriptionDetails', false) === true;
 	return {
 		listEvents,
 		invoiceEvents,
@@ -47,6 +49,7 @@ export function triggerSettings(ctx: IPollFunctions): TriggerSettings {
 		statuses: listEvents.includes('subscriptionStatusChanged') ? (ctx.getNodeParameter('statuses', []) as string[]) : [],
 		endingSoonDays: days(ctx, 'endingSoonDays', 'Days Before End', listEvents.includes('subscriptionEndingSoon')),
 		renewalDueDays: days(ctx, 'renewalDueDays', 'Days Before Renewal', listEvents.includes('subscriptionRenewalDue')),
-		subscriptionDetails: listEvents.includes('subscriptionUpdated') && ctx.getNodeParameter('subscriptionDetails', false) === true,
+		subscriptionDetails,
+		subscriptionReadsPerPoll: listEvents.includes('subscriptionRenewalDue') || subscriptionDetails ? readSubscriptionReadsPerPoll(ctx) : 0,
 	};
 }

@@ -1,9 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 import { isLive, listSnapshot, readCustomerList, type ListSnapshot } from './customerList';
 import { trackDateWindow, type Dated } from './dateWindow';
-import { trackFieldChanges, type RememberedFields } from './fieldChanges';
+import { readDetailsInPass, type DetailSweep } from './detailSweep';
+import { trackFieldChanges, type FieldChange, type RememberedFields } from './fieldChanges';
+import { fingerprint } from '../fingerprint';
 import { trackNewRecords } from './newRecords';
-import { detailFields, readSubscriptionDetails } from './subscriptionDetails';
+import { renewalItems, renewalsToConfirm } from './renewalDue';
+import { detailFields } from './subscriptionDetails';
 import { statusItems, trackStatuses } from './subscriptionStatus';
 import type { CustomerListEvent, CustomerListSettings, PollInput, PollOutcome } from './types';
 
@@ -12,14 +15,9 @@ export const CUSTOMER_FIELDS = ['name', 'legal_name', 'external_id', 'address', 
 /** The subscription fields the customer list carries, compared by Subscription Updated. */
 export const SUBSCRIPTION_FIELDS = ['name', 'starts_at', 'ends_at', 'status'] as const;
 
-/** Whether the poll reads Subscription Get for each live subscription. */
+/** Whether the poll reads Subscription Get for running subscriptions (a pass over them, detailSweep.ts). */
 export function needsDetails(events: Set<string>, settings: CustomerListSettings): boolean {
 	return events.has('subscriptionRenewalDue') || (events.has('subscriptionUpdated') && settings.subscriptionDetails);
-}
-
-/** Each live subscription's detail, keyed by subscription id. */
-export async function liveDetails(input: PollInput, snapshot: ListSnapshot): Promise<Map<string, IDataObject>> {
-	return readSubscriptionDetails(input.api, snapshot.subscriptions.filter(isLive).map((subscription) => String(subscription.subscription_id)));
 }
 
 /** Live subscriptions with their renewal date (`renews_at` of the detail). */
@@ -36,16 +34,27 @@ export function endDates(snapshot: ListSnapshot): Dated[] {
 	return snapshot.subscriptions.filter(isLive).map((subscription) => ({ record: subscription, id: String(subscription.subscription_id), date: subscription.ends_at }));
 }
 
-/** Subscription Updated: list fields, and with the detail option the detail fields, merged into one item per subscription. */
-function subscriptionUpdates(snapshot: ListSnapshot, previous: IDataObject, state: IDataObject, details: Map<string, IDataObject> | undefined): IDataObject[] {
+/** Subscription Updated's list fields (name, dates, status): compared on every poll. */
+function listedUpdates(snapshot: ListSnapshot, previous: IDataObject): { changes: Map<string, FieldChange>; remembered: RememberedFields } {
 	const listed = trackFieldChanges(snapshot.subscriptions, 'subscription_id', SUBSCRIPTION_FIELDS, previous.subscriptionFields as RememberedFields | undefined, snapshot.complete);
-	state.subscriptionFields = listed.remembered;
-	const changes = new Map(listed.changed.map((change) => [String(change.record.subscription_id), change]));
+	return { changes: new Map(listed.changed.map((change) => [String(change.record.subscription_id), change])), remembered: listed.remembered };
+}
+
+/**
+ * Subscription Updated: the list fields' changes, and with the detail option the detail fields of
+ * the subscriptions read this poll, merged into one item per subscription.
+ */
+function subscriptionUpdates(snapshot: ListSnapshot, previous: IDataObject, state: IDataObject, changes: Map<string, FieldChange>, details: Map<string, IDataObject> | undefined): IDataObject[] {
 	if (details) {
 		const withDetail = snapshot.subscriptions
 			.filter((subscription) => details.has(String(subscription.subscription_id)))
 			.map((subscription) => ({ ...detailFields(details.get(String(subscription.subscription_id))!), subscription_id: subscription.subscription_id, summary: subscription }));
-		const detailed = trackFieldChanges(withDetail, 'subscription_id', [...Object.keys(detailFields({}))], previous.subscriptionDetails as RememberedFields | undefined, snapshot.complete);
+		// Only some subscriptions are read each poll: the others keep what was remembered of them.
+		const detailed = trackFieldChanges(withDetail, 'subscription_id', [...Object.keys(detailFields({}))], previous.subscriptionDetails as RememberedFields | undefined, false);
+		if (snapshot.complete) {
+			const live = new Set(snapshot.subscriptions.filter(isLive).map((subscription) => fingerprint(String(subscription.subscription_id))));
+			for (const print of Object.keys(detailed.remembered)) if (!live.has(print)) delete detailed.remembered[print];
+		}
 		state.subscriptionDetails = detailed.remembered;
 		for (const change of detailed.changed) {
 			const id = String(change.record.subscription_id);
@@ -68,18 +77,35 @@ function subscriptionUpdates(snapshot: ListSnapshot, previous: IDataObject, stat
 }
 
 /**
- * Every selected customer-list event from one reading of the customer list (and, when an event
- * needs them, one Subscription Get per live subscription). The state keeps one section per kind of
- * memory; an event whose section is missing (its first poll, or just selected) only remembers.
+ * Every selected customer-list event from one reading of the customer list and, when an event
+ * needs them, Subscription Get for up to Subscription Reads Per Poll running subscriptions: those
+ * due for renewal or changed, then the next ones of the pass over all of them. The state keeps one
+ * section per kind of memory; an event whose section is missing (its first poll, or just selected)
+ * only remembers.
  */
 export async function pollCustomerListEvents(input: PollInput, selected: CustomerListEvent[], settings: CustomerListSettings): Promise<PollOutcome> {
 	const events = new Set<string>(selected);
 	const snapshot = listSnapshot(await readCustomerList(input.api), input.now);
-	const details = needsDetails(events, settings) ? await liveDetails(input, snapshot) : undefined;
 	const previous = input.previous ?? {};
 	const state: IDataObject = {};
 	const items: IDataObject[] = [];
 	const { detectedAt, complete } = snapshot;
+	const listed = events.has('subscriptionUpdated') ? listedUpdates(snapshot, previous) : undefined;
+	const renewals = events.has('subscriptionRenewalDue');
+	const sweepBefore = previous.detailSweep as DetailSweep | undefined;
+	const startLearning = renewals && previous.renewalDue === undefined;
+	const reads = needsDetails(events, settings)
+		? await readDetailsInPass(input, snapshot, sweepBefore, {
+				first: [
+					...(renewals && !startLearning ? renewalsToConfirm(snapshot, sweepBefore, previous.renewalDue as string | undefined, settings.renewalDueDays) : []),
+					...(settings.subscriptionDetails && listed ? [...listed.changes.keys()] : []),
+				],
+				budget: settings.subscriptionReadsPerPoll,
+				renewals,
+				startLearning,
+			})
+		: undefined;
+	if (reads) state.detailSweep = reads.sweep as IDataObject;
 
 	if (events.has('newCustomer')) {
 		const { added, known } = trackNewRecords(snapshot.customers, 'customer_id', previous.knownCustomers as string | undefined, complete);
@@ -96,8 +122,9 @@ export async function pollCustomerListEvents(input: PollInput, selected: Custome
 		state.knownSubscriptions = known;
 		for (const subscription of added) items.push({ event: 'newSubscription', detected_at: detectedAt, subscription });
 	}
-	if (events.has('subscriptionUpdated')) {
-		items.push(...subscriptionUpdates(snapshot, previous, state, settings.subscriptionDetails ? details : undefined));
+	if (listed) {
+		state.subscriptionFields = listed.remembered;
+		items.push(...subscriptionUpdates(snapshot, previous, state, listed.changes, settings.subscriptionDetails ? reads?.details : undefined));
 	}
 	if (['subscriptionStatusChanged', 'subscriptionPaused', 'subscriptionResumed'].some((event) => events.has(event))) {
 		const { changes, statuses } = trackStatuses(snapshot.subscriptions, previous.statuses as IDataObject | undefined, complete);
@@ -109,13 +136,10 @@ export async function pollCustomerListEvents(input: PollInput, selected: Custome
 		state.endingSoon = notified;
 		for (const { record, date, daysLeft } of due) items.push({ event: 'subscriptionEndingSoon', detected_at: detectedAt, ends_at: date, days_left: daysLeft, subscription: record });
 	}
-	if (events.has('subscriptionRenewalDue') && details) {
-		const { due, notified } = trackDateWindow(renewalDates(snapshot, details), settings.renewalDueDays, input.now, previous.renewalDue as string | undefined, complete);
-		state.renewalDue = notified;
-		for (const { record, date, daysLeft } of due) {
-			const detail = details.get(String(record.subscription_id))!;
-			items.push({ event: 'subscriptionRenewalDue', detected_at: detectedAt, renews_at: date, days_left: daysLeft, auto_renews: detail.auto_renews ?? null, subscription: record, detail });
-		}
+	if (renewals && reads) {
+		const renewal = renewalItems(snapshot, reads, previous.renewalDue as string | undefined, settings.renewalDueDays, startLearning || sweepBefore?.b === 1);
+		state.renewalDue = renewal.notified;
+		items.push(...renewal.items);
 	}
 	return { items, state };
 }

@@ -53,6 +53,8 @@ export interface CustomerListSettings {
 	endingSoonDays: number;
 	/** Subscription Renewal Due: days before `renews_at`. */
 	renewalDueDays: number;
-	/** Subscription Updated: also compare the detail fields (one Subscription Get per live subscription). */
+	/** Subscription Updated: also compare the detail fields (Subscription Get of running subscriptions). */
 	subscriptionDetails: boolean;
+	/** Renewal Due and the detail fields: most Subscription Gets one poll sends (a pass spans polls). */
+	subscriptionReadsPerPoll: number;
 }

@@ -4,9 +4,12 @@
 // recent paid invoice without changing what the trigger remembers. Added fresh from the nodes panel
 // (version 2), it asks for Events, watches All Customers by default, says why Fetch Test Event is
 // unavailable while One Customer has no customer, fetches one item per chosen event, and its canvas
-// subtitle names the events. Screenshot: docs/images/trigger-panel.png with E2E_SCREENSHOTS=docs.
+// subtitle names the events; with Renewal Due chosen it shows Days Before Renewal (30) and Subscription
+// Reads Per Poll (1000) as the editor stores them, and what a pass costs.
+// Screenshot: docs/images/trigger-panel.png with E2E_SCREENSHOTS=docs.
 const { example, credentialFor, startEnvironment } = require('./helpers');
 const { UI_TIMEOUT, byTestId, openBrowser, signIn, screenshot } = require('./browser');
+const { editorUi } = require('./editorUi');
 
 let env;
 let sandbox;
@@ -56,11 +59,17 @@ test('the trigger panel explains first activation and cost; Fetch Test Event sho
 	await output.getByText('JSON', { exact: true }).first().click();
 	await output.getByText(number).first().waitFor();
 	await page.mouse.move(5, 790);
-	for (const close of await page.locator('.el-notification__closeBtn:visible').all()) await close.click().catch(() => {});
 	expect(sandbox.requests.filter((r) => r.path.startsWith('/api/v2/')).every((r) => r.method === 'GET' && r.status === 200)).toBe(true);
-	await page.waitForTimeout(500);
+	await shotReady();
 	await screenshot(page, 'trigger-panel-version-1', { docs: false });
 });
+
+/** Before a screenshot: the toasts closed and nothing moving. */
+async function shotReady() {
+	const { closeToasts, settled } = editorUi(page);
+	await closeToasts();
+	await settled();
+}
 
 /** Picks `names` in the multi-select `parameterName` of the open node panel. */
 async function pickAll(ndv, parameterName, names) {
@@ -123,9 +132,8 @@ test('added fresh from the nodes panel: version 2 with Events, All Customers by 
 	await output.getByText('JSON', { exact: true }).first().click();
 	await output.getByText('subscriptionEndingSoon').first().waitFor();
 	await page.mouse.move(5, 790);
-	for (const close of await page.locator('.el-notification__closeBtn:visible').all()) await close.click().catch(() => {});
 	expect(sandbox.requests.filter((r) => r.path.startsWith('/api/v2/')).every((r) => r.method === 'GET' && r.status === 200)).toBe(true);
-	await page.waitForTimeout(500);
+	await shotReady();
 	await screenshot(page, 'trigger-panel');
 
 	// On the canvas, the subtitle names the events as the panel does
@@ -143,4 +151,14 @@ test('added fresh from the nodes panel: version 2 with Events, All Customers by 
 	await statuses.waitFor();
 	await ndv.getByText('None chosen: every status change is emitted').first().waitFor();
 	await screenshot(page, 'trigger-statuses', { docs: false });
+
+	// Renewal Due: its days, what it costs, and the bound on the subscriptions a poll reads
+	await pickAll(ndv, 'events', ['Subscription Renewal Due']);
+	await ndv.locator(byTestId('parameter-input-subscriptionReadsPerPoll')).first().waitFor();
+	expect(await ndv.locator(`${byTestId('parameter-input-subscriptionReadsPerPoll')} input`).first().inputValue()).toBe('1000');
+	expect(await ndv.locator(`${byTestId('parameter-input-renewalDueDays')} input`).first().inputValue()).toBe('30');
+	await ndv.getByText('at most Subscription Reads Per Poll a poll').first().waitFor();
+	await ndv.locator(byTestId('parameter-input-subscriptionReadsPerPoll')).first().scrollIntoViewIfNeeded();
+	await shotReady();
+	await screenshot(page, 'trigger-renewal-due', { docs: false });
 });

@@ -32,7 +32,7 @@ const pageErrors = [];
 const screenshot = (name, options) => saveScreenshot(page, name, options);
 
 // the editor's helpers (test/e2e/editorUi.js), bound to this file's page in beforeAll
-let closeToasts, pushConnected, settled, stable, waitUntil, choose, optionNames;
+let closeToasts, pushConnected, settled, stable, waitUntil, choose, fillById, optionNames;
 
 beforeAll(async () => {
 	env = await startEnvironment({ name: 'e2e-editor' });
@@ -43,7 +43,7 @@ beforeAll(async () => {
 	await n8n.setupOwner();
 
 	({ browser, page } = await openBrowser());
-	({ closeToasts, pushConnected, settled, stable, waitUntil, choose, optionNames } = editorUi(page));
+	({ closeToasts, pushConnected, settled, stable, waitUntil, choose, fillById, optionNames } = editorUi(page));
 	page.on('pageerror', (e) => isKnownN8nPageError(n8n.version, e) || pageErrors.push(e.message));
 });
 
@@ -120,13 +120,7 @@ test('one operation, filled in and executed, shows the API answer in the output 
 	// the only credential of the type is picked by itself
 	await expect(page.locator(`${byTestId('node-credentials-select')} input`).inputValue()).resolves.toBe('Subscription Billing account');
 	// the subscription is a resource locator: switch it from "From List" to "By ID"
-	const locator = page.locator(byTestId('resource-locator-subscriptionId'));
-	await locator.locator(byTestId('rlc-mode-selector')).click();
-	await page.locator('.el-select-dropdown__item:visible', { hasText: 'By ID' }).first().click();
-	const id = locator.locator(`input${byTestId('rlc-input')}, ${byTestId('rlc-input')} input, ${byTestId('rlc-input')} textarea`).first();
-	await id.click();
-	await id.fill(fixtures.subscriptionId);
-	await page.locator(byTestId('node-parameters')).click({ position: { x: 5, y: 5 } }); // blur
+	await fillById('subscriptionId', fixtures.subscriptionId);
 	await pushConnected();
 	await page.click(byTestId('node-execute-button'));
 	const output = page.locator(byTestId('output-panel'));

@@ -75,16 +75,21 @@ function editorUi(page) {
 
 
 	/**
-	 * Opens the dropdown of the options parameter `parameterName` and returns its list: the one the
-	 * select's combobox controls (aria-controls), not any other dropdown still fading out.
+	 * Opens the select (n8n's el-select) inside `select` and returns its list: the one its combobox
+	 * controls (aria-controls), not another dropdown still fading out (which also shows its options).
 	 */
-	async function openDropdown(parameterName) {
-		const combobox = page.locator(`${byTestId(`parameter-input-${parameterName}`)} [role="combobox"]`).first();
+	async function openSelect(select, what) {
+		const combobox = select.locator('[role="combobox"]').first();
 		await combobox.click();
-		await waitUntil(() => combobox.getAttribute('aria-expanded'), (expanded) => expanded === 'true', { what: `the ${parameterName} dropdown to open` });
+		await waitUntil(() => combobox.getAttribute('aria-expanded'), (expanded) => expanded === 'true', { what: `the ${what} dropdown to open` });
 		const list = page.locator(`[id="${await combobox.getAttribute('aria-controls')}"]`);
-		await list.locator('.el-select-dropdown__item .option-headline').first().waitFor();
+		await list.locator('.el-select-dropdown__item').first().waitFor();
 		return { combobox, list };
+	}
+
+	/** Opens the dropdown of the options parameter `parameterName` and returns its list. */
+	async function openDropdown(parameterName) {
+		return await openSelect(page.locator(byTestId(`parameter-input-${parameterName}`)), parameterName);
 	}
 
 	/** Waits until the dropdown is closed and its list hidden. */
@@ -100,6 +105,24 @@ function editorUi(page) {
 		await dropdownClosed(dropdown, parameterName);
 		const input = page.locator(`${byTestId(`parameter-input-${parameterName}`)} input`).first();
 		await waitUntil(() => input.inputValue(), (value) => value === optionName, { what: `${parameterName} to show ${optionName}` });
+	}
+
+	/**
+	 * Switches the resource locator `parameterName` to By ID and types `value`. Its mode dropdown is
+	 * found through its own combobox and waited closed, as a dropdown fading out after the previous
+	 * field still shows a "By ID" to click.
+	 */
+	async function fillById(parameterName, value) {
+		const locator = page.locator(byTestId(`resource-locator-${parameterName}`));
+		const what = `${parameterName} mode`;
+		const dropdown = await openSelect(locator.locator(byTestId('rlc-mode-selector')), what);
+		await dropdown.list.locator('.el-select-dropdown__item').filter({ hasText: /^\s*By ID\s*$/ }).first().click();
+		await dropdownClosed(dropdown, what);
+		const id = locator.locator(`input${byTestId('rlc-input')}, ${byTestId('rlc-input')} input, ${byTestId('rlc-input')} textarea`).first();
+		await id.click();
+		await id.fill(value);
+		await page.locator(byTestId('node-parameters')).click({ position: { x: 5, y: 5 } }); // blur
+		await waitUntil(() => id.inputValue(), (shown) => shown === value, { what: `${parameterName} to show ${value}` });
 	}
 
 	/** The names (headlines, not descriptions) of the options the dropdown of `parameterName` lists. */
@@ -136,7 +159,7 @@ function editorUi(page) {
 		return { shown: refusal, expected: { title: refusal.title, message: ISSUES_REFUSALS[refusal.title](nodeName, issues) } };
 	}
 
-	return { closeToasts, pushConnected, settled, stable, waitUntil, openDropdown, dropdownClosed, choose, optionNames, issuesRefusal };
+	return { closeToasts, pushConnected, settled, stable, waitUntil, openDropdown, dropdownClosed, choose, fillById, optionNames, issuesRefusal };
 }
 
 /**

@@ -48,7 +48,7 @@ let n8n;
 let browser;
 let page;
 // the editor's helpers (test/e2e/editorUi.js), bound to this file's page in beforeAll
-let closeToasts, issuesRefusal;
+let closeToasts, issuesRefusal, fillById;
 const pageErrors = [];
 // a machine shared with other work can take longer than usual to load the editor and to answer a run
 const PAGE_TIMEOUT = UI_TIMEOUT * 4;
@@ -95,17 +95,6 @@ async function fillText(name, value) {
 	await page.locator(byTestId('node-parameters')).click({ position: { x: 5, y: 5 } }); // blur
 }
 
-/** Switches the resource locator `name` to By ID and types `value`. */
-async function fillById(name, value) {
-	const locator = page.locator(byTestId(`resource-locator-${name}`));
-	await locator.locator(byTestId('rlc-mode-selector')).click();
-	await page.locator('.el-select-dropdown__item:visible', { hasText: 'By ID' }).first().click();
-	const id = locator.locator(`input${byTestId('rlc-input')}, ${byTestId('rlc-input')} input, ${byTestId('rlc-input')} textarea`).first();
-	await id.click();
-	await id.fill(value);
-	await page.locator(byTestId('node-parameters')).click({ position: { x: 5, y: 5 } }); // blur
-}
-
 /** Picks `optionName` in the options field `name`. */
 async function choose(name, optionName) {
 	const combobox = page.locator(`${byTestId(`parameter-input-${name}`)} [role="combobox"]`).first();
@@ -145,7 +134,7 @@ beforeAll(async () => {
 	await n8n.start();
 	await n8n.setupOwner();
 	({ browser, page } = await openBrowser());
-	({ closeToasts, issuesRefusal } = editorUi(page));
+	({ closeToasts, issuesRefusal, fillById } = editorUi(page));
 	page.setDefaultTimeout(PAGE_TIMEOUT);
 	page.on('pageerror', (e) => isKnownN8nPageError(n8n.version, e) || pageErrors.push(e.message));
 	// leaving an unsaved workflow: the browser's "leave this page?" is answered yes

@@ -73,12 +73,14 @@ async function shotReady() {
 
 /** Picks `names` in the multi-select `parameterName` of the open node panel. */
 async function pickAll(ndv, parameterName, names) {
-	const select = ndv.locator(`${byTestId(`parameter-input-${parameterName}`)}`).first();
-	await select.click();
+	const { openDropdown, dropdownClosed } = editorUi(page);
+	const dropdown = await openDropdown(parameterName);
 	for (const name of names) {
-		await page.locator('.el-select-dropdown__item:visible', { hasText: new RegExp(`^\\s*${name}`) }).first().click();
+		await dropdown.list.locator('.el-select-dropdown__item', { hasText: new RegExp(`^\\s*${name}`) }).first().click();
 	}
 	await page.keyboard.press('Escape');
+	await dropdownClosed(dropdown, parameterName);
+	const select = ndv.locator(`${byTestId(`parameter-input-${parameterName}`)}`).first();
 	for (const name of names) await select.getByText(name, { exact: true }).first().waitFor();
 }
 
@@ -115,12 +117,10 @@ test('added fresh from the nodes panel: version 2 with Events, All Customers by 
 	expect(await ndv.locator(`${byTestId('parameter-input-endingSoonDays')} input`).first().inputValue()).toBe('30');
 
 	// One Customer without a customer: the panel says why Fetch Test Event is unavailable
-	await ndv.locator(`${byTestId('parameter-input-scope')}`).first().click();
-	await page.locator('.el-select-dropdown__item:visible', { hasText: 'One Customer' }).first().click();
+	await editorUi(page).choose('scope', 'One Customer');
 	await ndv.getByText('until then n8n cannot run Fetch Test Event').first().waitFor();
 	await screenshot(page, 'trigger-panel-one-customer', { docs: false });
-	await ndv.locator(`${byTestId('parameter-input-scope')}`).first().click();
-	await page.locator('.el-select-dropdown__item:visible', { hasText: 'All Customers' }).first().click();
+	await editorUi(page).choose('scope', 'All Customers');
 	await ndv.getByText('one request per customer').first().waitFor();
 	expect(await ndv.getByText('until then n8n cannot run Fetch Test Event').count()).toBe(0);
 

@@ -3,6 +3,9 @@
 // clock), close toasts, wait for the push connection and for animations, and pick options.
 const { UI_TIMEOUT, byTestId } = require('./browser');
 
+/** `text` as a regular expression that matches it literally (action names hold parentheses). */
+const literally = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 function editorUi(page) {
 	/**
 	 * Closes the toasts ("Node executed successfully" ...) so that they do not cover a screenshot. A
@@ -101,7 +104,7 @@ function editorUi(page) {
 	/** Picks `optionName` in the options parameter `parameterName` of the open node panel. */
 	async function choose(parameterName, optionName) {
 		const dropdown = await openDropdown(parameterName);
-		await dropdown.list.locator('.el-select-dropdown__item .option-headline').filter({ hasText: new RegExp(`^${optionName}$`) }).first().click();
+		await dropdown.list.locator('.el-select-dropdown__item .option-headline').filter({ hasText: new RegExp(`^${literally(optionName)}$`) }).first().click();
 		await dropdownClosed(dropdown, parameterName);
 		const input = page.locator(`${byTestId(`parameter-input-${parameterName}`)} input`).first();
 		await waitUntil(() => input.inputValue(), (value) => value === optionName, { what: `${parameterName} to show ${optionName}` });
@@ -177,4 +180,4 @@ const ISSUES_REFUSALS = {
 };
 const isIssuesRefusal = (toast) => Object.hasOwn(ISSUES_REFUSALS, toast.title ?? '');
 
-module.exports = { editorUi };
+module.exports = { literally, editorUi };

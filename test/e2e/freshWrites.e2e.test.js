@@ -10,7 +10,7 @@
 const { credentialFor, startEnvironment, requestsOf, builtNodeDescription, NODE_TYPE } = require('./helpers');
 const { UI_TIMEOUT, byTestId, openBrowser, signIn, openNodeActions, screenshot } = require('./browser');
 const { isKnownN8nPageError } = require('./knownN8nPageErrors');
-const { editorUi } = require('./editorUi');
+const { editorUi, literally } = require('./editorUi');
 
 /**
  * The write operations; `marked`: the fields n8n marks as missing on a fresh node (parameter name →
@@ -48,7 +48,7 @@ let n8n;
 let browser;
 let page;
 // the editor's helpers (test/e2e/editorUi.js), bound to this file's page in beforeAll
-let closeToasts, issuesRefusal, fillById;
+let closeToasts, issuesRefusal, fillById, choose;
 const pageErrors = [];
 // a machine shared with other work can take longer than usual to load the editor and to answer a run
 const PAGE_TIMEOUT = UI_TIMEOUT * 4;
@@ -76,9 +76,6 @@ function editorNode() {
 	}, NODE_TYPE);
 }
 
-/** `text` as a regular expression that matches it literally (action names hold parentheses). */
-const literally = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /** A new workflow with a Manual Trigger, then the action added from the nodes panel; its panel opens. */
 async function addFresh(action) {
 	await openNodeActions(page, n8n);
@@ -93,15 +90,6 @@ async function fillText(name, value) {
 	await input.click();
 	await input.fill(value);
 	await page.locator(byTestId('node-parameters')).click({ position: { x: 5, y: 5 } }); // blur
-}
-
-/** Picks `optionName` in the options field `name`. */
-async function choose(name, optionName) {
-	const combobox = page.locator(`${byTestId(`parameter-input-${name}`)} [role="combobox"]`).first();
-	await combobox.click();
-	const list = page.locator(`[id="${await combobox.getAttribute('aria-controls')}"]`);
-	await list.locator('.el-select-dropdown__item .option-headline').filter({ hasText: new RegExp(`^${literally(optionName)}$`) }).first().click();
-	await list.waitFor({ state: 'hidden' });
 }
 
 /** Fills the marked field `name` of `resource` as a user would. */
@@ -134,7 +122,7 @@ beforeAll(async () => {
 	await n8n.start();
 	await n8n.setupOwner();
 	({ browser, page } = await openBrowser());
-	({ closeToasts, issuesRefusal, fillById } = editorUi(page));
+	({ closeToasts, issuesRefusal, fillById, choose } = editorUi(page));
 	page.setDefaultTimeout(PAGE_TIMEOUT);
 	page.on('pageerror', (e) => isKnownN8nPageError(n8n.version, e) || pageErrors.push(e.message));
 	// leaving an unsaved workflow: the browser's "leave this page?" is answered yes

@@ -16,6 +16,8 @@ let sandbox;
 let n8n;
 let browser;
 let page;
+// the editor's helpers (test/e2e/editorUi.js), bound to the page open now
+let ui;
 
 beforeAll(async () => {
 	env = await startEnvironment({ name: 'e2e-trigger-editor' });
@@ -25,6 +27,7 @@ beforeAll(async () => {
 	await n8n.start();
 	await n8n.setupOwner();
 	({ browser, page } = await openBrowser());
+	ui = editorUi(page);
 	await signIn(page, n8n);
 });
 
@@ -66,20 +69,18 @@ test('the trigger panel explains first activation and cost; Fetch Test Event sho
 
 /** Before a screenshot: the toasts closed and nothing moving. */
 async function shotReady() {
-	const { closeToasts, settled } = editorUi(page);
-	await closeToasts();
-	await settled();
+	await ui.closeToasts();
+	await ui.settled();
 }
 
 /** Picks `names` in the multi-select `parameterName` of the open node panel. */
 async function pickAll(ndv, parameterName, names) {
-	const { openDropdown, dropdownClosed } = editorUi(page);
-	const dropdown = await openDropdown(parameterName);
+	const dropdown = await ui.openDropdown(parameterName);
 	for (const name of names) {
 		await dropdown.list.locator('.el-select-dropdown__item', { hasText: new RegExp(`^\\s*${name}`) }).first().click();
 	}
 	await page.keyboard.press('Escape');
-	await dropdownClosed(dropdown, parameterName);
+	await ui.dropdownClosed(dropdown, parameterName);
 	const select = ndv.locator(`${byTestId(`parameter-input-${parameterName}`)}`).first();
 	for (const name of names) await select.getByText(name, { exact: true }).first().waitFor();
 }
@@ -91,6 +92,7 @@ test('added fresh from the nodes panel: version 2 with Events, All Customers by 
 	await page.close();
 	page = await (await browser.newContext({ storageState: session, viewport: { width: 1280, height: 800 } })).newPage();
 	page.setDefaultTimeout(UI_TIMEOUT);
+	ui = editorUi(page);
 	await page.goto(`${n8n.baseUrl}/workflow/new`);
 	// a cold editor on a busy machine can take longer than one UI step to build the canvas
 	await page.locator(byTestId('canvas-add-button')).waitFor({ timeout: 4 * UI_TIMEOUT });
@@ -117,10 +119,10 @@ test('added fresh from the nodes panel: version 2 with Events, All Customers by 
 	expect(await ndv.locator(`${byTestId('parameter-input-endingSoonDays')} input`).first().inputValue()).toBe('30');
 
 	// One Customer without a customer: the panel says why Fetch Test Event is unavailable
-	await editorUi(page).choose('scope', 'One Customer');
+	await ui.choose('scope', 'One Customer');
 	await ndv.getByText('until then n8n cannot run Fetch Test Event').first().waitFor();
 	await screenshot(page, 'trigger-panel-one-customer', { docs: false });
-	await editorUi(page).choose('scope', 'All Customers');
+	await ui.choose('scope', 'All Customers');
 	await ndv.getByText('one request per customer').first().waitFor();
 	expect(await ndv.getByText('until then n8n cannot run Fetch Test Event').count()).toBe(0);
 

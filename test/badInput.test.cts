@@ -52,8 +52,8 @@ interface Case {
 	message: string | RegExp;
 	/** Input items (default one empty item). */
 	items?: IDataObject[];
-	/** Requests the good items before the bad one may send (default none). */
-	sent?: number;
+	/** The error's description, when not the one of a single item. */
+	description?: string;
 }
 
 const cases: Record<string, Case> = {
@@ -222,18 +222,18 @@ const cases: Record<string, Case> = {
 		parameters: { ...base.customerCreate, faultHandling: { idempotency: 'custom', idempotencyKey: long(256) } },
 		message: 'Idempotency Key in item 0: is 256 characters long, at most 255 are allowed',
 	},
-	// The item index is the index of the bad item; the good items before it are sent.
+	// The item index is the index of the bad item; the good items are not sent either (runGate.ts).
 	'bad ID in the third item': {
 		parameters: { ...base.subscriptionGet, subscriptionId: '={{ $json.id }}' },
 		items: [{ id: 'FIXTURE:subscriptionId' }, { id: 'FIXTURE:noPhasesSubscriptionId' }, { id: '../../customers' }],
 		message: `Subscription in item 2: "../../customers" ${ID_RULE}`,
-		sent: 2,
+		description: 'Nothing was sent to the API for any of the 3 items: every item is checked before the first request. Correct the value and run again.',
 	},
 	'bad value in the second item': {
 		parameters: { ...base.usageUpdate, transactionId: '={{ $json.txn }}', value: '={{ $json.value }}' },
 		items: [{ txn: 'FIXTURE:usageTransactionId', value: 5 }, { txn: 'FIXTURE:usageTransactionId', value: 'five' }],
 		message: 'Value in item 1: "five" is not a number',
-		sent: 1,
+		description: 'Nothing was sent to the API for any of the 2 items: every item is checked before the first request. Correct the value and run again.',
 	},
 };
 
@@ -250,8 +250,8 @@ test.each(Object.entries(cases))('%s: refused before sending, naming field, prob
 	expect(run.error).toBeDefined();
 	if (typeof testCase.message === 'string') expect(run.error?.message).toBe(testCase.message);
 	else expect(run.error?.message).toMatch(testCase.message);
-	expect(run.error?.description).toBe('Nothing was sent to the API for this item. Correct the value and run again.');
-	expect(sandbox.requests).toHaveLength(testCase.sent ?? 0);
+	expect(run.error?.description).toBe(testCase.description ?? 'Nothing was sent to the API for this item. Correct the value and run again.');
+	expect(sandbox.requests).toHaveLength(0);
 });
 
 test('with Continue On Fail, each bad item is an error item paired with its input, the good ones are sent', async () => {

@@ -242,8 +242,8 @@ describe('Resource locator "By ID" and "From list" values in a run', () => {
 			{ resource: 'subscription', operation: 'get', subscriptionId: { __rl: true, mode: 'id', value: '={{ $json.id }}' } },
 			{ items: [{ id: 'bad/id' }, { id: '' }] },
 		);
-		expect(run.error?.message).toBe('Subscription in item 0: "bad/id" may contain only letters, digits and hyphens');
-		expect(run.error?.description).toMatch(/Nothing was sent/);
+		expect(run.error?.message).toBe('Subscription in item 0: "bad/id" may contain only letters, digits and hyphens (and 1 more invalid: item 1)');
+		expect(run.error?.description).toMatch(/Nothing was sent.*Invalid: .*; Subscription in item 1: is empty\./);
 		const empty = await runBilling(
 			sandbox,
 			{ resource: 'subscription', operation: 'get', subscriptionId: { __rl: true, mode: 'id', value: '={{ $json.id }}' } },

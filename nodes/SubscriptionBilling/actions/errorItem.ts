@@ -24,9 +24,10 @@ export function errorItem(error: unknown, itemIndex: number): INodeExecutionData
 const DEFERRED = '__subscriptionBillingCheckFailed';
 
 /**
- * Checks run before the request (preSend) would, on continue on fail, give n8n's own error item
- * (the message only): each failure is kept on the request instead, the later checks are skipped,
- * and the request step turns it into the same error item as an API error.
+ * A check that failed before the request (preSend) is kept on the request, and the later checks are
+ * skipped: the request step (perform.ts) then fails the item itself, so that a failed check stops
+ * the whole run before anything is sent (runGate.ts), and on Continue On Fail gives the same error
+ * item as an API error (n8n's own would carry the message only).
  */
 export function deferFailures(steps: PreSendAction[]): PreSendAction[] {
 	return steps.map(
@@ -36,8 +37,7 @@ export function deferFailures(steps: PreSendAction[]): PreSendAction[] {
 				try {
 					return await step.call(this, options);
 				} catch (error) {
-					if (!this.continueOnFail()) throw asNodeError(this.getNode(), error, this.getItemIndex());
-					return Object.assign(options, { [DEFERRED]: error });
+					return Object.assign(options, { [DEFERRED]: asNodeError(this.getNode(), error, this.getItemIndex()) });
 				}
 			},
 	);

@@ -18,6 +18,8 @@ import { collectPages } from '../shared/pagination';
 import { DEFAULT_MAX_CONCURRENT, MAX_CONCURRENT_LIMIT } from '../shared/rateBudget';
 import { DEFAULT_RETRY, type RetrySettings } from '../shared/retry';
 import { sendWithRetries, type Session } from '../shared/transport';
+import { appliedSoFar, invalidRun, waitForBatch, wasNotSent, withSentence } from './runOutcome';
+import { runGateOf, type RunGate } from './runGate';
 
 export type OperationKind = 'read' | 'write' | 'list';
 
@@ -80,10 +82,18 @@ function asList(body: unknown): IDataObject[] {
 	return [body && typeof body === 'object' ? (body as IDataObject) : { response: body ?? null }];
 }
 
+/** Everything an item's requests need, made and checked before anything is sent. */
+interface Prepared {
+	options: IHttpRequestOptions;
+	session: Session;
+	limit: number;
+}
+
 /**
  * The request step of every operation (declared as the routing's pagination function): retries,
  * paging (`paged`: the list takes limit/offset), a get by ID through a list (`lookup`), idempotency, error mapping and item pairing,
- * shared by every resource.
+ * shared by every resource. Without Continue On Fail, the items of a run go through one gate
+ * (runGate.ts): nothing is sent until every item has passed its checks.
  */
 export function perform(kind: OperationKind, shape?: Shaper, paged = false, lookup?: ListLookup) {
 	return async function (
@@ -91,19 +101,54 @@ export function perform(kind: OperationKind, shape?: Shaper, paged = false, look
 		requestData: DeclarativeRestApiSettings.ResultOptions,
 	): Promise<INodeExecutionData[]> {
 		const itemIndex = this.getItemIndex();
+		let prepared: Prepared | undefined;
+		let failure: unknown;
 		try {
-			return await request.call(this, requestData, itemIndex);
+			prepared = await prepare.call(this, requestData, itemIndex);
+		} catch (error) {
+			failure = asNodeError(this.getNode(), error, itemIndex);
+		}
+		const gate = runGateOf(this, itemIndex);
+		if (gate) {
+			await gate.whenChecked(itemIndex, failure);
+			const invalid = gate.invalidItems();
+			// The run fails on its first invalid item; the others give nothing, since nothing is kept.
+			if (invalid.length > 0) {
+				if (invalid[0][0] === itemIndex) throw invalidRun(this.getNode(), invalid, gate.size);
+				return [];
+			}
+			await waitForBatch(this, itemIndex);
+		}
+		try {
+			if (failure !== undefined) throw failure;
+			const results = await send.call(this, prepared as Prepared, gate);
+			gate?.record(itemIndex, 'applied');
+			const pairedItem = { item: itemIndex };
+			const shapeResult = shape?.call(this, (prepared as Prepared).options);
+			return results.map((result) => ({
+				json: shapeResult ? shapeResult(result) : result,
+				pairedItem,
+			}));
 		} catch (error) {
 			if (this.continueOnFail()) return [errorItem(error, itemIndex)];
-			throw asNodeError(this.getNode(), error, itemIndex);
+			if (gate && wasNotSent(error)) {
+				gate.record(itemIndex, 'notSent');
+				return [];
+			}
+			const nodeError = asNodeError(this.getNode(), error, itemIndex);
+			if (!gate) throw nodeError;
+			gate.record(itemIndex, 'failed');
+			await gate.whenSettled();
+			if (kind === 'write') nodeError.description = withSentence(nodeError.description, appliedSoFar(gate, itemIndex));
+			throw nodeError;
 		}
 	};
 
-	async function request(
+	async function prepare(
 		this: IExecutePaginationFunctions,
 		requestData: DeclarativeRestApiSettings.ResultOptions,
 		itemIndex: number,
-	): Promise<INodeExecutionData[]> {
+	): Promise<Prepared> {
 		const node = this.getNode();
 		throwDeferred(requestData.options as IHttpRequestOptions);
 		const faultHandling = this.getNodeParameter('faultHandling', {}) as FaultHandling;
@@ -121,16 +166,16 @@ export function perform(kind: OperationKind, shape?: Shaper, paged = false, look
 			safeToRepeat: kind !== 'write' || idempotencyKey !== undefined,
 			maxConcurrent: maxConcurrent(this, faultHandling),
 		};
-		const results = lookup
-			? [await findInList(this, session, options, lookup)]
-			: kind === 'list'
-				? await collectPages(session, options, await listLimit(this), paged)
-				: asList(await sendWithRetries(session, options));
-		const pairedItem = { item: itemIndex };
-		const shapeResult = shape?.call(this, options);
-		return results.map((result) => ({
-			json: shapeResult ? shapeResult(result) : result,
-			pairedItem,
-		}));
+		const limit = kind === 'list' ? await listLimit(this) : Infinity;
+		return { options, session, limit };
+	}
+
+	async function send(this: IExecutePaginationFunctions, { options, session, limit }: Prepared, gate: RunGate | undefined): Promise<IDataObject[]> {
+		if (gate) session.mayStart = () => gate.mayStart();
+		// A write that failed for good fails its item: the run stops sending (a read may still recover, e.g. a refused page size).
+		if (gate && kind === 'write') session.onGiveUp = () => gate.stopSending();
+		if (lookup) return [await findInList(this, session, options, lookup)];
+		if (kind === 'list') return await collectPages(session, options, limit, paged);
+		return asList(await sendWithRetries(session, options));
 	}
 }

@@ -38,7 +38,14 @@ export interface Session {
 	safeToRepeat: boolean;
 	/** Most requests the execution keeps in flight to this API (see rateBudget.ts). */
 	maxConcurrent?: number;
+	/** Asked when a request's first attempt has its turn: false means it is not sent (NotSentError). */
+	mayStart?: () => boolean;
+	/** Told when a request has failed for good, before the next waiting request has its turn. */
+	onGiveUp?: () => void;
 }
+
+/** A request not sent because `mayStart` said no: nothing of it reached the API. */
+export class NotSentError extends Error {}
 
 const origins = new Map<string, string>();
 
@@ -202,6 +209,10 @@ export async function sendWithRetries(session: Session, options: IHttpRequestOpt
 	let spent = 0;
 	for (let attemptIndex = 0; ; attemptIndex++) {
 		const ticket = await budgetOf(session, options)?.acquire();
+		if (attemptIndex === 0 && session.mayStart?.() === false) {
+			ticket?.release('other');
+			throw new NotSentError(`${describeRequest(options)} was not sent`);
+		}
 		const left = Math.max(1, Math.ceil(retry.totalTimeoutMs - spent));
 		const began = Date.now();
 		const outcome = await attempt(session, options, Math.min(retry.attemptTimeoutMs, left), AbortSignal.timeout(left));
@@ -211,12 +222,14 @@ export async function sendWithRetries(session: Session, options: IHttpRequestOpt
 			return outcome.body;
 		}
 		const { failure } = outcome;
-		release(ticket, failure);
 		const retryable = attemptIndex < retry.maxRetries && isRetryable(failure, session.safeToRepeat);
 		let delay = retryable ? retryDelayMs(attemptIndex, failure, retry) : undefined;
 		// Another attempt needs time to be answered: at least its timeout, or a second.
 		const outOfTime = delay !== undefined && spent + delay + Math.min(retry.attemptTimeoutMs, 1000) > retry.totalTimeoutMs;
 		if (outOfTime) delay = undefined;
+		// Said before the turn passes on, so that a request waiting for it is not sent.
+		if (delay === undefined) session.onGiveUp?.();
+		release(ticket, failure);
 		if (delay === undefined) {
 			const asked = failure.type === 'http' ? retryAfterMs(failure.headers) : undefined;
 			const timedOut = failure.type === 'network' && failure.code === 'ETIMEDOUT';

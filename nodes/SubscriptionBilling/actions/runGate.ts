@@ -1,0 +1,89 @@
+import type { IExecutePaginationFunctions } from 'n8n-workflow';
+
+/** What became of an item that passed its checks. */
+type Outcome = 'applied' | 'failed' | 'notSent';
+
+/**
+ * One run of the node over its input items, without Continue On Fail. n8n's declarative engine
+ * starts every item's request at once and keeps no result of a run that fails, so a run is all or
+ * nothing as far as the user can see. The gate makes what is sent match that:
+ * - no item is sent before every item has passed its checks; one invalid item stops the run with
+ *   nothing sent (`whenChecked`);
+ * - once an item has failed at the API, items not yet sent are not sent (`mayStart`), and the
+ *   error waits for every item's outcome to say which were applied (`whenSettled`).
+ */
+export class RunGate {
+	private readonly checks = new Map<number, unknown>();
+	private readonly outcomes = new Map<number, Outcome>();
+	private checked!: () => void;
+	private settled!: () => void;
+	private readonly allChecked = new Promise<void>((resolve) => (this.checked = resolve));
+	private readonly allSettled = new Promise<void>((resolve) => (this.settled = resolve));
+	private failedAtApi = false;
+
+	constructor(readonly size: number) {}
+
+	/** Whether the item already passed this gate: a new run of the same node (n8n's Retry On Fail) has begun. */
+	has(itemIndex: number): boolean {
+		return this.checks.has(itemIndex);
+	}
+
+	/** Records the item's checks (the error when they failed) and waits for every item's. */
+	async whenChecked(itemIndex: number, failure: unknown): Promise<void> {
+		this.checks.set(itemIndex, failure);
+		if (this.checks.size === this.size) this.checked();
+		await this.allChecked;
+	}
+
+	/** The items whose checks failed, by index, with their errors. */
+	invalidItems(): Array<[number, unknown]> {
+		return [...this.checks].filter(([, failure]) => failure !== undefined).sort(([a], [b]) => a - b);
+	}
+
+	/** Whether an item may send its first request: not once another item has failed at the API. */
+	mayStart(): boolean {
+		return !this.failedAtApi;
+	}
+
+	/** No item sends its first request from now on. */
+	stopSending(): void {
+		this.failedAtApi = true;
+	}
+
+	record(itemIndex: number, outcome: Outcome): void {
+		if (outcome === 'failed') this.stopSending();
+		this.outcomes.set(itemIndex, outcome);
+		if (this.outcomes.size === this.size) this.settled();
+	}
+
+	/** Waits until every item has an outcome; each one's requests end within their own time limits. */
+	async whenSettled(): Promise<void> {
+		await this.allSettled;
+	}
+
+	/** The indexes of the items with this outcome, in order. */
+	itemsWith(outcome: Outcome): number[] {
+		return [...this.outcomes].filter(([, value]) => value === outcome).map(([index]) => index).sort((a, b) => a - b);
+	}
+}
+
+const gates = new WeakMap<object, RunGate>();
+
+/**
+ * The gate of the run the item belongs to, or none when the item is on its own (one input item,
+ * or Continue On Fail, where every item gets its own result). The items of a run share the
+ * engine's execute data.
+ */
+export function runGateOf(ctx: IExecutePaginationFunctions, itemIndex: number): RunGate | undefined {
+	if (ctx.continueOnFail()) return undefined;
+	const executeData = ctx.getExecuteData() as { data?: Record<string, unknown[][] | undefined> } | undefined;
+	const inputs = executeData?.data;
+	const items = inputs?.main?.[0] ?? inputs?.ai_tool?.[0];
+	if (!executeData || !Array.isArray(items) || items.length < 2) return undefined;
+	let gate = gates.get(executeData);
+	if (!gate || gate.has(itemIndex)) {
+		gate = new RunGate(items.length);
+		gates.set(executeData, gate);
+	}
+	return gate;
+}

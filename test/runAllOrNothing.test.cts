@@ -1,0 +1,172 @@
+/**
+ * A run over several items, without Continue On Fail, is all or nothing as far as n8n shows it: it
+ * keeps no result of a run that fails. So every item is checked before the first request of the
+ * run (one invalid item: nothing is sent for any item, and the error names every invalid item),
+ * and when the API refuses an item, items not yet sent are not sent and the error says which items
+ * were applied. A corrected run applies every item once; a run asked for again is applied again.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { runBilling, useSandbox, type ReceivedRequest } from './helpers/billing.cjs';
+
+const sandbox = useSandbox();
+
+const completions = (requests: ReceivedRequest[]) => requests.filter((request) => request.method === 'POST' && request.path.includes('/milestones/'));
+const usageCreates = (requests: ReceivedRequest[]) => requests.filter((request) => request.method === 'POST' && request.path === '/api/v2/usage');
+
+function milestoneComplete(quantity: string | number, extra: INodeParameters = {}): INodeParameters {
+	return {
+		resource: 'subscriptionMilestone',
+		operation: 'complete',
+		subscriptionId: sandbox.fixtures.subscriptionId,
+		milestoneId: sandbox.fixtures.milestoneId,
+		quantity,
+		billOn: 'IMMEDIATELY',
+		...extra,
+	};
+}
+
+function usageCreate(value: string | number, transactionId = '={{ $json.txn }}'): INodeParameters {
+	return {
+		resource: 'usage',
+		operation: 'create',
+		transactionId,
+		subscriptionId: sandbox.fixtures.subscriptionId,
+		brickId: sandbox.fixtures.usageBrickId,
+		value,
+		time: '2026-09-10T10:00:00Z',
+	};
+}
+
+const THREE = [{}, {}, {}];
+const TXNS = [{ txn: 'txn-run-0' }, { txn: 'txn-run-1' }, { txn: 'txn-run-2' }];
+
+describe('one invalid item: nothing is sent for any item', () => {
+	test('Milestone Complete, three items, the second with Quantity 1.5: no request, the error names item 1; the corrected run completes each once', async () => {
+		const bad = await runBilling(sandbox, milestoneComplete('={{ $itemIndex == 1 ? 1.5 : 1 }}'), { items: THREE });
+		expect(bad.items).toHaveLength(0);
+		expect(bad.error?.message).toBe('Quantity in item 1: "1.5" is not a whole number');
+		expect(bad.error?.description).toBe(
+			'Nothing was sent to the API for any of the 3 items: every item is checked before the first request. Correct the value and run again.',
+		);
+		expect(sandbox.requests).toHaveLength(0);
+		const completedBefore = (sandbox.state.milestones as Map<string, IDataObject>).get(sandbox.fixtures.milestoneId)?.quantity_completed;
+
+		const corrected = await runBilling(sandbox, milestoneComplete(1), { items: THREE });
+		expect(corrected.error).toBeUndefined();
+		expect(corrected.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(completions(sandbox.requests)).toHaveLength(3);
+		expect(completions(sandbox.requests).every((request) => request.status === 200)).toBe(true);
+		expect((sandbox.state.milestones as Map<string, IDataObject>).get(sandbox.fixtures.milestoneId)?.quantity_completed).toBe(Number(completedBefore) + 3);
+	});
+
+	test('Usage Create, the second of three items invalid: nothing created; the corrected run creates each transaction once', async () => {
+		const bad = await runBilling(sandbox, usageCreate('={{ $itemIndex == 1 ? 1.5 : 4 }}'), { items: TXNS });
+		expect(bad.error?.message).toBe('Value in item 1: "1.5" is not a whole number');
+		expect(sandbox.requests).toHaveLength(0);
+
+		const corrected = await runBilling(sandbox, usageCreate(4), { items: TXNS });
+		expect(corrected.error).toBeUndefined();
+		expect(corrected.json.map((json) => json.transaction_id)).toEqual(['txn-run-0', 'txn-run-1', 'txn-run-2']);
+		expect(usageCreates(sandbox.requests).map((request) => request.body?.transaction_id).sort()).toEqual(['txn-run-0', 'txn-run-1', 'txn-run-2']);
+		expect(usageCreates(sandbox.requests).every((request) => request.status < 300)).toBe(true);
+	});
+
+	test('several invalid items: the message names each, the description lists each problem', async () => {
+		const items = [{ q: 1 }, { q: 'two' }, { q: 1 }, { q: 0.5 }, { q: 'x' }];
+		const run = await runBilling(sandbox, milestoneComplete('={{ $json.q }}'), { items });
+		expect(run.error?.message).toBe('Quantity in item 1: "two" is not a whole number (and 2 more invalid: items 3–4)');
+		expect(run.error?.description).toBe(
+			'Nothing was sent to the API for any of the 5 items: every item is checked before the first request. ' +
+				'Invalid: Quantity in item 1: "two" is not a whole number; Quantity in item 3: "0.5" is not a whole number; Quantity in item 4: "x" is not a whole number. ' +
+				'Correct the values and run again.',
+		);
+		expect(sandbox.requests).toHaveLength(0);
+	});
+
+	test('the last item invalid in a run of 200: none of the 199 valid items is sent', async () => {
+		const items = Array.from({ length: 200 }, (_, index) => ({ q: index === 199 ? -1 : 1 }));
+		const run = await runBilling(sandbox, milestoneComplete('={{ $json.q }}'), { items });
+		expect(run.error?.message).toBe('Quantity in item 199: -1 is less than 1');
+		expect(sandbox.requests).toHaveLength(0);
+	});
+
+	test('with Request Options > Batching, an invalid item in the last batch still stops every batch; a valid run sends each item once', async () => {
+		const requestOptions = { batching: { batch: { batchSize: 1, batchInterval: 20 } } };
+		const bad = await runBilling(sandbox, milestoneComplete('={{ $itemIndex == 2 ? "two" : 1 }}', { requestOptions }), { items: THREE });
+		expect(bad.error?.message).toBe('Quantity in item 2: "two" is not a whole number');
+		expect(sandbox.requests).toHaveLength(0);
+		const good = await runBilling(sandbox, milestoneComplete(1, { requestOptions }), { items: THREE });
+		expect(good.error).toBeUndefined();
+		expect(completions(sandbox.requests)).toHaveLength(3);
+	});
+
+	test("with n8n's Retry On Fail, every try of a run with an invalid item is refused and nothing is sent", async () => {
+		const run = await runBilling(sandbox, milestoneComplete('={{ $itemIndex == 1 ? "one" : 1 }}'), {
+			items: THREE,
+			settings: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 },
+		});
+		expect(run.error?.message).toBe('Quantity in item 1: "one" is not a whole number');
+		expect(sandbox.requests).toHaveLength(0);
+	});
+
+	test('with Continue On Fail, as before: valid items are sent, the invalid one becomes its error item', async () => {
+		const run = await runBilling(sandbox, milestoneComplete('={{ $itemIndex == 1 ? 1.5 : 1 }}'), { items: THREE, continueOnFail: true });
+		expect(run.error).toBeUndefined();
+		expect(run.json[1].error).toMatchObject({ message: 'Quantity in item 1: "1.5" is not a whole number', code: null });
+		expect(run.json[1].error).toMatchObject({ description: 'Nothing was sent to the API for this item. Correct the value and run again.' });
+		expect([run.json[0].invoice_id, run.json[2].invoice_id].every((id) => typeof id === 'string')).toBe(true);
+		expect(completions(sandbox.requests)).toHaveLength(2);
+	});
+});
+
+describe('the API refuses an item mid-run: the error says what was applied', () => {
+	test('one request at a time: item 0 applied, item 1 refused (400), item 2 not sent; running again applies item 0 again', async () => {
+		const parameters = milestoneComplete('={{ $json.q }}', { faultHandling: { maxConcurrentRequests: 1 } });
+		const run = await runBilling(sandbox, parameters, { items: [{ q: 1 }, { q: 100 }, { q: 1 }] });
+		expect(run.items).toHaveLength(0);
+		expect(run.error?.message).toMatch(/^ERR_BAD_REQUEST: quantity: Completing 100 would take/);
+		expect(run.error?.description).toContain(
+			"Of the run's 3 items, item 0 was applied by the API (running the node again applies it again); item 2 was not sent. " +
+				'Without Continue On Fail, n8n keeps no result of a run that fails: to get one result per item, set Settings > On Error to Continue (using error output).',
+		);
+		expect(completions(sandbox.requests).map((request) => [request.body?.quantity, request.status])).toEqual([
+			[1, 200],
+			[100, 400],
+		]);
+
+		sandbox.clearRequests();
+		const again = await runBilling(sandbox, parameters, { items: [{ q: 1 }, { q: 2 }, { q: 1 }] });
+		expect(again.error).toBeUndefined();
+		expect(completions(sandbox.requests).map((request) => [request.body?.quantity, request.status])).toEqual([
+			[1, 200],
+			[2, 200],
+			[1, 200],
+		]);
+	});
+
+	test('items at once: what the error calls applied is exactly what the API answered with success, the rest was not sent or refused', async () => {
+		const items = Array.from({ length: 12 }, (_, index) => ({ txn: `txn-mid-${index}`, sub: index === 5 ? 'sub-missing' : sandbox.fixtures.subscriptionId }));
+		const run = await runBilling(sandbox, { ...usageCreate(2), subscriptionId: '={{ $json.sub }}' }, { items });
+		expect(run.error?.message).toBe('ERR_BAD_REQUEST: subscription_id: Subscription sub-missing not found.');
+		const answered = usageCreates(sandbox.requests);
+		const applied = answered.filter((request) => request.status < 300).map((request) => Number(String(request.body?.transaction_id).slice(8)));
+		const described = /Of the run's 12 items, (?:items? ([\d–, ]+) (?:was|were) applied|no other item was applied)/.exec(run.error?.description ?? '');
+		expect(described).not.toBeNull();
+		const listed = (described?.[1] ?? '').split(', ').filter(Boolean).flatMap((range) => {
+			const [from, to = from] = range.split('–').map(Number);
+			return Array.from({ length: to - from + 1 }, (_, offset) => from + offset);
+		});
+		expect(listed).toEqual(applied.sort((a, b) => a - b));
+		expect(answered.filter((request) => request.status >= 300).map((request) => request.body?.transaction_id)).toEqual(['txn-mid-5']);
+	});
+
+	test('a run of reads that fails says nothing of applied items', async () => {
+		const run = await runBilling(
+			sandbox,
+			{ resource: 'subscription', operation: 'get', subscriptionId: '={{ $json.id }}' },
+			{ items: [{ id: sandbox.fixtures.subscriptionId }, { id: 'sub-missing' }] },
+		);
+		expect(run.error?.message).toMatch(/^ERR_NOT_FOUND: /);
+		expect(run.error?.description).not.toContain('applied');
+	});
+});

@@ -122,6 +122,8 @@ describe('one invalid item: nothing is sent for any item', () => {
 describe('the API refuses an item mid-run: the error says what was applied', () => {
 	test('one request at a time: item 0 applied, item 1 refused (400), item 2 not sent; running again applies item 0 again', async () => {
 		const parameters = milestoneComplete('={{ $json.q }}', { faultHandling: { maxConcurrentRequests: 1 } });
+		const completed = () => Number((sandbox.state.milestones as Map<string, IDataObject>).get(sandbox.fixtures.milestoneId)?.quantity_completed);
+		const before = completed();
 		const run = await runBilling(sandbox, parameters, { items: [{ q: 1 }, { q: 100 }, { q: 1 }] });
 		expect(run.items).toHaveLength(0);
 		expect(run.error?.message).toMatch(/^ERR_BAD_REQUEST: quantity: Completing 100 would take/);
@@ -133,6 +135,7 @@ describe('the API refuses an item mid-run: the error says what was applied', () 
 			[1, 200],
 			[100, 400],
 		]);
+		expect(completed()).toBe(before + 1);
 
 		sandbox.clearRequests();
 		const again = await runBilling(sandbox, parameters, { items: [{ q: 1 }, { q: 2 }, { q: 1 }] });
@@ -142,6 +145,7 @@ describe('the API refuses an item mid-run: the error says what was applied', () 
 			[2, 200],
 			[1, 200],
 		]);
+		expect(completed()).toBe(before + 1 + 4);
 	});
 
 	test('items at once: what the error calls applied is exactly what the API answered with success, the rest was not sent or refused', async () => {

@@ -13,7 +13,8 @@ import { SubscriptionBillingApi } from '../credentials/SubscriptionBillingApi.cr
 import { SubscriptionBilling } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
 import { DEFAULT_RETRY } from '../nodes/SubscriptionBilling/shared/retry';
 import { runListSearch } from './harness/index.cjs';
-import { runBilling, useSandbox, type BillingRun } from './helpers/billing.cjs';
+import { runBilling, useSandbox, type BillingRun, type Sandbox } from './helpers/billing.cjs';
+import { activeTrigger } from './helpers/trigger.cjs';
 
 const { startDeployment } = require('./sandbox/index.cjs') as { startDeployment: (sandbox: unknown, variant: string | IDataObject) => Promise<Deployment> };
 
@@ -421,6 +422,25 @@ describe('what each deployment makes the node do', () => {
 			expect(run.error?.description).toContain('another attempt would end after the 1 s this node spends on one request (Fault Handling > Max Time per Request)');
 			expect(front.requests.length).toBeLessThan(4);
 			await waitFor(async () => (await front.openConnections()) === 0);
+		});
+	});
+});
+
+describe('the trigger reads pages as the operations do', () => {
+	test('a customer list that repeats a customer on its next page (one added at its head): an invoice of that customer is reported once', async () => {
+		const customerIds = [...(sandbox.state.customers as Map<string, IDataObject>).keys()];
+		await withDeployment({ addedAtHead: true, pageCap: { size: 5, over: 'clamp' } }, async (front) => {
+			const trigger = activeTrigger({ apiKey: sandbox.apiKey, baseUrl: front.baseUrl } as Sandbox, { event: 'newInvoice', scope: 'all' });
+			expect((await trigger.poll()).items).toBeNull();
+			// The fifth customer ends the first page of five and begins the second.
+			const issued = sandbox.world.issueInvoice({ customer_id: customerIds[4], amount: 12 });
+			front.clear();
+			const { items, error } = await trigger.poll();
+			expect(error).toBeUndefined();
+			const customerPages = front.requests.map((request) => request.url).filter((url) => url.startsWith('/api/v2/customers?'));
+			expect(customerPages).toEqual(['/api/v2/customers?limit=1000', '/api/v2/customers?limit=5&offset=5', '/api/v2/customers?limit=5&offset=10']);
+			expect(items?.map((item) => (item.invoice as IDataObject).invoice_id)).toEqual([issued.invoice_id]);
+			expect((await trigger.poll()).items).toBeNull();
 		});
 	});
 });

@@ -195,7 +195,7 @@ export async function visitPages(
 				session.ctx.logger.debug(`Subscription Billing: the page at offset ${at}, after the list's end, was answered 404; the list ends there`, { itemIndex: session.itemIndex });
 				return { position: received, more: false };
 			}
-			throw error;
+			throw asNodeError(session.node, error, session.itemIndex);
 		}
 		pagesRead++;
 		const { body, headers } = sent.answer;

@@ -214,13 +214,8 @@ describe('what each deployment makes the node do', () => {
 	});
 
 	test('a full page that says nothing of a next one (no next, no count, no Link header): the run fails instead of taking it for the whole list', async () => {
-		const server = http.createServer((_req, res) => {
-			const results = Array.from({ length: 1000 }, (_, i) => ({ invoice_id: `inv-${i}` }));
-			res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ results }));
-		});
-		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-		try {
-			const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2`;
+		const full = Array.from({ length: 1000 }, (_, i) => ({ invoice_id: `inv-${i}` }));
+		await withListServer(() => ({ results: full }), async (baseUrl) => {
 			const run = await runBilling(sandbox, { ...FAST, resource: 'invoice', operation: 'getManyForCustomer', customerId: 'c-1', returnAll: true }, { baseUrl });
 			expect(run.error?.message).toBe("Stopped paging: the API's page says nothing of a next page");
 			expect(run.error?.description).toContain('came without "next", without "count" and without a Link header with rel="next"');
@@ -228,10 +223,7 @@ describe('what each deployment makes the node do', () => {
 			const limited = await runBilling(sandbox, { ...FAST, resource: 'invoice', operation: 'getManyForCustomer', customerId: 'c-1', returnAll: false, limit: 1000 }, { baseUrl });
 			expect(limited.error).toBeUndefined();
 			expect(limited.json).toHaveLength(1000);
-		} finally {
-			server.closeAllConnections();
-			await new Promise((resolve) => server.close(resolve));
-		}
+		});
 	});
 
 	test('a record added at the head of customers and plans after their first page: Return All and Limit give each once, in the API order', async () => {
@@ -263,22 +255,13 @@ describe('what each deployment makes the node do', () => {
 	});
 
 	test('a count the API does not keep (more counted than it ever sends): the run fails naming both, never returning the part as the whole', async () => {
-		const server = http.createServer((req, res) => {
-			const offset = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('offset') ?? 0);
-			const results = offset === 0 ? Array.from({ length: 3 }, (_, i) => ({ invoice_id: `inv-${i}` })) : [];
-			res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ count: 5, next: null, previous: null, results }));
-		});
-		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-		try {
-			const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2`;
+		const counted = (offset: number) => ({ count: 5, next: null, previous: null, results: offset === 0 ? Array.from({ length: 3 }, (_, i) => ({ invoice_id: `inv-${i}` })) : [] });
+		await withListServer(counted, async (baseUrl) => {
 			const run = await runBilling(sandbox, { ...FAST, resource: 'invoice', operation: 'getManyForCustomer', customerId: 'c-1', returnAll: true }, { baseUrl });
 			expect(run.error?.message).toBe("The API's list ended early: it counted 5 results but sent 3");
 			expect(run.error?.description).toContain('answered with no results when asked for more by offset (offset=3)');
 			expect(run.items).toHaveLength(0);
-		} finally {
-			server.closeAllConnections();
-			await new Promise((resolve) => server.close(resolve));
-		}
+		});
 	});
 
 	test('a page cap: a refused size is asked again without limit, then paged at the API\'s size; a clamped one is followed as served', async () => {
@@ -495,6 +478,21 @@ describe("the editor's pickers read pages as the operations do", () => {
 		});
 	});
 });
+
+/** A server on 127.0.0.1 answering every list request with `page(offset)`, for `use(baseUrl)`. */
+async function withListServer(page: (offset: number) => IDataObject, use: (baseUrl: string) => Promise<void>): Promise<void> {
+	const server = http.createServer((req, res) => {
+		const offset = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('offset') ?? 0);
+		res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(page(offset)));
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	try {
+		await use(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2`);
+	} finally {
+		server.closeAllConnections();
+		await new Promise((resolve) => server.close(resolve));
+	}
+}
 
 function getSubscription(front: Deployment, timeout: number, faultHandling: INodeParameters) {
 	const parameters = { resource: 'subscription', operation: 'get', subscriptionId: sandbox.fixtures.subscriptionId, requestOptions: { timeout }, faultHandling };

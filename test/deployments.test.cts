@@ -9,9 +9,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { IDataObject, INodeParameters, INodeProperties } from 'n8n-workflow';
+import { SubscriptionBillingApi } from '../credentials/SubscriptionBillingApi.credentials';
 import { SubscriptionBilling } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
 import { DEFAULT_RETRY } from '../nodes/SubscriptionBilling/shared/retry';
-import { runBilling, useSandbox, type BillingRun } from './helpers/billing.cjs';
+import { runListSearch } from './harness/index.cjs';
+import { runBilling, useSandbox, type BillingRun, type Sandbox } from './helpers/billing.cjs';
+import { activeTrigger } from './helpers/trigger.cjs';
 
 const { startDeployment } = require('./sandbox/index.cjs') as { startDeployment: (sandbox: unknown, variant: string | IDataObject) => Promise<Deployment> };
 
@@ -109,6 +112,9 @@ const WORKING = [
 	'relative-links',
 	'internal-links',
 	'no-next-links',
+	'link-header',
+	'not-found-past-end',
+	'added-at-head',
 	'page-cap-refuse',
 	'page-cap-clamp',
 	'gateway-statuses',
@@ -178,23 +184,84 @@ describe('what each deployment makes the node do', () => {
 		});
 	});
 
-	test('a count the API does not keep (more counted than it ever sends): the run fails naming both, never returning the part as the whole', async () => {
-		const server = http.createServer((req, res) => {
-			const offset = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('offset') ?? 0);
-			const results = offset === 0 ? Array.from({ length: 3 }, (_, i) => ({ invoice_id: `inv-${i}` })) : [];
-			res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ count: 5, next: null, previous: null, results }));
+	test('paging by a Link header only (no next, previous or count in the envelope): rel="next" is followed on the configured host, page by page', async () => {
+		for (const variant of [{ linkHeader: true }, { linkHeader: true, links: 'relative' }, { linkHeader: true, links: 'internal', internalOrigin: internal.origin }]) {
+			await withDeployment(variant, async (front) => {
+				const all = await listAll(front);
+				expect(all.error).toBeUndefined();
+				expect(ids(all, 'invoice_id')).toEqual(expected.invoiceIds);
+				expect(urls(front)).toEqual(['/invoices?limit=1000', '/invoices?limit=1000&offset=1000']);
+				front.clear();
+				const limited = await listAll(front, { returnAll: false, limit: 1100 });
+				expect(ids(limited, 'invoice_id')).toEqual(expected.invoiceIds.slice(0, 1100));
+				expect(urls(front)).toEqual(['/invoices?limit=1000', '/invoices?limit=100&offset=1000']);
+			});
+		}
+		expect(internal.received).toEqual([]);
+	});
+
+	test('a Link header whose next page lies outside the base URL\'s path is not followed: the run fails saying so, and the key goes nowhere else', async () => {
+		await withDeployment({ linkHeader: true, links: 'outside', internalOrigin: internal.origin }, async (front) => {
+			const run = await listAll(front);
+			expect(run.items).toHaveLength(0);
+			expect(run.error?.message).toBe("Stopped paging: the API's next-page link is outside the base URL");
+			expect(run.error?.description).toMatch(
+				new RegExp(`^The API sent a Link header with rel="next": "${internal.origin}/internal/customers/[\\w-]+/invoices\\?limit=1000&offset=1000"\\. Its path /internal/customers/[\\w-]+/invoices is not under /api/v2`),
+			);
+			expect(urls(front)).toEqual(['/invoices?limit=1000']);
 		});
-		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-		try {
-			const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2`;
+		expect(internal.received).toEqual([]);
+	});
+
+	test('a full page that says nothing of a next one (no next, no count, no Link header): the run fails instead of taking it for the whole list', async () => {
+		const full = Array.from({ length: 1000 }, (_, i) => ({ invoice_id: `inv-${i}` }));
+		await withListServer(() => ({ results: full }), async (baseUrl) => {
+			const run = await runBilling(sandbox, { ...FAST, resource: 'invoice', operation: 'getManyForCustomer', customerId: 'c-1', returnAll: true }, { baseUrl });
+			expect(run.error?.message).toBe("Stopped paging: the API's page says nothing of a next page");
+			expect(run.error?.description).toContain('came without "next", without "count" and without a Link header with rel="next"');
+			expect(run.items).toHaveLength(0);
+			const limited = await runBilling(sandbox, { ...FAST, resource: 'invoice', operation: 'getManyForCustomer', customerId: 'c-1', returnAll: false, limit: 1000 }, { baseUrl });
+			expect(limited.error).toBeUndefined();
+			expect(limited.json).toHaveLength(1000);
+		});
+	});
+
+	test('a record added at the head of customers and plans after their first page: Return All and Limit give each once, in the API order', async () => {
+		const customerIds = [...(sandbox.state.customers as Map<string, IDataObject>).keys()];
+		// Plans newest first, as the node lists them by default: one created meanwhile comes first.
+		const listed = await fetch(`${sandbox.baseUrl}/plans?ordering=-created_at&limit=1000`, { headers: { 'X-SERVICE-KEY': sandbox.apiKey } });
+		const planIds = ((await listed.json()) as { results: IDataObject[] }).results.map((plan) => plan.plan_id);
+		expect(planIds).toHaveLength(3);
+		expect(customerIds).toHaveLength(12);
+		await withDeployment({ addedAtHead: true, pageCap: { size: 5, over: 'clamp' } }, async (front) => {
+			const all = await runBilling(sandbox, { ...FAST, resource: 'customer', operation: 'getMany', returnAll: true }, { baseUrl: front.baseUrl });
+			expect(ids(all, 'customer_id')).toEqual(customerIds);
+			expect(front.requests.map((request) => request.url)).toEqual(['/api/v2/customers?limit=1000', '/api/v2/customers?limit=5&offset=5', '/api/v2/customers?limit=5&offset=10']);
+			front.clear();
+			const limited = await runBilling(sandbox, { ...FAST, resource: 'customer', operation: 'getMany', returnAll: false, limit: 7 }, { baseUrl: front.baseUrl });
+			expect(ids(limited, 'customer_id')).toEqual(customerIds.slice(0, 7));
+			expect(front.requests.map((request) => request.url)).toEqual(['/api/v2/customers?limit=7', '/api/v2/customers?limit=2&offset=5', '/api/v2/customers?limit=1&offset=7']);
+		});
+		await withDeployment({ addedAtHead: true, pageCap: { size: 1, over: 'clamp' } }, async (front) => {
+			const plans = await runBilling(sandbox, { ...FAST, resource: 'plan', operation: 'getMany', returnAll: true }, { baseUrl: front.baseUrl });
+			expect(ids(plans, 'plan_id')).toEqual(planIds);
+			expect(front.requests.map((request) => request.url)).toEqual([
+				'/api/v2/plans?ordering=-created_at&limit=1000',
+				'/api/v2/plans?ordering=-created_at&limit=1&offset=1',
+				'/api/v2/plans?ordering=-created_at&limit=1&offset=2',
+				'/api/v2/plans?ordering=-created_at&limit=1&offset=3',
+			]);
+		});
+	});
+
+	test('a count the API does not keep (more counted than it ever sends): the run fails naming both, never returning the part as the whole', async () => {
+		const counted = (offset: number) => ({ count: 5, next: null, previous: null, results: offset === 0 ? Array.from({ length: 3 }, (_, i) => ({ invoice_id: `inv-${i}` })) : [] });
+		await withListServer(counted, async (baseUrl) => {
 			const run = await runBilling(sandbox, { ...FAST, resource: 'invoice', operation: 'getManyForCustomer', customerId: 'c-1', returnAll: true }, { baseUrl });
 			expect(run.error?.message).toBe("The API's list ended early: it counted 5 results but sent 3");
 			expect(run.error?.description).toContain('answered with no results when asked for more by offset (offset=3)');
 			expect(run.items).toHaveLength(0);
-		} finally {
-			server.closeAllConnections();
-			await new Promise((resolve) => server.close(resolve));
-		}
+		});
 	});
 
 	test('a page cap: a refused size is asked again without limit, then paged at the API\'s size; a clamped one is followed as served', async () => {
@@ -341,6 +408,91 @@ describe('what each deployment makes the node do', () => {
 		});
 	});
 });
+
+describe('the trigger reads pages as the operations do', () => {
+	test('a customer list that repeats a customer on its next page (one added at its head): an invoice of that customer is reported once', async () => {
+		const customerIds = [...(sandbox.state.customers as Map<string, IDataObject>).keys()];
+		await withDeployment({ addedAtHead: true, pageCap: { size: 5, over: 'clamp' } }, async (front) => {
+			const trigger = activeTrigger({ apiKey: sandbox.apiKey, baseUrl: front.baseUrl } as Sandbox, { event: 'newInvoice', scope: 'all' });
+			expect((await trigger.poll()).items).toBeNull();
+			// The fifth customer ends the first page of five and begins the second.
+			const issued = sandbox.world.issueInvoice({ customer_id: customerIds[4], amount: 12 });
+			front.clear();
+			const { items, error } = await trigger.poll();
+			expect(error).toBeUndefined();
+			const customerPages = front.requests.map((request) => request.url).filter((url) => url.startsWith('/api/v2/customers?'));
+			expect(customerPages).toEqual(['/api/v2/customers?limit=1000', '/api/v2/customers?limit=5&offset=5', '/api/v2/customers?limit=5&offset=10']);
+			expect(items?.map((item) => (item.invoice as IDataObject).invoice_id)).toEqual([issued.invoice_id]);
+			expect((await trigger.poll()).items).toBeNull();
+		});
+	});
+});
+
+describe("the editor's pickers read pages as the operations do", () => {
+	/** The picker `method` of an upgrade's Brick (searchBricks) or a Subscription Get's locators, against `baseUrl`. */
+	const pick = (baseUrl: string, method: string, filter?: string, paginationToken?: string) =>
+		runListSearch({
+			nodeType: new SubscriptionBilling(),
+			credentialType: new SubscriptionBillingApi(),
+			credentials: { apiKey: sandbox.apiKey, environment: 'production', productionBaseUrl: baseUrl },
+			method,
+			filter,
+			paginationToken,
+			parameters: method === 'searchBricks' ? { resource: 'subscriptionUpgrade', operation: 'create' } : { resource: 'subscription', operation: 'get' },
+			path: method === 'searchBricks' ? 'parameters.bricksUi.brick[0].brickId' : 'parameters.subscriptionId',
+		});
+	const paths = (front: Deployment) => front.requests.map((request) => `${request.url} ${request.answeredWith}`);
+
+	test('a Link header only: the customer picker follows rel="next" to fill its page', async () => {
+		const whole = await pick(sandbox.baseUrl, 'searchCustomers');
+		expect(whole.results).toHaveLength(12);
+		await withDeployment({ linkHeader: true, pageCap: { size: 5, over: 'clamp' } }, async (front) => {
+			const page = await pick(front.baseUrl, 'searchCustomers');
+			expect(page.results).toEqual(whole.results);
+			expect(page.paginationToken).toBeUndefined();
+			expect(paths(front)).toEqual(['/api/v2/customers?limit=50&offset=0 200', '/api/v2/customers?limit=45&offset=5 200', '/api/v2/customers?limit=40&offset=10 200']);
+		});
+	});
+
+	test('a 404 for the page past the end: a picker that reads to the end of the plans ends there, with nothing more to load', async () => {
+		await withDeployment({ pastEnd: 'not-found', pageCap: { size: 1, over: 'clamp' } }, async (front) => {
+			const page = await pick(front.baseUrl, 'searchPlans', 'no such plan');
+			expect(page.results).toEqual([]);
+			expect(page.paginationToken).toBeUndefined();
+			expect(paths(front)).toEqual([
+				'/api/v2/plans?limit=1000&offset=0 200',
+				'/api/v2/plans?limit=1&offset=1 200',
+				'/api/v2/plans?limit=1&offset=2 200',
+				'/api/v2/plans?limit=1&offset=3 404',
+			]);
+		});
+	});
+
+	test('a plan added at the head after the first page: the brick picker lists each plan\'s bricks once', async () => {
+		const whole = await pick(sandbox.baseUrl, 'searchBricks');
+		expect(new Set(whole.results.map((brick) => brick.value)).size).toBe(whole.results.length);
+		await withDeployment({ addedAtHead: true, pageCap: { size: 1, over: 'clamp' } }, async (front) => {
+			const page = await pick(front.baseUrl, 'searchBricks');
+			expect(page.results).toEqual(whole.results);
+			expect(paths(front).slice(0, 2)).toEqual(['/api/v2/plans?limit=1000&offset=0 200', '/api/v2/plans?limit=999&offset=1 200']);
+		});
+	});
+});
+
+/** A server on 127.0.0.1 answering every list request with `page(offset)`, for `use(baseUrl)`. */
+async function withListServer(page: (offset: number) => IDataObject, use: (baseUrl: string) => Promise<void>): Promise<void> {
+	const server = http.createServer((req, res) => {
+		const offset = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('offset') ?? 0);
+		res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(page(offset)));
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	try {
+		await use(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2`);
+	} finally {
+		server.closeAllConnections();
+		await new Promise((resolve) => server.close(resolve));
+	}
+}
 
 function getSubscription(front: Deployment, timeout: number, faultHandling: INodeParameters) {
 	const parameters = { resource: 'subscription', operation: 'get', subscriptionId: sandbox.fixtures.subscriptionId, requestOptions: { timeout }, faultHandling };

@@ -12,11 +12,21 @@
 //   ... front.baseUrl, front.requests (what the client sent), front.openConnections(), front.close()
 //
 // DeploymentConfig (every key optional, each varies one thing):
-//   links: 'relative' | 'internal' | 'none' | 'repeat'  how `next`/`previous` are written:
-//          relative to the host, with the service's internal address (`internalOrigin`), left
+//   links: 'relative' | 'internal' | 'outside' | 'none' | 'repeat'  how `next`/`previous` are
+//          written: relative to the host, with the service's internal address (`internalOrigin`),
+//          at the internal address under another path (/internal/... instead of /api/v2/...), left
 //          out (while `count` says more exist), or every later page's `next` pointing back at the
 //          second page, already served
-//   internalOrigin: origin written by links: 'internal' (default http://internal:8080)
+//   internalOrigin: origin written by links: 'internal' and 'outside' (default http://internal:8080)
+//   linkHeader: true  paging by an RFC 8288 Link header only (`<…>; rel="next"`, `<…>; rel="prev"`,
+//          written as `links` says): the envelope has no `next`, `previous` or `count`
+//   pastEnd: 'not-found'  a full page always links a next page; a page past the end (offset > 0,
+//          no results) is answered 404 {"error": {"code": "ERR_NOT_FOUND", "message": "Invalid page"}}
+//   addedAtHead: true  lists gain one record at their head once their first page was read (as a list
+//          newest first does when a record is created meanwhile): a page at offset n > 0 is the
+//          API's page at n - 1, with `count` one more and `next` one further
+//   notFoundFrom: n  a page at offset n or more is answered 404 with the web server's HTML page,
+//          without reaching the API (a gateway that limits how far a list is paged)
 //   pageCap: { size, over: 'refuse' | 'clamp' }  pages of at most `size`: a larger `limit` is
 //          answered 400 (refuse) or served at `size` (clamp)
 //   statuses: 'gateway'  400 becomes 422; 401, 403 and 404 come without the error envelope
@@ -40,6 +50,9 @@ const DEPLOYMENTS = {
   'internal-links': { links: 'internal' },
   'no-next-links': { links: 'none' },
   'repeated-next': { links: 'repeat' },
+  'link-header': { linkHeader: true },
+  'not-found-past-end': { pastEnd: 'not-found' },
+  'added-at-head': { addedAtHead: true },
   'page-cap-refuse': { pageCap: { size: 100, over: 'refuse' } },
   'page-cap-clamp': { pageCap: { size: 100, over: 'clamp' } },
   'gateway-statuses': { statuses: 'gateway' },
@@ -54,6 +67,11 @@ const DEPLOYMENTS = {
   silent: { silent: true },
 };
 
+const WEB_SERVER_404 = {
+  status: 404,
+  headers: { 'Content-Type': 'text/html' },
+  body: '<!DOCTYPE html><html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>',
+};
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const DATE_TIME = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2}):(\d{2})Z$/;
 
@@ -145,8 +163,13 @@ class Deployment {
         entry.answeredWith = '400 (page cap)';
         return this.reply(req, res, capped.refusal, false);
       }
-      this.forward(req, capped.url, body, (answer) => {
-        const shaped = this.shape(req, capped.url, answer);
+      if (this.tooDeep(req.url)) {
+        entry.answeredWith = '404 (too deep)';
+        return this.reply(req, res, WEB_SERVER_404, false);
+      }
+      const forwarded = this.shiftedForHead(capped.url);
+      this.forward(req, forwarded, body, (answer) => {
+        const shaped = this.shape(req, capped.url, answer, forwarded !== capped.url);
         entry.answeredWith = String(shaped.status);
         const isWrite = WRITES.has(req.method) && !capped.url.split('?')[0].endsWith('/search');
         this.reply(req, res, shaped, this.config.cutWrites && isWrite && attempt === 1);
@@ -199,8 +222,32 @@ class Deployment {
     upstream.end(body);
   }
 
+  /** addedAtHead: the API's page one place earlier than a later page asked for. */
+  shiftedForHead(url) {
+    if (!this.config.addedAtHead) return url;
+    const parsed = new URL(url, this.origin);
+    const offset = Number(parsed.searchParams.get('offset') || 0);
+    if (!(offset > 0)) return url;
+    parsed.searchParams.set('offset', String(offset - 1));
+    return `${parsed.pathname}${parsed.search}`;
+  }
+
+  /** The page as it is once a record was added at the head: one more counted, its next page one further. */
+  withRecordAtHead(page) {
+    if (!page.next) return { ...page, count: page.count + 1 };
+    const next = new URL(page.next);
+    next.searchParams.set('offset', String(Number(next.searchParams.get('offset')) + 1));
+    return { ...page, count: page.count + 1, next: next.href };
+  }
+
+  /** A page at an offset past `notFoundFrom`. */
+  tooDeep(url) {
+    if (this.config.notFoundFrom === undefined) return false;
+    return Number(new URL(url, this.origin).searchParams.get('offset') || 0) >= this.config.notFoundFrom;
+  }
+
   /** The answer as this deployment writes it. */
-  shape(req, url, answer) {
+  shape(req, url, answer, shiftedForHead) {
     const type = String(answer.headers['content-type'] || 'application/json');
     let status = answer.status;
     let json;
@@ -212,9 +259,16 @@ class Deployment {
     const path = new URL(url, this.origin).pathname;
     if (status === 404 && path !== '/api/v2' && !path.startsWith('/api/v2/')) {
       // Outside the API, the web server in front of it answers, as web servers do.
-      return { status, headers: { 'Content-Type': 'text/html' }, body: '<!DOCTYPE html><html><head><title>404 Not Found</title></head><body><h1>Not Found</h1></body></html>' };
+      return WEB_SERVER_404;
     }
-    if (json && typeof json === 'object' && 'results' in json) json = this.links(req, url, json);
+    const headers = { 'Content-Type': type };
+    if (json && typeof json === 'object' && 'results' in json && status < 300) {
+      if (shiftedForHead) json = this.withRecordAtHead(json);
+      if (this.config.pastEnd === 'not-found') json = this.pastEnd(url, json);
+      if (json.error) status = 404;
+      else json = this.links(req, url, json);
+      if (this.config.linkHeader && !json.error) json = this.inLinkHeader(json, headers);
+    }
     if (this.config.statuses === 'gateway') {
       if (status === 400) status = 422;
       if ([401, 403, 404].includes(status)) json = { detail: status === 404 ? 'Not found.' : 'Authentication credentials were not provided.' };
@@ -223,7 +277,29 @@ class Deployment {
     }
     if (this.config.decorate && json !== undefined && status < 300) json = decorate(json);
     const body = json === undefined ? answer.body : JSON.stringify(json);
-    return { status, headers: { 'Content-Type': type }, body };
+    return { status, headers, body };
+  }
+
+  /** pastEnd 'not-found': a full page links the next; an empty page after the first is the API's 404 (its body). */
+  pastEnd(url, page) {
+    const parsed = new URL(url, this.origin);
+    const offset = Number(parsed.searchParams.get('offset') || 0);
+    const limit = Number(parsed.searchParams.get('limit') || 100);
+    if (offset > 0 && page.results.length === 0) return { error: { code: 'ERR_NOT_FOUND', message: 'Invalid page' } };
+    if (page.next || page.results.length < limit) return page;
+    parsed.searchParams.set('limit', String(limit));
+    parsed.searchParams.set('offset', String(offset + limit));
+    return { ...page, next: `${this.origin}${parsed.pathname}${parsed.search}` };
+  }
+
+  /** linkHeader: `next` and `previous` move to a Link header; the envelope keeps only `results`. */
+  inLinkHeader(page, headers) {
+    const links = [];
+    if (page.next) links.push(`<${page.next}>; rel="next"`);
+    if (page.previous) links.push(`<${page.previous}>; rel="prev"`);
+    if (links.length > 0) headers.Link = links.join(', ');
+    const { count, next, previous, ...rest } = page;
+    return rest;
   }
 
   links(req, url, page) {
@@ -234,6 +310,7 @@ class Deployment {
       const parsed = new URL(link);
       if (style === 'relative') return `${parsed.pathname}${parsed.search}`;
       if (style === 'internal') return `${this.internalOrigin}${parsed.pathname}${parsed.search}`;
+      if (style === 'outside') return `${this.internalOrigin}/internal${parsed.pathname.replace(/^\/api\/v2/, '')}${parsed.search}`;
       return link;
     };
     if (style === 'none') return { ...page, next: null, previous: null };

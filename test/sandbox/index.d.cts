@@ -218,6 +218,9 @@ export type DeploymentName =
   | 'internal-links'
   | 'no-next-links'
   | 'repeated-next'
+  | 'link-header'
+  | 'not-found-past-end'
+  | 'added-at-head'
   | 'page-cap-refuse'
   | 'page-cap-clamp'
   | 'gateway-statuses'
@@ -232,8 +235,16 @@ export type DeploymentName =
   | 'silent';
 
 export interface DeploymentConfig {
-  links?: 'relative' | 'internal' | 'none' | 'repeat';
+  links?: 'relative' | 'internal' | 'outside' | 'none' | 'repeat';
   internalOrigin?: string;
+  /** Paging by a Link header only: the envelope without next, previous and count. */
+  linkHeader?: boolean;
+  /** A full page always links a next page; an empty page after the first is a 404 ERR_NOT_FOUND "Invalid page". */
+  pastEnd?: 'not-found';
+  /** Lists gain a record at their head once their first page was read: a later page is the API's page one place earlier. */
+  addedAtHead?: boolean;
+  /** Pages at this offset or more are answered 404 with an HTML page, not forwarded. */
+  notFoundFrom?: number;
   pageCap?: { size: number; over: 'refuse' | 'clamp' };
   statuses?: 'gateway';
   gatewayPages?: boolean;

@@ -21,6 +21,8 @@ export interface ErrorContext {
 	plainWrite?: boolean;
 	/** Why the retries stopped early, when it was not the retry budget. */
 	stoppedBecause?: string;
+	/** For a page of a list: how many of its pages were read before it from the same base URL. */
+	pagesRead?: number;
 }
 
 function apiErrorOf(body: unknown): ApiErrorBody | undefined {
@@ -81,8 +83,17 @@ function bodyKind(body: unknown, headers: Record<string, unknown>): { name: stri
 /** The path every API address begins with: the contract's base URL ends in it. */
 const API_PATH = '/api/v2';
 
-/** A 404 that is not the API's: most often a base URL without /api/v2. */
-function notFoundAdvice(baseUrl: string | undefined): { message: string; advice: string } {
+/**
+ * A 404 that is not the API's: most often a base URL without /api/v2, unless earlier pages of the
+ * same list were just read from it.
+ */
+function notFoundAdvice(baseUrl: string | undefined, pagesRead: number | undefined): { message: string; advice: string } {
+	if (pagesRead !== undefined && pagesRead > 0) {
+		return {
+			message: "HTTP 404 for a later page of the list, and the answer is not the API's error format",
+			advice: `${pagesRead} page(s) of this list were read just before from the same base URL, so the address is right: the API, or a server in front of it, did not serve this page. The list may have changed while it was read, or paging may be limited to fewer results; run again, or use Limit to read fewer`,
+		};
+	}
 	const path = baseUrl ? new URL(baseUrl).pathname.replace(/\/+$/, '') : API_PATH;
 	if (!path.endsWith(API_PATH)) {
 		return {
@@ -150,7 +161,7 @@ export function toNodeError(node: INode, failure: Failure, context: ErrorContext
 		} else {
 			const body = snippet(failure.body);
 			const kind = bodyKind(failure.body, failure.headers);
-			const notFound = failure.status === 404 ? notFoundAdvice(context.baseUrl) : undefined;
+			const notFound = failure.status === 404 ? notFoundAdvice(context.baseUrl, context.pagesRead) : undefined;
 			message = notFound?.message ?? `HTTP ${failure.status}: the API answered with ${kind.name}`;
 			description = `HTTP ${failure.status} from ${context.request}${tries} with ${kind.name}${kind.hint}${advice}${notFound ? `; ${notFound.advice}` : ''}; body: ${body || '(empty)'}`;
 		}

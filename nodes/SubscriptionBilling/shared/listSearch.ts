@@ -8,6 +8,7 @@ import {
 } from 'n8n-workflow';
 import { readAccess, type ReadAccess } from './apiAccess';
 import { MAX_PAGE_SIZE } from './constants';
+import { visitPages, type PageDecision } from './pagination';
 import { ID_HINT, ID_PATTERN } from './pathParameters';
 import { DEFAULT_RETRY } from './retry';
 import { sendWithRetries } from './transport';
@@ -38,6 +39,19 @@ async function send(api: ReadAccess, request: Pick<IHttpRequestOptions, 'method'
 	return await sendWithRetries(api.session, { ...request, baseURL: api.baseURL });
 }
 
+/** A picker's read of a paged list from `offset`, through the operations' reader; `visit` as in visitPages. */
+async function readFrom(
+	api: ReadAccess,
+	request: Pick<IHttpRequestOptions, 'method' | 'url' | 'body'>,
+	offset: number,
+	pageSize: number,
+	limit: number,
+	visit: (results: IDataObject[]) => PageDecision | void,
+): Promise<number | undefined> {
+	const end = await visitPages(api.session, { ...request, baseURL: api.baseURL, qs: { limit: pageSize, offset } }, { limit, pageSize }, (page) => visit(page.results));
+	return end.more ? end.position : undefined;
+}
+
 /** One page of a list for the editor's pickers. */
 async function fetchPage(
 	api: ReadAccess,
@@ -45,11 +59,11 @@ async function fetchPage(
 	offset: number,
 	limit = PAGE_SIZE,
 ): Promise<Page> {
-	const body = await send(api, { ...request, qs: { limit, offset } });
-	if (Array.isArray(body)) return { results: body as IDataObject[] };
-	const page = body as { results?: IDataObject[]; next?: string | null };
-	const results = Array.isArray(page?.results) ? page.results : [];
-	return { results, nextOffset: page?.next && results.length > 0 ? offset + results.length : undefined };
+	const results: IDataObject[] = [];
+	const nextOffset = await readFrom(api, request, offset, limit, limit, (page) => {
+		results.push(...page);
+	});
+	return { results, nextOffset };
 }
 
 /**
@@ -63,12 +77,12 @@ async function scan(
 	keep: (entries: IDataObject[]) => INodeListSearchItems[],
 ): Promise<INodeListSearchResult> {
 	const results: INodeListSearchItems[] = [];
-	let next: number | undefined = offset;
-	for (let pages = 0; next !== undefined && pages < SCAN_PAGES_PER_CALL && results.length === 0; pages++) {
-		const page = await fetchPage(api, request, next, MAX_PAGE_SIZE);
-		results.push(...keep(page.results));
-		next = page.nextOffset;
-	}
+	let pages = 0;
+	const next = await readFrom(api, request, offset, MAX_PAGE_SIZE, Infinity, (page) => {
+		results.push(...keep(page));
+		pages++;
+		return results.length === 0 && pages < SCAN_PAGES_PER_CALL ? 'next' : 'stop';
+	});
 	return { results, paginationToken: next };
 }
 

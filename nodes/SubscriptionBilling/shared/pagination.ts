@@ -1,8 +1,10 @@
 import { NodeApiError, NodeOperationError, type IDataObject, type IHttpRequestOptions } from 'n8n-workflow';
 import { MAX_PAGE_SIZE } from './constants';
 import { asNodeError } from './apiError';
+import { nextLinkOf } from './linkHeader';
+import { DistinctRecords, idFieldOf } from './recordIds';
 import { redact } from './redact';
-import { sendWithRetries, type Session } from './transport';
+import { sendForAnswer, type Answer, type Session } from './transport';
 
 interface Envelope {
 	count?: number;
@@ -21,14 +23,25 @@ function stop(session: Session, message: string, description: string): NodeOpera
 	return new NodeOperationError(session.node, message, { itemIndex: session.itemIndex, description: redact(description, session.secret) });
 }
 
+/** Where a next-page link came from, as messages name it. */
+type LinkSource = '"next"' | 'a Link header with rel="next"';
+
 /**
- * The request for the page behind `next`. A link is resolved against the page it came with
- * (relative links too), and its path and query are sent to the credential's base URL, so the key
- * goes nowhere else: a link to another host (a service behind a proxy often writes its internal
- * address) is followed there when its path lies under the base URL's path; any other stops paging.
- * On a paged list the link's `limit` asks only for what is still missing.
+ * The request for the page behind a next-page link (the envelope's `next`, or the Link header's
+ * `rel="next"`). A link is resolved against the page it came with (relative links too), and its
+ * path and query are sent to the credential's base URL, so the key goes nowhere else: a link to
+ * another host (a service behind a proxy often writes its internal address) is followed there
+ * when its path lies under the base URL's path; any other stops paging. On a paged list the
+ * link's `limit` asks only for what is still missing.
  */
-function nextPageRequest(session: Session, first: IHttpRequestOptions, current: IHttpRequestOptions, next: unknown, limit: number | undefined): IHttpRequestOptions {
+function nextPageRequest(
+	session: Session,
+	first: IHttpRequestOptions,
+	current: IHttpRequestOptions,
+	next: unknown,
+	source: LinkSource,
+	limit: number | undefined,
+): IHttpRequestOptions {
 	const base = new URL(first.baseURL as string);
 	const basePath = base.pathname.replace(/\/+$/, '');
 	let url: URL | undefined;
@@ -38,12 +51,12 @@ function nextPageRequest(session: Session, first: IHttpRequestOptions, current: 
 		url = undefined;
 	}
 	const shown = JSON.stringify(next).slice(0, 300);
-	if (!url) throw stop(session, 'The API returned an invalid next-page link', `"next" was ${shown}`);
+	if (!url) throw stop(session, 'The API returned an invalid next-page link', `The API sent ${source}: ${shown}`);
 	if (url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`)) {
 		throw stop(
 			session,
 			"Stopped paging: the API's next-page link is outside the base URL",
-			`The API sent "next": ${shown}. Its path ${url.pathname} is not under ${basePath || '/'}, the path of the credential's base URL ${base.origin}${basePath}, so it was not followed and the API key was not sent there. If the API is served at the address its links use, set the credential's base URL to it (ending in /api/v2); if a proxy in front of the API changes the path, have it rewrite the links it passes on.`,
+			`The API sent ${source}: ${shown}. Its path ${url.pathname} is not under ${basePath || '/'}, the path of the credential's base URL ${base.origin}${basePath}, so it was not followed and the API key was not sent there. If the API is served at the address its links use, set the credential's base URL to it (ending in /api/v2); if a proxy in front of the API changes the path, have it rewrite the links it passes on.`,
 		);
 	}
 	if (url.origin !== base.origin) {
@@ -65,6 +78,14 @@ function offsetRequest(first: IHttpRequestOptions, offset: number, limit: number
 	return { ...first, qs: limit === undefined ? { ...filters, offset } : { ...filters, limit, offset } };
 }
 
+/** The offset a page request asks for, in its query or its link's. */
+function offsetOf(request: IHttpRequestOptions): number | undefined {
+	const fromQs = request.qs?.offset;
+	const value = fromQs !== undefined ? fromQs : request.url.includes('?') ? new URL(fullUrl(request)).searchParams.get('offset') : null;
+	const offset = value === null || value === undefined || value === '' ? NaN : Number(value);
+	return Number.isFinite(offset) ? offset : undefined;
+}
+
 function requestKey(request: IHttpRequestOptions): string {
 	return `${fullUrl(request)} ${JSON.stringify(request.qs ?? {})}`;
 }
@@ -77,12 +98,14 @@ function askedLimit(request: IHttpRequestOptions): number {
 }
 
 /**
- * Sends one page request. An API that caps pages below what was asked may refuse the size (400 or
- * 422): the page is asked for again without `limit`, at the API's own page size, which it serves.
+ * Sends one page request (`pagesRead` pages of the list were read before it). An API that caps
+ * pages below what was asked may refuse the size (400 or 422): the page is asked for again without
+ * `limit`, at the API's own page size, which it serves. `asked` is the page size the answer was
+ * asked for (0: none, the API's own).
  */
-async function sendPage(session: Session, request: IHttpRequestOptions, paged: boolean): Promise<{ body: unknown; refused: boolean }> {
+async function sendPage(session: Session, request: IHttpRequestOptions, paged: boolean, pagesRead: number): Promise<{ answer: Answer; refused: boolean; asked: number }> {
 	try {
-		return { body: await sendWithRetries(session, request), refused: false };
+		return { answer: await sendForAnswer(session, request, { pagesRead }), refused: false, asked: askedLimit(request) };
 	} catch (error) {
 		const refusedSize = error instanceof NodeApiError && ['400', '422'].includes(String(error.httpCode)) && askedLimit(request) > DEFAULT_PAGE_SIZE;
 		if (!paged || !refusedSize) throw asNodeError(session.node, error, session.itemIndex);
@@ -91,14 +114,30 @@ async function sendPage(session: Session, request: IHttpRequestOptions, paged: b
 		url.searchParams.delete('limit');
 		const qs = withoutKeys(request.qs, ['limit']);
 		const again = request.baseURL ? { ...request, qs } : { ...request, url: url.href, qs };
-		return { body: await sendWithRetries(session, again), refused: true };
+		return { answer: await sendForAnswer(session, again, { pagesRead }), refused: true, asked: 0 };
 	}
 }
 
-/** One page as the API answered it: its results and the total count it reported, when it did. */
+function isNotFound(error: unknown): boolean {
+	return error instanceof NodeApiError && String(error.httpCode) === '404';
+}
+
+/**
+ * One page as the API answered it: its results not handed on before (see DistinctRecords), the
+ * total count it reported, when it did, and how many of its results were left out as repeats.
+ */
 export interface PageOfResults {
 	results: IDataObject[];
 	count?: number;
+	repeated: number;
+}
+
+/** Where a listing stopped. */
+export interface PagingEnd {
+	/** Position in the whole list after the last page read: the offset of the page after it. */
+	position: number;
+	/** Whether the list goes on after that page, as far as the API said. */
+	more: boolean;
 }
 
 /** What a page visitor decides: read the next page, or stop here. */
@@ -114,53 +153,83 @@ export interface PagingOptions {
 }
 
 /**
- * Reads a list, a plain JSON array or envelopes whose `next` links are followed, handing each page
- * to `visit` as it arrives. Stops at `limit` results, at the last page, or when `visit` says so;
- * each page is retried on its own, so a fault never restarts the listing, and a page that still
- * fails throws before any later page is read. A list is never cut short silently: when the API's
- * `count` says more results exist than it sent and gave no next link, a paged list goes on by
- * offset, and one that cannot fails naming what was counted and what was received.
+ * Reads a list, a plain JSON array or envelopes whose next-page links (the envelope's `next`, else
+ * a Link header's `rel="next"`) are followed, handing each page to `visit` as it arrives. Stops at
+ * `limit` results, at the last page, or when `visit` says so; each page is retried on its own, so
+ * a fault never restarts the listing, and a page that still fails throws before any later page is
+ * read. A record is handed on once: one served again on a later page (offsets shift when a record
+ * is added before them while the list is read) is left out, and `limit` counts distinct records.
+ * A list is never cut short silently: when the API's `count` says more results exist than it sent
+ * and gave no next link, a paged list goes on by offset, and one that cannot fails naming what was
+ * counted and what was received; a full page with no way to the next one fails too. A 404 for a
+ * page after the end the API showed (at or past its `count`, or after a short page) ends the list.
  */
 export async function visitPages(
 	session: Session,
 	first: IHttpRequestOptions,
 	options: PagingOptions,
 	visit: (page: PageOfResults) => PageDecision | void,
-): Promise<void> {
+): Promise<PagingEnd> {
 	const limit = options.limit ?? Infinity;
 	const paged = options.paged ?? true;
 	let pageSize = options.pageSize ?? MAX_PAGE_SIZE;
+	const distinct = new DistinctRecords(idFieldOf(first));
 	let seen = 0;
 	// Position in the whole list, which `count` counts: a listing may start at an offset (the trigger's sweep resumes mid-list).
 	const startOffset = Number(first.qs?.offset ?? 0);
 	let received = Number.isFinite(startOffset) && startOffset > 0 ? startOffset : 0;
+	let pagesRead = 0;
+	// What the last page said of the list's end: its count, and whether it held fewer results than asked for.
+	let lastCount: number | undefined;
+	let lastShort = false;
 	const sizeFor = (wanted: number) => (paged ? Math.min(wanted, pageSize) : undefined);
 	let request: IHttpRequestOptions = paged ? { ...first, qs: { ...first.qs, limit: sizeFor(limit) } } : first;
 	const followed = new Set<string>([requestKey(request)]);
 	for (;;) {
-		const { body, refused } = await sendPage(session, request, paged);
+		let sent: Awaited<ReturnType<typeof sendPage>>;
+		try {
+			sent = await sendPage(session, request, paged, pagesRead);
+		} catch (error) {
+			const at = offsetOf(request) ?? received;
+			if (pagesRead > 0 && isNotFound(error) && (lastShort || (lastCount !== undefined && at >= lastCount))) {
+				session.ctx.logger.debug(`Subscription Billing: the page at offset ${at}, after the list's end, was answered 404; the list ends there`, { itemIndex: session.itemIndex });
+				return { position: received, more: false };
+			}
+			throw asNodeError(session.node, error, session.itemIndex);
+		}
+		pagesRead++;
+		const { body, headers } = sent.answer;
 		const page: Envelope = Array.isArray(body) ? { results: body as IDataObject[], next: null } : (body as Envelope);
 		if (!page || !Array.isArray(page.results)) {
 			throw new NodeOperationError(session.node, 'The API answered a list request without a "results" list', {
 				itemIndex: session.itemIndex,
 			});
 		}
-		if (refused) pageSize = Math.min(pageSize, page.results.length || DEFAULT_PAGE_SIZE);
-		const room = limit - seen;
-		const results = page.results.length <= room ? page.results : page.results.slice(0, room);
-		seen += results.length;
+		if (sent.refused) pageSize = Math.min(pageSize, page.results.length || DEFAULT_PAGE_SIZE);
+		const fresh = distinct.fresh(page.results, limit - seen);
+		seen += fresh.records.length;
 		received += page.results.length;
 		const count = typeof page.count === 'number' ? page.count : undefined;
-		const decision = visit({ results, count });
-		if (decision === 'stop' || seen >= limit) return;
+		const bodyLink = page.next || undefined;
+		const headerLink = bodyLink ? undefined : nextLinkOf(headers);
+		lastCount = count;
+		lastShort = sent.asked > 0 && page.results.length < sent.asked;
+		const more = page.results.length > 0 && !lastShort && (count !== undefined ? received < count : Boolean(bodyLink ?? headerLink));
+		const decision = visit({ results: fresh.records, count, repeated: fresh.repeated });
+		if (decision === 'stop' || seen >= limit) return { position: received, more };
 		const remaining = Number.isFinite(limit) ? limit - seen : Infinity;
-		if (page.next && page.results.length > 0) {
-			request = nextPageRequest(session, first, request, page.next, Number.isFinite(remaining) ? sizeFor(remaining) : undefined);
+		const link = bodyLink ?? headerLink;
+		if (link && page.results.length > 0) {
+			const source: LinkSource = bodyLink ? '"next"' : 'a Link header with rel="next"';
+			request = nextPageRequest(session, first, request, link, source, Number.isFinite(remaining) ? sizeFor(remaining) : undefined);
 		} else if (count !== undefined && received < count && paged && page.results.length > 0) {
 			request = offsetRequest(first, received, sizeFor(Number.isFinite(remaining) ? remaining : pageSize));
 		} else {
 			if (count !== undefined && received < count) throw incomplete(session, count, received, paged);
-			return;
+			if (paged && !('next' in page) && count === undefined && sent.asked > 0 && page.results.length >= sent.asked) {
+				throw noWayOn(session, page.results.length, received);
+			}
+			return { position: received, more: false };
 		}
 		const key = requestKey(request);
 		if (followed.has(key)) {
@@ -173,6 +242,15 @@ export async function visitPages(
 		}
 		followed.add(key);
 	}
+}
+
+/** A full page without `next`, `count` or a Link header: whether the list goes on cannot be known. */
+function noWayOn(session: Session, size: number, received: number): NodeOperationError {
+	return stop(
+		session,
+		"Stopped paging: the API's page says nothing of a next page",
+		`The page held ${size} results, as many as were asked for (${received} in all so far), and came without "next", without "count" and without a Link header with rel="next", so whether the list goes on cannot be known. Nothing was returned, so an incomplete list is never taken for the whole one; use Limit to read at most ${received}.`,
+	);
 }
 
 function incomplete(session: Session, count: number, received: number, paged: boolean): NodeOperationError {

@@ -47,6 +47,17 @@ export interface Session {
 /** A request not sent because `mayStart` said no: nothing of it reached the API. */
 export class NotSentError extends Error {}
 
+/** A usable answer: its body (parsed JSON) and its headers (names in lowercase). */
+export interface Answer {
+	body: unknown;
+	headers: IDataObject;
+}
+
+/** For a page of a list: how many of its pages were read before this one (a 404 then says the address was right). */
+export interface PagingContext {
+	pagesRead: number;
+}
+
 const origins = new Map<string, string>();
 
 /** The address (scheme, host, port) a request goes to; base URLs are few, so each is parsed once. */
@@ -129,16 +140,16 @@ function parseJson(text: string): unknown {
  * The outcome of one answer: its body when usable, or what was wrong with it. Answers arrive as
  * text, so a key echoed by the API is found with one string search and redacted before parsing.
  */
-function judge(response: IN8nHttpFullResponse, secret: string | undefined): { body: unknown } | { failure: Failure } {
+function judge(response: IN8nHttpFullResponse, secret: string | undefined): Answer | { failure: Failure } {
 	const headers = (response.headers ?? {}) as IDataObject;
 	const status = response.statusCode;
 	const raw = typeof response.body === 'string' ? response.body : response.body === undefined || response.body === null ? '' : JSON.stringify(response.body);
 	const text = redact(raw, secret);
 	const parsed = text.trim() === '' ? undefined : parseJson(text);
 	if (status >= 300) return { failure: { type: 'http', status, body: parsed ?? text, headers } };
-	if (text.trim() === '') return { body: {} };
+	if (text.trim() === '') return { body: {}, headers };
 	if (parsed === undefined) return { failure: { type: 'notJson', status, body: text, contentType: header(headers, 'content-type') } };
-	return { body: parsed };
+	return { body: parsed, headers };
 }
 
 function cancelSignalOf(ctx: TransportContext): AbortSignal | undefined {
@@ -159,7 +170,7 @@ function closeConnection(error: unknown): void {
  * resets while an answer arrives, however slowly), and is aborted, its connection with it, when
  * `deadline` (the request's time is up) or the execution's cancellation fires.
  */
-async function attempt(session: Session, options: IHttpRequestOptions, timeoutMs: number, deadline: AbortSignal): Promise<{ body: unknown } | { failure: Failure }> {
+async function attempt(session: Session, options: IHttpRequestOptions, timeoutMs: number, deadline: AbortSignal): Promise<Answer | { failure: Failure }> {
 	const cancel = cancelSignalOf(session.ctx);
 	try {
 		const response = (await session.ctx.helpers.httpRequest({
@@ -200,9 +211,9 @@ function timeLimits(retry: RetrySettings): string {
  * attempt fails after `attemptTimeoutMs` without a byte from the server; all of them together
  * take at most `totalTimeoutMs`.
  * Redirects are not followed. Answers of 300 or more, non-JSON answers and network errors become
- * one clear NodeApiError.
+ * one clear NodeApiError. Gives the answer's body and headers (paging reads its Link header).
  */
-export async function sendWithRetries(session: Session, options: IHttpRequestOptions): Promise<unknown> {
+export async function sendForAnswer(session: Session, options: IHttpRequestOptions, paging?: PagingContext): Promise<Answer> {
 	const { ctx, retry } = session;
 	// Time in attempts and the waits between them; waiting behind the execution's other requests
 	// (rateBudget.ts) is not this request's and does not count.
@@ -219,7 +230,7 @@ export async function sendWithRetries(session: Session, options: IHttpRequestOpt
 		spent += Date.now() - began;
 		if ('body' in outcome) {
 			release(ticket, undefined);
-			return outcome.body;
+			return outcome;
 		}
 		const { failure } = outcome;
 		const retryable = attemptIndex < retry.maxRetries && isRetryable(failure, session.safeToRepeat);
@@ -248,6 +259,7 @@ export async function sendWithRetries(session: Session, options: IHttpRequestOpt
 				baseUrl: options.baseURL,
 				plainWrite: !session.safeToRepeat,
 				stoppedBecause: reasons.length > 0 ? reasons.join('; ') : undefined,
+				pagesRead: paging?.pagesRead,
 			});
 		}
 		ctx.logger.debug(`Subscription Billing: retrying ${describeRequest(options)} in ${Math.round(delay)} ms after ${summary(failure)}`, {
@@ -257,6 +269,11 @@ export async function sendWithRetries(session: Session, options: IHttpRequestOpt
 		await wait(delay, cancelSignalOf(ctx));
 		spent += delay;
 	}
+}
+
+/** {@link sendForAnswer}, for callers that need only the body. */
+export async function sendWithRetries(session: Session, options: IHttpRequestOptions): Promise<unknown> {
+	return (await sendForAnswer(session, options)).body;
 }
 
 export { DEFAULT_RETRY };

@@ -44,10 +44,12 @@ function newestInvoicesRequest(api: ReadAccess, customerId: string): IHttpReques
 /**
  * The customer's invoices, newest issued first, down to `floor` (every page for a full scan), each
  * once: an invoice issued while the pages are read shifts the later pages by one, so one invoice
- * may arrive twice.
+ * is served twice (the reader hands it on once).
  */
 async function readNewest(visit: Visit, customerId: string, floor: number, fullScan: boolean): Promise<Map<string, IDataObject>> {
 	const fetched = new Map<string, IDataObject>();
+	// The oldest read so far: the reader leaves out a page's repeats, which are newer than it.
+	let oldest: IDataObject | undefined;
 	await visitPages(
 		visit.api.session,
 		newestInvoicesRequest(visit.api, customerId),
@@ -55,8 +57,8 @@ async function readNewest(visit: Visit, customerId: string, floor: number, fullS
 		(page) => {
 			visit.spend();
 			for (const invoice of page.results) fetched.set(String(invoice.invoice_id), invoice);
-			const last = page.results.at(-1);
-			return fullScan || (last !== undefined && issuedMs(last) >= floor) ? 'next' : 'stop';
+			oldest = page.results.at(-1) ?? oldest;
+			return fullScan || (oldest !== undefined && issuedMs(oldest) >= floor) ? 'next' : 'stop';
 		},
 	);
 	return fetched;

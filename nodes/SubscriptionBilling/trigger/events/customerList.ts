@@ -5,8 +5,8 @@ import type { ReadAccess } from '../../shared/apiAccess';
 export interface CustomerList {
 	customers: IDataObject[];
 	/**
-	 * True when the list did not change while it was paged (every page reported the same count and
-	 * that many distinct customers arrived). Offset paging over a changing list can skip or repeat
+	 * True when the list did not change while it was paged (every page reported the same count,
+	 * that many customers arrived and none twice: the reader hands each on once). Offset paging over a changing list can skip or repeat
 	 * an entry; when it did, what is remembered is merged instead of replaced, so nothing is lost.
 	 */
 	complete: boolean;
@@ -31,13 +31,14 @@ export function readCustomerList(api: ReadAccess): Promise<CustomerList> {
 async function listAllCustomers({ session, baseURL }: ReadAccess): Promise<CustomerList> {
 	const customers: IDataObject[] = [];
 	const counts = new Set<number | undefined>();
+	let repeated = 0;
 	await visitPages(session, { method: 'GET', baseURL, url: '/customers', headers: { Accept: 'application/json' } }, {}, (page) => {
 		counts.add(page.count);
+		repeated += page.repeated;
 		for (const customer of page.results) customers.push(customer);
 	});
-	const distinct = new Set(customers.map((customer) => String(customer.customer_id))).size;
 	const [count] = [...counts];
-	return { customers, complete: counts.size === 1 && (count === undefined || count === distinct) && distinct === customers.length };
+	return { customers, complete: counts.size === 1 && (count === undefined || count === customers.length) && repeated === 0 };
 }
 
 /** The customer as items show it next to a subscription. */

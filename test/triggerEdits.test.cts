@@ -9,6 +9,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { useSandbox } from './helpers/billing.cjs';
 import { activeTrigger, apiRequests, triggerOfNewProcess } from './helpers/trigger.cjs';
 import type { Poller } from './harness/index.cjs';
+import { skippedPollsWaiting } from '../nodes/SubscriptionBilling/trigger/pollLock';
 
 const sandbox = useSandbox();
 beforeEach(() => sandbox.clearRequests());
@@ -31,6 +32,11 @@ function summary(item: IDataObject): string[] {
 	const record = (item.invoice ?? item.subscription ?? item.customer) as IDataObject;
 	const id = String(record.invoice_id ?? record.subscription_id ?? record.customer_id);
 	return item.error ? [String(item.event), id, String(item.error)] : [String(item.event), id];
+}
+
+/** Waits for a condition, checking once per turn of the event loop. */
+async function until(condition: () => boolean): Promise<void> {
+	while (!condition()) await new Promise((resolve) => setImmediate(resolve));
 }
 
 async function itemsOf(trigger: Poller): Promise<string[][]> {
@@ -278,6 +284,24 @@ describe('renaming the trigger node', () => {
 			expect(await itemsOf(renamed)).toEqual([]);
 		},
 	);
+
+	test('a poll of the renamed trigger that overlaps the last poll under the old name waits for it, and then starts over too', async () => {
+		const { nodeId, open, staticData } = await beforeRename();
+		const before = activeTrigger(sandbox, parameters, staticData, { typeVersion: 2, nodeId });
+		const held = sandbox.world.holdRequests((request) => request.path.endsWith('/customers'));
+		const slow = before.poll();
+		await held.arrived;
+		const renamed = activeTrigger(sandbox, parameters, staticData, { typeVersion: 2, nodeId, nodeName: RENAMED });
+		const overlapping = renamed.poll();
+		await until(() => skippedPollsWaiting() === 1);
+		held.release();
+		expect((await slow).items).not.toBeNull();
+		expect((await overlapping).items).toBeNull();
+		expect(renamed.nodeStaticData).toEqual({});
+		expect(await itemsOf(renamed)).toEqual([]);
+		sandbox.world.failPayment({ invoice_id: open.invoice_id, error: 'expired_card' });
+		expect(await itemsOf(renamed)).toEqual([['invoicePaymentFailed', open.invoice_id, 'expired_card']]);
+	});
 
 	test.each([['without a restart of n8n', false], ['after a restart of n8n', true]])(
 		'with durable cursors n8n keeps the state under the node\'s id: the renamed trigger carries on, %s',

@@ -2,6 +2,8 @@ import { deepCopy, type IDataObject, type IPollFunctions } from 'n8n-workflow';
 
 interface Running {
 	since: Date;
+	/** The node's name when the poll started: what it leaves belongs under that name. */
+	nodeName: string;
 	/** What the running poll left in the node's static data; undefined when it failed. */
 	finished: Promise<IDataObject | undefined>;
 }
@@ -83,17 +85,18 @@ export async function exclusivePoll<T>(ctx: IPollFunctions, poll: () => Promise<
 		);
 		waiting++;
 		try {
-			adopt(ctx.getWorkflowStaticData('node'), await current.finished);
+			const left = await current.finished;
+			if (current.nodeName === ctx.getNode().name) adopt(ctx.getWorkflowStaticData('node'), left);
 		} finally {
 			waiting--;
 		}
 		return null;
 	}
 	let finish: (state: IDataObject | undefined) => void = () => {};
-	running.set(key, { since: new Date(), finished: new Promise((resolve) => (finish = resolve)) });
+	const nodeName = ctx.getNode().name;
+	running.set(key, { since: new Date(), nodeName, finished: new Promise((resolve) => (finish = resolve)) });
 	let left: IDataObject | undefined;
 	try {
-		const nodeName = ctx.getNode().name;
 		const handed = catchUp(ctx.getWorkflowStaticData('node'), key, nodeName);
 		const result = await poll();
 		left = deepCopy(remember(ctx.getWorkflowStaticData('node'), key, handed, nodeName));

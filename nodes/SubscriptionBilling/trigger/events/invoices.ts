@@ -4,7 +4,8 @@ import { fingerprint } from '../fingerprint';
 import { readInvoiceSettings } from '../invoiceSettings';
 import { readCustomerList } from './customerList';
 import { mostRecentInvoice, visitCustomer, type InvoiceEvent, type Visit } from './customerInvoices';
-import { customerPageFromList, readCustomerPages } from './customerPages';
+import { customerPageFromList, readCustomerPages, type CustomerPage } from './customerPages';
+import { learningAfter, learningAt, learningAtPosition, type LearningEvents } from './invoiceLearning';
 import { decodeCustomerInvoices, encodeCustomerInvoices, isEmpty } from './invoiceState';
 import type { PollInput, PollOutcome } from './types';
 
@@ -31,18 +32,7 @@ interface Sweep {
 	pl?: number;
 	c?: number;
 	customers: Record<string, string>;
-	learning?: Partial<Record<InvoiceEvent, Learning>>;
-}
-
-/**
- * An event added while the family was running: at each customer its first visit only remembers,
- * as the first sweep does for all events. `from`: the offset in the customer list its first sweep
- * had reached when it was added (it learns from there to the end); `nextSweep`: that sweep has
- * ended, and the customers before `from` are still to learn.
- */
-interface Learning {
-	from: number;
-	nextSweep: boolean;
+	learning?: LearningEvents;
 }
 
 export interface InvoicePollOptions {
@@ -50,32 +40,6 @@ export interface InvoicePollOptions {
 	added?: readonly InvoiceEvent[];
 	/** The poll reads the whole customer list anyway (customer-list events selected): the sweep takes its customers from that reading. */
 	customerListRead?: boolean;
-}
-
-/** The learning events still selected, and the events just added (learning from where the sweep stands). */
-function learningAt(sweep: Sweep, events: InvoiceEvent[], added: readonly InvoiceEvent[]): Partial<Record<InvoiceEvent, Learning>> {
-	const learning: Partial<Record<InvoiceEvent, Learning>> = {};
-	for (const event of events) {
-		const entry = sweep.learning?.[event] ?? (added.includes(event) ? { from: sweep.c ?? 0, nextSweep: false } : undefined);
-		if (entry) learning[event] = entry;
-	}
-	return learning;
-}
-
-/** The events that only remember at the customer at `position` of the sweep. */
-function learningAtPosition(learning: Partial<Record<InvoiceEvent, Learning>>, position: number): Set<InvoiceEvent> {
-	const events = Object.entries(learning) as Array<[InvoiceEvent, Learning]>;
-	return new Set(events.filter(([, { from, nextSweep }]) => (nextSweep ? position < from : position >= from)).map(([event]) => event));
-}
-
-/** What is left to learn once the poll has visited customers up to `sweep.c` (undefined: the sweep ended). */
-function learningAfter(learning: Partial<Record<InvoiceEvent, Learning>>, sweep: Sweep): Partial<Record<InvoiceEvent, Learning>> | undefined {
-	const left: Partial<Record<InvoiceEvent, Learning>> = {};
-	for (const [event, entry] of Object.entries(learning) as Array<[InvoiceEvent, Learning]>) {
-		if (sweep.c !== undefined && !(entry.nextSweep && sweep.c >= entry.from)) left[event] = entry;
-		else if (sweep.c === undefined && !entry.nextSweep && entry.from > 0) left[event] = { from: entry.from, nextSweep: true };
-	}
-	return Object.keys(left).length > 0 ? left : undefined;
 }
 
 function isSweep(value: IDataObject | undefined): value is IDataObject & Sweep {
@@ -121,7 +85,7 @@ export async function pollInvoiceEvents(input: PollInput, events: InvoiceEvent[]
 		learning: new Set(),
 		spend: () => spent++,
 	};
-	let page;
+	let page: CustomerPage;
 	if (customerId) page = { ids: [customerId], end: true };
 	else if (options.customerListRead) page = await customerPageFromList(input.api, start);
 	else page = await readCustomerPages(input.api, start, requestsPerPoll, () => spent++);

@@ -7,6 +7,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { useSandbox } from './helpers/billing.cjs';
 import { activeTrigger, activeTriggerV2, apiRequests } from './helpers/trigger.cjs';
+import type { Poller } from './harness/index.cjs';
 import { fingerprint, packFingerprints } from '../nodes/SubscriptionBilling/trigger/fingerprint';
 
 // Pages of 5 customers, so a listing of the 12 seeded customers takes three requests.
@@ -91,6 +92,64 @@ describe('several events in one trigger (version 2)', () => {
 		expect((await widened.poll()).items).toEqual([
 			expect.objectContaining({ event: 'customerUpdated', changes: { legal_name: { previous: 'Acme Corporation Inc.', current: 'Acme Corporation LLC' } } }),
 		]);
+	});
+});
+
+describe('one reading of the customer list for both families (All Customers)', () => {
+	const customerListings = () => apiRequests(sandbox).filter((request) => /^GET \/customers(\?|$)/.test(request));
+	const invoiceVisits = () => apiRequests(sandbox).filter((request) => /^GET \/customers\/[^/]+\/invoices\?/.test(request));
+	const sweepAt = (trigger: Poller) => (trigger.nodeStaticData.trigger as { families: { invoices: { data: IDataObject } } }).families.invoices.data.c;
+	const customers = () => [...(sandbox.state.customers as Map<string, unknown>).keys()];
+
+	/** One poll; what it emitted, with the customer list's requests and the customers whose invoices it read. */
+	async function pollCounted(trigger: Poller) {
+		sandbox.clearRequests();
+		const { items, error } = await trigger.poll();
+		expect(error).toBeUndefined();
+		return { items: (items ?? []).map((item) => [item.event, ((item.invoice ?? item.customer) as IDataObject)[item.invoice ? 'invoice_id' : 'customer_id']]), listings: customerListings(), visits: invoiceVisits().length };
+	}
+
+	test('customer and invoice events: one pass over the customer list (three pages) a poll, not one per family', async () => {
+		const trigger = activeTriggerV2(sandbox, { events: ['newCustomer', 'newInvoice'], scope: 'all' });
+		const first = await pollCounted(trigger);
+		expect(first).toEqual({ items: [], listings: LISTING, visits: customers().length });
+		const created = sandbox.world.createCustomer({ name: 'Listed Once' });
+		const issued = sandbox.world.issueInvoice({ customer_id: created.customer_id, amount: 5 });
+		const second = await pollCounted(trigger);
+		expect(second.items).toEqual([
+			['newCustomer', created.customer_id],
+			['newInvoice', issued.invoice_id],
+		]);
+		expect(second.listings).toEqual(LISTING);
+		expect(await pollCounted(trigger)).toEqual({ items: [], listings: LISTING, visits: customers().length });
+	});
+
+	test('with the invoice sweep mid-way (Requests Per Poll 10, 12 customers): still one pass a poll; the sweep resumes in the same reading and reports each invoice once', async () => {
+		const trigger = activeTriggerV2(sandbox, { events: ['newCustomer', 'newInvoice'], scope: 'all', requestsPerPoll: 10 });
+		const polls = [await pollCounted(trigger)];
+		while (sweepAt(trigger) !== undefined) polls.push(await pollCounted(trigger));
+		expect(polls.length).toBeGreaterThan(1);
+		for (const poll of polls) {
+			expect(poll.listings).toEqual(LISTING);
+			expect(poll.visits).toBeLessThanOrEqual(10);
+		}
+		// Mid-way through the next sweep, every customer issues an invoice and a customer is created.
+		const opening = await pollCounted(trigger);
+		expect(opening.listings).toEqual(LISTING);
+		expect(sweepAt(trigger)).toBeGreaterThan(0);
+		const issued = customers().map((customer_id) => sandbox.world.issueInvoice({ customer_id, amount: 6 }).invoice_id);
+		const created = sandbox.world.createCustomer({ name: 'Created Mid-Sweep' });
+		const items: unknown[][] = [];
+		for (let sweeps = 0; sweeps < 2; sweeps++) {
+			do {
+				const poll = await pollCounted(trigger);
+				expect(poll.listings).toEqual(LISTING);
+				expect(poll.visits).toBeLessThanOrEqual(10);
+				items.push(...poll.items);
+			} while (sweepAt(trigger) !== undefined);
+		}
+		expect(items.filter(([event]) => event === 'newCustomer')).toEqual([['newCustomer', created.customer_id]]);
+		expect(items.filter(([event]) => event === 'newInvoice').map(([, id]) => id).sort()).toEqual([...issued].sort());
 	});
 });
 

@@ -9,7 +9,7 @@ import { sampleCustomerListEvents } from './trigger/events/samples';
 import type { PollInput } from './trigger/events/types';
 import { triggerSettings, type TriggerSettings } from './trigger/parameters';
 import { exclusivePoll } from './trigger/pollLock';
-import { CUSTOMER_LIST_WATCHING, invoiceWatching, readFamilyState, writeFamilyStates, type EventFamily, type FamilyState } from './trigger/state';
+import { addedEvents, CUSTOMER_LIST_WATCHING, invoiceWatching, readFamilyState, writeFamilyStates, type EventFamily, type FamilyState } from './trigger/state';
 
 export class SubscriptionBillingTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -55,23 +55,30 @@ async function fetchTestEvent(input: PollInput, settings: TriggerSettings): Prom
 }
 
 /**
- * One scheduled poll: each family of selected events reads its source once; the state of every
- * family is written together once all of them succeeded.
+ * One scheduled poll: each family of selected events reads its source once (the customer list
+ * once for both families); the state of every family is written together once all of them
+ * succeeded. An event added to a family's selection only learns at first, the others carry on.
  */
 async function pollOnce(ctx: IPollFunctions, input: PollInput, settings: TriggerSettings): Promise<IDataObject[]> {
 	const items: IDataObject[] = [];
 	const families: Partial<Record<EventFamily, FamilyState>> = {};
-	if (settings.listEvents.length > 0) {
+	const { listEvents, invoiceEvents, invoiceCustomerId } = settings;
+	if (listEvents.length > 0) {
 		const watching = CUSTOMER_LIST_WATCHING;
-		const outcome = await pollCustomerListEvents({ ...input, previous: readFamilyState(ctx, 'customerList', watching) }, settings.listEvents, settings);
+		const memory = readFamilyState(ctx, 'customerList', watching);
+		const outcome = await pollCustomerListEvents({ ...input, previous: memory?.data }, listEvents, settings, addedEvents(memory, listEvents));
 		items.push(...outcome.items);
-		families.customerList = { watching, data: outcome.state };
+		families.customerList = { watching, events: listEvents, data: outcome.state };
 	}
-	if (settings.invoiceEvents.length > 0) {
-		const watching = invoiceWatching(settings.invoiceCustomerId, settings.invoiceEvents);
-		const outcome = await pollInvoiceEvents({ ...input, previous: readFamilyState(ctx, 'invoices', watching) }, settings.invoiceEvents, settings.invoiceCustomerId);
+	if (invoiceEvents.length > 0) {
+		const watching = invoiceWatching(invoiceCustomerId);
+		const memory = readFamilyState(ctx, 'invoices', watching);
+		const outcome = await pollInvoiceEvents({ ...input, previous: memory?.data }, invoiceEvents, invoiceCustomerId, {
+			added: addedEvents(memory, invoiceEvents),
+			customerListRead: listEvents.length > 0,
+		});
 		items.push(...outcome.items);
-		families.invoices = { watching, data: outcome.state };
+		families.invoices = { watching, events: invoiceEvents, data: outcome.state };
 	}
 	writeFamilyStates(ctx, families);
 	return items;

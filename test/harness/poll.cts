@@ -36,6 +36,8 @@ export interface PollerOptions {
 	typeVersion?: number;
 	/** The node's id; each poller gets its own unless given (n8n: unique per node of a workflow). */
 	nodeId?: string;
+	/** The node's name (default: the node type's default name); n8n keeps its static data under it. */
+	nodeName?: string;
 }
 
 export interface PollResult {
@@ -61,7 +63,7 @@ export class Poller {
 		this.nodeTypes = new HarnessNodeTypes([options.nodeType]);
 		this.credentialsHelper = new HarnessCredentialsHelper([options.credentialType], { 'harness-credential': options.credentials }, this.nodeTypes);
 		this.node = {
-			id: options.nodeId ?? `harness-trigger-${++pollerCounter}`, name: description.defaults.name ?? description.displayName, type: description.name,
+			id: options.nodeId ?? `harness-trigger-${++pollerCounter}`, name: options.nodeName ?? description.defaults.name ?? description.displayName, type: description.name,
 			typeVersion: options.typeVersion ?? 1, position: [0, 0], parameters: deepCopy(options.parameters),
 			credentials: { [options.credentialType.name]: { id: 'harness-credential', name: 'Harness credential' } },
 		};

@@ -1,21 +1,38 @@
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters, INodeType } from 'n8n-workflow';
 import { SubscriptionBillingApi } from '../../credentials/SubscriptionBillingApi.credentials';
 import { SubscriptionBillingTrigger } from '../../nodes/SubscriptionBilling/SubscriptionBillingTrigger.node';
 import { Poller } from '../harness/index.cjs';
 import type { ReceivedRequest, Sandbox } from './billing.cjs';
 
-/** The node as a workflow stores it: its version (default 1) and id (default: one of its own per poller). */
+/** The node as a workflow stores it: its version (default 1), id (default: one of its own per poller) and name (default: the node's default name). */
 interface TriggerNode {
 	typeVersion?: number;
 	nodeId?: string;
+	nodeName?: string;
+	/** The trigger as another n8n process loaded it (`triggerOfNewProcess`); default: this test's. */
+	nodeType?: INodeType;
+}
+
+/**
+ * The trigger loaded afresh, with its own module state, as an n8n process that has just started
+ * has it: no memory of earlier polls (trigger/pollLock.ts) or of the API's rate limit.
+ */
+export function triggerOfNewProcess(): INodeType {
+	let nodeType: INodeType | undefined;
+	jest.isolateModules(() => {
+		const loaded = require('../../nodes/SubscriptionBilling/SubscriptionBillingTrigger.node') as { SubscriptionBillingTrigger: new () => INodeType };
+		nodeType = new loaded.SubscriptionBillingTrigger();
+	});
+	return nodeType!;
 }
 
 /** The trigger in an active workflow against the sandbox; each `poll()` is one scheduled poll. */
-export function activeTrigger(sandbox: Sandbox, parameters: INodeParameters, staticData?: IDataObject, { typeVersion = 1, nodeId }: TriggerNode = {}): Poller {
+export function activeTrigger(sandbox: Sandbox, parameters: INodeParameters, staticData?: IDataObject, { typeVersion = 1, nodeId, nodeName, nodeType }: TriggerNode = {}): Poller {
 	return new Poller({
 		typeVersion,
 		nodeId,
-		nodeType: new SubscriptionBillingTrigger(),
+		nodeName,
+		nodeType: nodeType ?? new SubscriptionBillingTrigger(),
 		credentialType: new SubscriptionBillingApi(),
 		credentials: { apiKey: sandbox.apiKey, environment: 'production', productionBaseUrl: sandbox.baseUrl },
 		parameters,

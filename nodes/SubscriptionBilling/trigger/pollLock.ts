@@ -2,6 +2,8 @@ import { deepCopy, type IDataObject, type IPollFunctions } from 'n8n-workflow';
 
 interface Running {
 	since: Date;
+	/** The node's name when the poll started: what it leaves belongs under that name. */
+	nodeName: string;
 	/** What the running poll left in the node's static data; undefined when it failed. */
 	finished: Promise<IDataObject | undefined>;
 }
@@ -19,10 +21,15 @@ let waiting = 0;
  * poll handed a state this process has already moved on from (one an earlier poll started from or
  * left, including a state saved before n8n restarted) continues from the last one instead. A state
  * it has never seen (another process polled meanwhile) is taken as it is.
+ *
+ * Only under the node name the last state was left under (`nodeName`): n8n keeps a node's static
+ * data under its name (unless durable cursors keep it under the node's ID), so a renamed trigger is
+ * handed what n8n keeps under the new name and takes it as it is, as it would after a restart.
  */
 interface Latest {
 	state: IDataObject;
 	replaced: string[];
+	nodeName: string;
 }
 const latest = new Map<string, Latest>();
 const REPLACED_KEPT = 32;
@@ -31,19 +38,21 @@ let sequence = 0;
 
 const markOf = (data: IDataObject): string => (typeof data.pollSeq === 'number' ? `${String(data.pollBoot)}:${data.pollSeq}` : 'unmarked');
 
-function catchUp(data: IDataObject, key: string): string {
+function catchUp(data: IDataObject, key: string, nodeName: string): string {
 	const handed = markOf(data);
 	const last = latest.get(key);
-	if (last?.replaced.includes(handed)) adopt(data, deepCopy(last.state));
+	if (last?.nodeName === nodeName && last.replaced.includes(handed)) adopt(data, deepCopy(last.state));
 	return handed;
 }
 
-function remember(data: IDataObject, key: string, handed: string): IDataObject {
-	const replaced = [...new Set([...(latest.get(key)?.replaced ?? []), handed, markOf(data)])].slice(-REPLACED_KEPT);
+function remember(data: IDataObject, key: string, handed: string, nodeName: string): IDataObject {
+	const last = latest.get(key);
+	const before = last?.nodeName === nodeName ? last.replaced : [];
+	const replaced = [...new Set([...before, handed, markOf(data)])].slice(-REPLACED_KEPT);
 	data.pollBoot = BOOT;
 	data.pollSeq = ++sequence;
 	const state = deepCopy(data);
-	latest.set(key, { state, replaced });
+	latest.set(key, { state, replaced, nodeName });
 	return state;
 }
 
@@ -76,19 +85,21 @@ export async function exclusivePoll<T>(ctx: IPollFunctions, poll: () => Promise<
 		);
 		waiting++;
 		try {
-			adopt(ctx.getWorkflowStaticData('node'), await current.finished);
+			const left = await current.finished;
+			if (current.nodeName === ctx.getNode().name) adopt(ctx.getWorkflowStaticData('node'), left);
 		} finally {
 			waiting--;
 		}
 		return null;
 	}
 	let finish: (state: IDataObject | undefined) => void = () => {};
-	running.set(key, { since: new Date(), finished: new Promise((resolve) => (finish = resolve)) });
+	const nodeName = ctx.getNode().name;
+	running.set(key, { since: new Date(), nodeName, finished: new Promise((resolve) => (finish = resolve)) });
 	let left: IDataObject | undefined;
 	try {
-		const handed = catchUp(ctx.getWorkflowStaticData('node'), key);
+		const handed = catchUp(ctx.getWorkflowStaticData('node'), key, nodeName);
 		const result = await poll();
-		left = deepCopy(remember(ctx.getWorkflowStaticData('node'), key, handed));
+		left = deepCopy(remember(ctx.getWorkflowStaticData('node'), key, handed, nodeName));
 		return result;
 	} finally {
 		finish(left);

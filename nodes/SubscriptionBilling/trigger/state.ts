@@ -10,11 +10,21 @@ export type EventFamily = 'customerList' | 'invoices';
 /**
  * What one family remembers between polls. `watching` names the settings the memory belongs to
  * (for the invoice family, which customers): memory kept for other settings is not used, and the
- * family's next poll starts from where things stand.
+ * family's next poll starts from where things stand. `events`: the family's events selected when
+ * it was written, so that an event added later is told apart (it starts from where things stand
+ * while the others carry on); absent in a customer-list state saved before it was kept.
  */
 export interface FamilyState {
 	watching: string;
+	events?: string[];
 	data: IDataObject;
+}
+
+/** A family's memory as a poll reads it. */
+export interface FamilyMemory {
+	data: IDataObject;
+	/** The family's events the memory was kept for; undefined: not known (a state saved before they were kept). */
+	events: string[] | undefined;
 }
 
 interface StoredState {
@@ -46,9 +56,9 @@ function fromVersion1(stored: StoredStateV1): StoredState {
 	try {
 		const { event, customerId } = JSON.parse(stored.watching) as { event: string; customerId?: string };
 		// The invoice family reads version 1's invoice state itself (its `customer` or `customers`).
-		if (isInvoiceFamilyEvent(event)) families.invoices = { watching: invoiceWatching(customerId, [event]), data: stored.data };
+		if (isInvoiceFamilyEvent(event)) families.invoices = { watching: invoiceWatching(customerId), events: [event], data: stored.data };
 		const sections = customerListFromV1(event, stored.data);
-		if (sections) families.customerList = { watching: CUSTOMER_LIST_WATCHING, data: sections };
+		if (sections) families.customerList = { watching: CUSTOMER_LIST_WATCHING, events: [event], data: sections };
 	} catch {
 		// Unreadable: start from where things stand.
 	}
@@ -62,16 +72,39 @@ function stored(ctx: IPollFunctions): StoredState | undefined {
 }
 
 /**
- * The invoice family's memory belongs to its customers and its events: its events share one memory
- * (invoices.ts), so an event added later starts from where things stand instead of reporting the past.
+ * The invoice family's memory belongs to its customers: another customer (or All Customers instead
+ * of one) starts it over. Its events share it; each event added later only learns at first
+ * (invoices.ts), so adding or removing one does not touch the others.
  */
-export function invoiceWatching(customerId: string | undefined, events: readonly string[]): string {
-	return JSON.stringify({ customerId: customerId ?? '*', events: [...events].sort() });
+export function invoiceWatching(customerId: string | undefined): string {
+	return JSON.stringify({ customerId: customerId ?? '*' });
 }
 
-export function readFamilyState(ctx: IPollFunctions, family: EventFamily, watching: string): IDataObject | undefined {
-	const state = stored(ctx)?.families[family];
-	return state && state.watching === watching ? state.data : undefined;
+/**
+ * Until events were kept apart, the invoice family's `watching` named its events too
+ * (`{customerId, events}`): read as its customers and its events.
+ */
+function withEvents(state: FamilyState): FamilyState {
+	if (state.events) return state;
+	try {
+		const { customerId, events } = JSON.parse(state.watching) as { customerId?: unknown; events?: unknown };
+		if (typeof customerId === 'string' && Array.isArray(events)) return { ...state, watching: JSON.stringify({ customerId }), events: events.map(String) };
+	} catch {
+		// Not JSON: the customer list's `watching`.
+	}
+	return state;
+}
+
+export function readFamilyState(ctx: IPollFunctions, family: EventFamily, watching: string): FamilyMemory | undefined {
+	const saved = stored(ctx)?.families[family];
+	const state = saved && withEvents(saved);
+	return state && state.watching === watching ? { data: state.data, events: state.events } : undefined;
+}
+
+/** The events selected now that the memory was not kept for: they only learn at first. None when the memory is new, or its events unknown. */
+export function addedEvents<T extends string>(memory: FamilyMemory | undefined, selected: readonly T[]): T[] {
+	const before = memory?.events;
+	return before ? selected.filter((event) => !before.includes(event)) : [];
 }
 
 /**

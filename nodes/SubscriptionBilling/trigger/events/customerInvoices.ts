@@ -21,6 +21,8 @@ export interface Visit {
 	keepFrom: number;
 	/** The first sweep after activation: remember, emit nothing. */
 	baseline: boolean;
+	/** Events added to the selection whose first visit of this customer this is: they remember, emit nothing. */
+	learning: ReadonlySet<InvoiceEvent>;
 	/** Called once per request sent (the poll's request budget). */
 	spend: () => void;
 }
@@ -92,6 +94,11 @@ function item(event: InvoiceEvent, invoice: IDataObject, detectedAt: string, pre
 	return { event, detected_at: detectedAt, previous_status: previousStatus, invoice };
 }
 
+/** The event only remembers at this visit: the first sweep, or the event's first visit of the customer since it was added. */
+function quiet(visit: Visit, event: InvoiceEvent): boolean {
+	return visit.baseline || visit.learning.has(event);
+}
+
 /**
  * The events one invoice shows since it was last seen (`before`: watched then; `firstSight`: new
  * to the trigger), and what to watch of it from now on (undefined: nothing).
@@ -105,17 +112,18 @@ function judge(visit: Visit, invoice: IDataObject, before: Watched | undefined, 
 	const failed = packFingerprints(failures.map(({ payment }) => paymentPrint(payment)));
 	const paid = isPaid(invoice);
 	const overdue = isOverdue(invoice, now);
-	const reportable = !visit.baseline && (firstSight || before !== undefined);
-	if (reportable && events.includes('invoicePaymentFailed')) {
+	const seenBefore = firstSight || before !== undefined;
+	const reports = (event: InvoiceEvent) => seenBefore && events.includes(event) && !quiet(visit, event);
+	if (reports('invoicePaymentFailed')) {
 		for (const failure of failures) {
 			if (!failedBefore.has(paymentPrint(failure.payment))) emit(item('invoicePaymentFailed', invoice, detectedAt, previousStatus, failure));
 		}
 	}
 	// Invoice Paid: each time it becomes fully paid (paid, refunded, paid again: twice).
-	if (reportable && paid && events.includes('invoicePaid') && (before === undefined || before.paidAt !== paidMs(invoice))) {
+	if (reports('invoicePaid') && paid && (before === undefined || before.paidAt !== paidMs(invoice))) {
 		emit(item('invoicePaid', invoice, detectedAt, previousStatus));
 	}
-	if (reportable && overdue && events.includes('invoiceOverdue') && !before?.overdue) emit(item('invoiceOverdue', invoice, detectedAt, previousStatus));
+	if (reports('invoiceOverdue') && overdue && !before?.overdue) emit(item('invoiceOverdue', invoice, detectedAt, previousStatus));
 
 	const status = String(invoice.status);
 	if (isOpen(invoice)) return { status, failed, overdue };
@@ -138,7 +146,10 @@ export async function visitCustomer(visit: Visit, customerId: string, previous: 
 	// A state saved by release 0.1: what it had seen ends at its mark (never later than now).
 	const floor = previous?.mark !== undefined ? Math.min(previous.mark, nowMs) : visit.floor;
 	const watchedBefore = watching ? (previous?.watched ?? {}) : {};
-	const onPages = await readNewest(visit, customerId, Math.min(floor, visit.floor), visit.baseline && watching);
+	// Every invoice once when the open ones are not all known yet: the first sweep, or a visit where
+	// an event that watches invoices (all but New Invoice) is still learning.
+	const fullScan = watching && (visit.baseline || [...visit.learning].some((event) => event !== 'newInvoice'));
+	const onPages = await readNewest(visit, customerId, Math.min(floor, visit.floor), fullScan);
 	const missing = Object.keys(watchedBefore).filter((id) => !onPages.has(id));
 	const searched = missing.length > 0 ? await readByIds(visit, customerId, missing) : new Map<string, IDataObject>();
 	// Oldest first: the watched invoices below the pages, then the pages (newest first) reversed.
@@ -153,12 +164,12 @@ export async function visitCustomer(visit: Visit, customerId: string, previous: 
 		const issued = issuedMs(invoice);
 		const isKnown = !(issued >= floor) || known.has(print);
 		const before = watchedBefore[id];
-		if (!isKnown && issued <= nowMs && !visit.baseline && visit.events.includes('newInvoice')) {
+		if (!isKnown && issued <= nowMs && visit.events.includes('newInvoice') && !quiet(visit, 'newInvoice')) {
 			items.push(item('newInvoice', invoice, visit.now.toISOString(), null));
 		}
 		if (issued >= visit.keepFrom && issued <= nowMs) keep.add(print);
-		// After the first visit, an invoice below the window and not watched is older than anything the visit is about.
-		if (!watching || (!visit.baseline && before === undefined && !(issued >= floor))) continue;
+		// Outside a full scan, an invoice below the window and not watched is older than anything the visit is about.
+		if (!watching || (!fullScan && before === undefined && !(issued >= floor))) continue;
 		const after = judge(visit, invoice, before, !isKnown && before === undefined, (found) => items.push(found));
 		if (after) watched[id] = after;
 	}

@@ -81,9 +81,11 @@ function subscriptionUpdates(snapshot: ListSnapshot, previous: IDataObject, stat
  * needs them, Subscription Get for up to Subscription Reads Per Poll running subscriptions: those
  * due for renewal or changed, then the next ones of the pass over all of them. The state keeps one
  * section per kind of memory; an event whose section is missing (its first poll, or just selected)
- * only remembers.
+ * only remembers. An event just added to the selection (`added`) emits nothing this poll, also when
+ * it shares its section with an event selected before (Status Changed, Paused and Resumed share
+ * `statuses`): what that section holds is from before the event was chosen.
  */
-export async function pollCustomerListEvents(input: PollInput, selected: CustomerListEvent[], settings: CustomerListSettings): Promise<PollOutcome> {
+export async function pollCustomerListEvents(input: PollInput, selected: CustomerListEvent[], settings: CustomerListSettings, added: readonly CustomerListEvent[] = []): Promise<PollOutcome> {
 	const events = new Set<string>(selected);
 	const snapshot = listSnapshot(await readCustomerList(input.api), input.now);
 	const previous = input.previous ?? {};
@@ -141,5 +143,6 @@ export async function pollCustomerListEvents(input: PollInput, selected: Custome
 		state.renewalDue = renewal.notified;
 		items.push(...renewal.items);
 	}
-	return { items, state };
+	const learning = new Set<string>(added);
+	return { items: items.filter((item) => !learning.has(String(item.event))), state };
 }

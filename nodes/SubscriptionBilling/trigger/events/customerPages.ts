@@ -1,5 +1,6 @@
 import { visitPages } from '../../shared/pagination';
 import type { ReadAccess } from '../../shared/apiAccess';
+import { readCustomerList } from './customerList';
 
 export interface CustomerPage {
 	/** Customer ids from `offset` on, in the list's order (creation order: new customers come last). */
@@ -23,4 +24,13 @@ export async function readCustomerPages({ session, baseURL }: ReadAccess, offset
 		return 'stop';
 	});
 	return { ids, end };
+}
+
+/**
+ * The customers from `offset` on, from the poll's one reading of the whole customer list (read
+ * for the customer-list events anyway): no request of its own, nothing spent from the budget.
+ */
+export async function customerPageFromList(api: ReadAccess, offset: number): Promise<CustomerPage> {
+	const { customers } = await readCustomerList(api);
+	return { ids: customers.slice(offset).map((customer) => String(customer.customer_id)), end: true };
 }

@@ -4,7 +4,8 @@ import { fingerprint } from '../fingerprint';
 import { readInvoiceSettings } from '../invoiceSettings';
 import { readCustomerList } from './customerList';
 import { mostRecentInvoice, visitCustomer, type InvoiceEvent, type Visit } from './customerInvoices';
-import { readCustomerPages } from './customerPages';
+import { customerPageFromList, readCustomerPages, type CustomerPage } from './customerPages';
+import { learningAfter, learningAt, learningAtPosition, type LearningEvents } from './invoiceLearning';
 import { decodeCustomerInvoices, encodeCustomerInvoices, isEmpty } from './invoiceState';
 import type { PollInput, PollOutcome } from './types';
 
@@ -20,7 +21,8 @@ const PARALLEL_CUSTOMERS = 16;
  * - `p`, `pl`: the same of the sweep before (absent during the first sweep, which only remembers);
  * - `c`: offset in the customer list of the next customer to visit (absent: the sweep is done);
  * - `customers`: per fingerprint of a customer id, its encoded CustomerInvoices (only customers with
- *   invoices within the window or watched ones).
+ *   invoices within the window or watched ones);
+ * - `learning`: the events added to the selection that have not yet visited every customer.
  */
 interface Sweep {
 	v: 2;
@@ -30,6 +32,14 @@ interface Sweep {
 	pl?: number;
 	c?: number;
 	customers: Record<string, string>;
+	learning?: LearningEvents;
+}
+
+export interface InvoicePollOptions {
+	/** Events added to the selection since the state was written: they only learn at first. */
+	added?: readonly InvoiceEvent[];
+	/** The poll reads the whole customer list anyway (customer-list events selected): the sweep takes its customers from that reading. */
+	customerListRead?: boolean;
 }
 
 function isSweep(value: IDataObject | undefined): value is IDataObject & Sweep {
@@ -56,11 +66,13 @@ function startingSweep(previous: IDataObject | undefined, customerId: string | u
  * customers in the customer list's order from where the last poll stopped, until its request
  * budget is spent; the next poll resumes there.
  */
-export async function pollInvoiceEvents(input: PollInput, events: InvoiceEvent[], customerId: string | undefined): Promise<PollOutcome> {
+export async function pollInvoiceEvents(input: PollInput, events: InvoiceEvent[], customerId: string | undefined, options: InvoicePollOptions = {}): Promise<PollOutcome> {
 	const { lookBackMs, requestsPerPoll } = readInvoiceSettings(input.api.session.ctx as IPollFunctions);
 	const now = input.now.getTime();
 	const sweep = startingSweep(input.previous, customerId, now, lookBackMs);
 	const baseline = sweep.p === undefined;
+	const learning = learningAt(sweep, events, options.added ?? []);
+	const start = sweep.c ?? 0;
 	let spent = 0;
 	let visiting = 0;
 	const visit: Visit = {
@@ -70,20 +82,23 @@ export async function pollInvoiceEvents(input: PollInput, events: InvoiceEvent[]
 		floor: baseline ? sweep.s - sweep.l : (sweep.p as number) - Math.min(sweep.pl as number, sweep.l),
 		keepFrom: sweep.s - sweep.l,
 		baseline,
+		learning: new Set(),
 		spend: () => spent++,
 	};
-	const page = customerId
-		? { ids: [customerId], end: true }
-		: await readCustomerPages(input.api, sweep.c ?? 0, requestsPerPoll, () => spent++);
+	let page: CustomerPage;
+	if (customerId) page = { ids: [customerId], end: true };
+	else if (options.customerListRead) page = await customerPageFromList(input.api, start);
+	else page = await readCustomerPages(input.api, start, requestsPerPoll, () => spent++);
 
 	const found = new Map<string, IDataObject[]>();
 	const visited = await forEachConcurrently(
-		page.ids,
+		page.ids.map((id, index) => ({ id, position: start + index })),
 		customerId ? 1 : PARALLEL_CUSTOMERS,
-		async (id) => {
+		async ({ id, position }) => {
 			visiting++;
 			const print = fingerprint(id);
-			const { items, entry } = await visitCustomer(visit, id, decodeCustomerInvoices(sweep.customers[print]));
+			const atCustomer = { ...visit, learning: learningAtPosition(learning, position) };
+			const { items, entry } = await visitCustomer(atCustomer, id, decodeCustomerInvoices(sweep.customers[print]));
 			found.set(id, items);
 			if (isEmpty(entry)) delete sweep.customers[print];
 			else sweep.customers[print] = encodeCustomerInvoices(entry);
@@ -92,7 +107,10 @@ export async function pollInvoiceEvents(input: PollInput, events: InvoiceEvent[]
 		() => customerId !== undefined || spent + visiting < requestsPerPoll,
 	);
 	if (page.end && visited === page.ids.length) delete sweep.c;
-	else sweep.c = (sweep.c ?? 0) + visited;
+	else sweep.c = start + visited;
+	const learningLeft = learningAfter(learning, sweep);
+	if (learningLeft) sweep.learning = learningLeft;
+	else delete sweep.learning;
 	// Items in the order of the customer list, whatever order the requests finished in.
 	const items = page.ids.flatMap((id) => found.get(id) ?? []);
 	return { items, state: sweep as unknown as IDataObject };

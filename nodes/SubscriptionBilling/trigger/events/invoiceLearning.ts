@@ -1,0 +1,42 @@
+/** Invoice events added to a running trigger: where each still only learns, over the sweep it was added in and the next. */
+import type { InvoiceEvent } from './customerInvoices';
+
+/**
+ * An event added while the family was running: at each customer its first visit only remembers,
+ * as the first sweep does for all events. `from`: the offset in the customer list its first sweep
+ * had reached when it was added (it learns from there to the end); `nextSweep`: that sweep has
+ * ended, and the customers before `from` are still to learn.
+ */
+export interface Learning {
+	from: number;
+	nextSweep: boolean;
+}
+
+/** The sweep's `learning`: per event added to the selection, where it still learns. */
+export type LearningEvents = Partial<Record<InvoiceEvent, Learning>>;
+
+/** The learning events still selected, and the events just added (learning from where the sweep stands). */
+export function learningAt(sweep: { c?: number; learning?: LearningEvents }, events: InvoiceEvent[], added: readonly InvoiceEvent[]): LearningEvents {
+	const learning: LearningEvents = {};
+	for (const event of events) {
+		const entry = sweep.learning?.[event] ?? (added.includes(event) ? { from: sweep.c ?? 0, nextSweep: false } : undefined);
+		if (entry) learning[event] = entry;
+	}
+	return learning;
+}
+
+/** The events that only remember at the customer at `position` of the sweep. */
+export function learningAtPosition(learning: LearningEvents, position: number): Set<InvoiceEvent> {
+	const events = Object.entries(learning) as Array<[InvoiceEvent, Learning]>;
+	return new Set(events.filter(([, { from, nextSweep }]) => (nextSweep ? position < from : position >= from)).map(([event]) => event));
+}
+
+/** What is left to learn once the poll has visited customers up to `sweep.c` (undefined: the sweep ended). */
+export function learningAfter(learning: LearningEvents, sweep: { c?: number }): LearningEvents | undefined {
+	const left: LearningEvents = {};
+	for (const [event, entry] of Object.entries(learning) as Array<[InvoiceEvent, Learning]>) {
+		if (sweep.c !== undefined && !(entry.nextSweep && sweep.c >= entry.from)) left[event] = entry;
+		else if (sweep.c === undefined && !entry.nextSweep && entry.from > 0) left[event] = { from: entry.from, nextSweep: true };
+	}
+	return Object.keys(left).length > 0 ? left : undefined;
+}

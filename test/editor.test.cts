@@ -487,7 +487,7 @@ describe('Description', () => {
 
 	test('the operation names users see are the agreed ones', () => {
 		const expected: Record<string, string[]> = {
-			customer: ['Create', 'Get', 'Get Many', 'Search', 'Update'],
+			customer: ['Create', 'Create or Update', 'Get', 'Get Many', 'Search', 'Update'],
 			invoice: ['Get Many for Customer', 'Get Many for Subscription', 'Search'],
 			paymentMethod: ['Get Default', 'Get Many', 'Set Default', 'Set Up'],
 			plan: ['Get', 'Get Many'],

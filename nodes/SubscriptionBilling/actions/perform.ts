@@ -14,6 +14,7 @@ import { deriveIdempotencyKey, keyScope } from './idempotency';
 import { errorItem, throwDeferred } from './errorItem';
 import { invalidInput, quoted } from '../shared/invalidInput';
 import { findInList, type ListLookup } from './lookup';
+import { createOrUpdate, type Upsert, type WriteKey } from './upsert';
 import { collectPages } from '../shared/pagination';
 import { DEFAULT_MAX_CONCURRENT, MAX_CONCURRENT_LIMIT } from '../shared/rateBudget';
 import { DEFAULT_RETRY, type RetrySettings } from '../shared/retry';
@@ -59,13 +60,18 @@ function maxConcurrent(ctx: IExecutePaginationFunctions, faultHandling: FaultHan
 	return value;
 }
 
-function idempotencyKeyFor(ctx: IExecutePaginationFunctions, node: INode, faultHandling: FaultHandling, options: IHttpRequestOptions): string | undefined {
+/**
+ * The key of one write. `second`: the second kind of write one operation can send (Create or
+ * Update's update), which a custom key, given for the operation's first write, keys by a key
+ * derived from it and the request.
+ */
+function idempotencyKeyFor(ctx: IExecutePaginationFunctions, node: INode, faultHandling: FaultHandling, options: IHttpRequestOptions, second = false): string | undefined {
 	const mode = faultHandling.idempotency ?? 'derived';
 	if (mode === 'off') return undefined;
 	if (mode === 'derived') return deriveIdempotencyKey(keyScope(ctx, node), options);
 	const key = String(faultHandling.idempotencyKey ?? '').trim();
 	if (key === '' || key.length > 255) throw invalidInput(ctx, 'Idempotency Key', key === '' ? 'is empty' : `is ${key.length} characters long, at most 255 are allowed`);
-	return key;
+	return second ? deriveIdempotencyKey({ customKey: key }, options) : key;
 }
 
 async function listLimit(ctx: IExecutePaginationFunctions): Promise<number> {
@@ -85,7 +91,7 @@ function asList(body: unknown): IDataObject[] {
  * paging (`paged`: the list takes limit/offset), a get by ID through a list (`lookup`), idempotency, error mapping and item pairing,
  * shared by every resource.
  */
-export function perform(kind: OperationKind, shape?: Shaper, paged = false, lookup?: ListLookup) {
+export function perform(kind: OperationKind, shape?: Shaper, paged = false, lookup?: ListLookup, upsert?: Upsert) {
 	return async function (
 		this: IExecutePaginationFunctions,
 		requestData: DeclarativeRestApiSettings.ResultOptions,
@@ -110,7 +116,7 @@ export function perform(kind: OperationKind, shape?: Shaper, paged = false, look
 		const options = requestData.options as IHttpRequestOptions;
 		const credentials = await runCredentials(this);
 		options.baseURL = apiBaseUrl(node, credentialBaseUrl(credentials), itemIndex);
-		const idempotencyKey = kind === 'write' ? idempotencyKeyFor(this, node, faultHandling, options) : undefined;
+		const idempotencyKey = kind === 'write' && !upsert ? idempotencyKeyFor(this, node, faultHandling, options) : undefined;
 		if (idempotencyKey) options.headers = { ...options.headers, [IDEMPOTENCY_HEADER]: idempotencyKey };
 		const session: Session = {
 			ctx: this,
@@ -121,16 +127,18 @@ export function perform(kind: OperationKind, shape?: Shaper, paged = false, look
 			safeToRepeat: kind !== 'write' || idempotencyKey !== undefined,
 			maxConcurrent: maxConcurrent(this, faultHandling),
 		};
+		const pairedItem = { item: itemIndex };
+		const shapeResult = shape?.call(this, options) ?? ((result: IDataObject) => result);
+		if (upsert) {
+			const keyFor: WriteKey = (request, write) => idempotencyKeyFor(this, node, faultHandling, request, write === 'update');
+			const { record, action } = await createOrUpdate(this, session, options, upsert, keyFor);
+			return [{ json: { ...shapeResult(record), action }, pairedItem }];
+		}
 		const results = lookup
 			? [await findInList(this, session, options, lookup)]
 			: kind === 'list'
 				? await collectPages(session, options, await listLimit(this), paged)
 				: asList(await sendWithRetries(session, options));
-		const pairedItem = { item: itemIndex };
-		const shapeResult = shape?.call(this, options);
-		return results.map((result) => ({
-			json: shapeResult ? shapeResult(result) : result,
-			pairedItem,
-		}));
+		return results.map((result) => ({ json: shapeResult(result), pairedItem }));
 	}
 }

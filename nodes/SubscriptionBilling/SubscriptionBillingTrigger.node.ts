@@ -1,6 +1,7 @@
 import { NodeConnectionTypes, type IDataObject, type INodeExecutionData, type INodeType, type INodeTypeDescription, type IPollFunctions } from 'n8n-workflow';
 import { readAccess } from './shared/apiAccess';
 import { testApiCredential } from './shared/credentialTest';
+import { REPOSITORY_URL } from './shared/constants';
 import { searchCustomers } from './shared/listSearch';
 import { TRIGGER_SUBTITLE, triggerProperties } from './trigger/description';
 import { pollCustomerListEvents } from './trigger/events/customerListFamily';
@@ -20,7 +21,10 @@ export class SubscriptionBillingTrigger implements INodeType {
 		// 1: one Event. 2: several Events in one trigger, each item naming its event.
 		version: [1, 2],
 		subtitle: TRIGGER_SUBTITLE,
-		description: 'Starts the workflow when customers, subscriptions or invoices change in the Subscription Billing Service',
+		// n8n's nodes panel lists this trigger and the action node as one entry and shows this
+		// description for both, above their actions and triggers: it says what the pair does.
+		description: 'Manage customers, subscriptions, invoices, payment methods and usage of the Subscription Billing Service, and start workflows when they change',
+		documentationUrl: `${REPOSITORY_URL}#trigger-subscription-billing-trigger`,
 		defaults: { name: 'Subscription Billing Trigger' },
 		polling: true,
 		inputs: [],

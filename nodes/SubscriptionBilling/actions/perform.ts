@@ -7,11 +7,11 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 import { credentialBaseUrl, runCredentials } from '../shared/apiCredentials';
-import { asNodeError } from '../shared/apiError';
 import { apiBaseUrl } from '../shared/baseUrl';
 import { IDEMPOTENCY_HEADER } from '../shared/constants';
 import { deriveIdempotencyKey, keyScope } from './idempotency';
 import { errorItem, throwDeferred } from './errorItem';
+import { failure } from './failure';
 import { invalidInput, quoted } from '../shared/invalidInput';
 import { findInList, type ListLookup } from './lookup';
 import { createOrUpdate, type Upsert, type WriteKey } from './upsert';
@@ -101,7 +101,7 @@ export function perform(kind: OperationKind, shape?: Shaper, paged = false, look
 			return await request.call(this, requestData, itemIndex);
 		} catch (error) {
 			if (this.continueOnFail()) return [errorItem(error, itemIndex)];
-			throw asNodeError(this.getNode(), error, itemIndex);
+			throw failure(this, error, itemIndex);
 		}
 	};
 

@@ -6,7 +6,7 @@ import { searchCustomers } from './shared/listSearch';
 import { TRIGGER_SUBTITLE, triggerProperties } from './trigger/description';
 import { pollCustomerListEvents } from './trigger/events/customerListFamily';
 import { pollInvoiceEvents, sampleInvoice } from './trigger/events/invoices';
-import { sampleCustomerListEvents } from './trigger/events/samples';
+import { sampleCustomerListEvents, withMissingExamples } from './trigger/events/samples';
 import type { PollInput } from './trigger/events/types';
 import { triggerSettings, type TriggerSettings } from './trigger/parameters';
 import { exclusivePoll } from './trigger/pollLock';
@@ -51,11 +51,12 @@ export class SubscriptionBillingTrigger implements INodeType {
 	}
 }
 
-/** Fetch Test Event: a sample of each selected event, state untouched. */
+/** Fetch Test Event: a sample of each selected event (or an item saying it has none), state untouched. */
 async function fetchTestEvent(input: PollInput, settings: TriggerSettings): Promise<IDataObject[]> {
 	const items = settings.listEvents.length > 0 ? await sampleCustomerListEvents(input, settings.listEvents, settings) : [];
 	for (const event of settings.invoiceEvents) items.push(...(await sampleInvoice(input, event, settings.invoiceCustomerId)));
-	return items;
+	const invoicesOf = settings.invoiceCustomerId ? 'the chosen customer' : 'all customers';
+	return withMissingExamples([...settings.listEvents, ...settings.invoiceEvents], items, invoicesOf);
 }
 
 /**

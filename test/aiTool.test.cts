@@ -398,16 +398,6 @@ describe('an agent calling the tool (n8n-core getInputConnectionData → createN
 		expect(sandbox.requests.map((request) => request.status)).toEqual([401]);
 	});
 
-	test.each(['direct', 'engine'] as const)('%s: Customer Get as a tool (a custom operation of the node) finds the customer from the arguments', async (mode) => {
-		const getCustomer = { resource: 'customer', operation: 'get', customerId: { __rl: true, mode: 'id', value: "={{ $fromAI('customerId', 'The customer id', 'string') }}" } };
-		const { result, agent, toolRuns } = await runAgentWithTool(mode, getCustomer, (tools) => ({ tool: tools[0].name, args: { customerId: sandbox.fixtures.customerId } }));
-		expect(result.errorOf('Agent')).toBeUndefined();
-		const returned = JSON.parse(String(agent.observation)) as IDataObject[];
-		expect(returned).toEqual([expect.objectContaining({ customer_id: sandbox.fixtures.customerId, name: sandbox.fixtures.customerName })]);
-		expect(sandbox.requests.map((request) => `${request.method} ${request.path} ${request.rawQuery}`)).toEqual(['GET /api/v2/customers limit=1000']);
-		expect(toolRuns).toHaveLength(1);
-	});
-
 	test('a manual tool description replaces the automatic one, and several $fromAI keys make the schema', async () => {
 		const { agent } = await runAgentWithTool(
 			'direct',

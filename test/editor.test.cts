@@ -29,19 +29,6 @@ function search(method: string, filter?: string, paginationToken?: string, apiKe
 	});
 }
 
-/** The brick picker of `resource`'s Create, with `subscriptionId` chosen in the node when given. */
-function brickSearch(resource: string, filter?: string, subscriptionId?: string) {
-	return runListSearch({
-		nodeType: new SubscriptionBilling(),
-		credentialType: new SubscriptionBillingApi(),
-		credentials: { apiKey: sandbox.apiKey, environment: 'production', productionBaseUrl: sandbox.baseUrl },
-		method: 'searchBricks',
-		filter,
-		parameters: { resource, operation: 'create', ...(subscriptionId && { subscriptionId: { __rl: true, mode: 'list', value: subscriptionId } }) },
-		path: resource === 'usage' ? 'parameters.brickId' : 'parameters.bricksUi.brick[0].brickId',
-	});
-}
-
 function allCustomers(): IDataObject[] {
 	return [...(sandbox.state.customers as Map<string, IDataObject>).values()];
 }
@@ -173,19 +160,39 @@ describe('Resource locator "From list" searches (LoadOptionsContext, as the edit
 		const { subscriptionId } = sandbox.fixtures;
 		const subscription = (sandbox.state.subscriptions as Map<string, IDataObject>).get(subscriptionId)!;
 		const own = new Set((subscription.line_items as IDataObject[]).map((item) => String(item.brick_id)));
-		const page = await brickSearch('subscriptionUpgrade', undefined, subscriptionId);
+		const brickSearch = (resource: string, filter?: string) =>
+			runListSearch({
+				nodeType: new SubscriptionBilling(),
+				credentialType: new SubscriptionBillingApi(),
+				credentials: { apiKey: sandbox.apiKey, environment: 'production', productionBaseUrl: sandbox.baseUrl },
+				method: 'searchBricks',
+				filter,
+				parameters: { resource, operation: 'create', subscriptionId: { __rl: true, mode: 'list', value: subscriptionId } },
+				path: resource === 'usage' ? 'parameters.brickId' : 'parameters.bricksUi.brick[0].brickId',
+			});
+		const page = await brickSearch('subscriptionUpgrade');
 		const marked = page.results.filter((result) => result.name.endsWith(' · on this subscription'));
 		expect(marked.map((result) => result.value).sort()).toEqual([...own].sort());
 		expect(page.results.slice(0, marked.length)).toEqual(marked);
 		expect(page.results.slice(marked.length).some((result) => result.name.includes('Enterprise'))).toBe(true);
 		expect(sandbox.requests.map((request) => `${request.method} ${request.path}`)).toEqual([`GET /api/v2/subscriptions/${subscriptionId}`, 'GET /api/v2/plans']);
 		// Usage: the subscription's usage brick first; typing narrows by every word
-		const usage = await brickSearch('usage', undefined, subscriptionId);
+		const usage = await brickSearch('usage');
 		expect(usage.results.map((result) => result.name)).toEqual(['API Calls · USAGE · Growth · on this subscription', 'Storage GB · USAGE · Enterprise']);
-		expect((await brickSearch('usage', 'usage enterprise', subscriptionId)).results.map((result) => result.name)).toEqual(['Storage GB · USAGE · Enterprise']);
+		expect((await brickSearch('usage', 'usage enterprise')).results.map((result) => result.name)).toEqual(['Storage GB · USAGE · Enterprise']);
 	});
 
 	test('bricks: the bricks of every plan, labelled with type and plan; Usage lists only usage bricks', async () => {
+		const brickSearch = (resource: string, filter?: string) =>
+			runListSearch({
+				nodeType: new SubscriptionBilling(),
+				credentialType: new SubscriptionBillingApi(),
+				credentials: { apiKey: sandbox.apiKey, environment: 'production', productionBaseUrl: sandbox.baseUrl },
+				method: 'searchBricks',
+				filter,
+				parameters: { resource, operation: 'create' },
+				path: resource === 'usage' ? 'parameters.brickId' : 'parameters.bricksUi.brick[0].brickId',
+			});
 		const bricks = [...(sandbox.state.bricks as Map<string, IDataObject>).values()];
 		const all = await brickSearch('subscriptionUpgrade');
 		expect(all.results.map((result) => result.value).sort()).toEqual(bricks.map((brick) => brick.brick_id).sort());

@@ -1,6 +1,5 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { nodeProperties, resources } from './descriptions';
-import { customOperationsOf } from './actions/customOperation';
 import { operationSubtitle } from './descriptions/subtitle';
 import { testApiCredential } from './shared/credentialTest';
 import { REPOSITORY_URL } from './shared/constants';
@@ -36,9 +35,6 @@ export class SubscriptionBilling implements INodeType {
 		requestDefaults: { headers: { Accept: 'application/json' } },
 		properties: nodeProperties(),
 	};
-
-	// Operations whose output panel gets hints run as custom operations: n8n drops a routed run's hints.
-	customOperations = customOperationsOf(resources);
 
 	methods = {
 		listSearch: { searchCustomers, searchSubscriptions, searchPlans, searchBricks, searchMilestones, searchUpgradeOrders, searchRecastOrders },

@@ -11,7 +11,6 @@ import { invalidInput, quoted } from '../shared/invalidInput';
 import { visitPages } from '../shared/pagination';
 import { ID_HINT, ID_PATTERN, listInsteadOfId } from '../shared/pathParameters';
 import type { Session } from '../shared/transport';
-import { noteCost } from './runCost';
 
 /**
  * A get by ID the API does not have, done by reading a paged list until the first result with that
@@ -56,7 +55,6 @@ export async function findInList(ctx: IExecutePaginationFunctions, session: Sess
 		found = page.results.find((result) => result?.[lookup.field] === id);
 		return found ? 'stop' : 'next';
 	});
-	noteCost(ctx, { kind: 'lookup', requests, results: read });
 	if (found) return found;
 	throw new NodeOperationError(session.node, `${lookup.label} in item ${session.itemIndex}: no ${lookup.noun} has the ID ${quoted(id)}`, {
 		itemIndex: session.itemIndex,

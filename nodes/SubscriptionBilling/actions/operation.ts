@@ -4,7 +4,6 @@ import { deferFailures } from './errorItem';
 import type { ListLookup } from './lookup';
 import { perform, type OperationKind, type Shaper } from './perform';
 import type { Upsert } from './upsert';
-import type { HintsOf } from './customOperation';
 
 interface OperationBase {
 	name: string;
@@ -21,11 +20,6 @@ interface OperationBase {
 	lookup?: ListLookup;
 	/** A create or update done as a search, then a create or an update (the API has none of its own). */
 	upsert?: Upsert;
-	/**
-	 * Hints for the output panel from what the run cost; the operation then runs as a custom
-	 * operation (see customOperation.ts), so it must take no parameter that routing sends.
-	 */
-	hints?: HintsOf;
 }
 
 /**
@@ -40,11 +34,6 @@ export function isPaged(definition: OperationDefinition): boolean {
 	return definition.kind === 'list' && definition.paged;
 }
 
-/** The checks and body builders run before an operation's request, each failure kept for the request step. */
-export function preSendSteps(definition: OperationDefinition): PreSendAction[] {
-	return deferFailures([fillPathParameters, ...(definition.preSend ?? [])]);
-}
-
 /** The declarative routing every operation shares; only method, path, kind and checks differ. */
 export function operationOption(definition: OperationDefinition): INodePropertyOptions {
 	return {
@@ -54,7 +43,7 @@ export function operationOption(definition: OperationDefinition): INodePropertyO
 		description: definition.description,
 		routing: {
 			request: { method: definition.method, url: definition.path },
-			send: { paginate: true, preSend: preSendSteps(definition) },
+			send: { paginate: true, preSend: deferFailures([fillPathParameters, ...(definition.preSend ?? [])]) },
 			operations: { pagination: perform(definition.kind, definition.shape, isPaged(definition), definition.lookup, definition.upsert) },
 		},
 	};

@@ -15,8 +15,7 @@ import { failure } from './failure';
 import { invalidInput, quoted } from '../shared/invalidInput';
 import { findInList, type ListLookup } from './lookup';
 import { createOrUpdate, type Upsert, type WriteKey } from './upsert';
-import { visitPages } from '../shared/pagination';
-import { noteCost } from './runCost';
+import { collectPages } from '../shared/pagination';
 import { DEFAULT_MAX_CONCURRENT, MAX_CONCURRENT_LIMIT } from '../shared/rateBudget';
 import { DEFAULT_RETRY, type RetrySettings } from '../shared/retry';
 import { sendWithRetries, type Session } from '../shared/transport';
@@ -82,19 +81,6 @@ async function listLimit(ctx: IExecutePaginationFunctions): Promise<number> {
 	return limit;
 }
 
-/** Every result up to Limit (or all of them), in the API's order; what it cost is noted for the run's hints. */
-async function listPages(ctx: IExecutePaginationFunctions, session: Session, first: IHttpRequestOptions, paged: boolean): Promise<IDataObject[]> {
-	const limit = await listLimit(ctx);
-	const results: IDataObject[] = [];
-	let requests = 0;
-	await visitPages(session, first, { limit, paged }, (page) => {
-		requests++;
-		for (const result of page.results) results.push(result);
-	});
-	noteCost(ctx, { kind: 'list', requests, results: results.length, returnAll: limit === Infinity });
-	return results;
-}
-
 function asList(body: unknown): IDataObject[] {
 	if (Array.isArray(body)) return body as IDataObject[];
 	return [body && typeof body === 'object' ? (body as IDataObject) : { response: body ?? null }];
@@ -151,7 +137,7 @@ export function perform(kind: OperationKind, shape?: Shaper, paged = false, look
 		const results = lookup
 			? [await findInList(this, session, options, lookup)]
 			: kind === 'list'
-				? await listPages(this, session, options, paged)
+				? await collectPages(session, options, await listLimit(this), paged)
 				: asList(await sendWithRetries(session, options));
 		return results.map((result) => ({ json: shapeResult(result), pairedItem }));
 	}

@@ -4,7 +4,6 @@ import { omitEmptyFields } from '../actions/emptyFields';
 import { outputFields, outputShaper, selectedFieldsCheck } from '../actions/output';
 import { showFor, type ResourceDefinition } from '../actions/resource';
 import { lookupIdCheck, type ListLookup } from '../actions/lookup';
-import { lookupHints, returnAllHints, type CostWording } from '../actions/costHints';
 import { matchValueCheck, type MatchField, type Upsert } from '../actions/upsert';
 import { MAX_PAGE_SIZE } from '../shared/constants';
 import { customerOutput } from './outputs';
@@ -14,18 +13,6 @@ import { customerBodyRules, customerNameField, customerOptionalFields } from './
 const show = (...operation: string[]) => showFor('customer', operation);
 
 const byId: ListLookup = { parameter: 'customerId', label: customerIdField.displayName, field: 'customer_id', noun: 'customer' };
-
-const getCost: CostWording = {
-	operation: 'Customer → Get',
-	noun: 'customer',
-	cheaper: 'Customer → Search by External ID (or Name, or Processor Customer ID) finds a customer in one request.',
-};
-
-const getManyCost: CostWording = {
-	operation: 'Customer → Get Many',
-	noun: 'customer',
-	cheaper: 'To find some customers, Customer → Search by Name, External ID or Processor Customer ID is one request.',
-};
 
 /** A create needs the name. */
 const createRules = [{ ...customerBodyRules[0], required: true }, ...customerBodyRules.slice(1)];
@@ -194,7 +181,6 @@ export const customerResource: ResourceDefinition = {
 			path: '/customers',
 			kind: 'read',
 			lookup: byId,
-			hints: lookupHints(getCost),
 			shape: outputShaper(customerOutput),
 			preSend: [lookupIdCheck(byId), selectedFieldsCheck(customerOutput)],
 		},
@@ -207,7 +193,6 @@ export const customerResource: ResourceDefinition = {
 			path: '/customers',
 			kind: 'list',
 			paged: true,
-			hints: returnAllHints(getManyCost),
 			shape: outputShaper(customerOutput),
 			preSend: [selectedFieldsCheck(customerOutput)],
 		},

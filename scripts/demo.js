@@ -24,6 +24,7 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { N8n, OWNER, portIsFree } = require('./lib/n8n');
 const { QueueCluster } = require('./lib/queue');
+const { tryLines } = require('./lib/sandboxActions');
 const { ROOT } = require('./n8n-local');
 
 const CREDENTIAL_ID = 'sbSandboxCred001';
@@ -164,14 +165,12 @@ async function main() {
 		say(`  ${billing.real ? 'Inactive (publish it to start polling)' : `Active, polling ${pollingSchedule(wf)}`}: ${wf.name}  ${n8n.baseUrl}/workflow/${wf.id}`);
 	}
 	if (!billing.real && triggered.length > 0) {
-		const sandbox = billing.sandbox;
-		const open = [...sandbox.state.invoicesByCustomer.get(sandbox.fixtures.customerId)].reverse().find((i) => i.paidMs === null && i.remaining > 0);
-		say('     Make an invoice paid in the sandbox (a test-only route, with its own admin token), and within a minute');
-		say('     an execution with the message appears under Executions:');
-		say(`       curl -X POST ${sandbox.origin}/__sandbox/world/pay-invoice -H 'X-SANDBOX-ADMIN-TOKEN: ${sandbox.adminToken}' \\`);
-		say(`            -H 'Content-Type: application/json' -d '{"invoice_id": "${open.invoice_id}"}'`);
-		say('     Other actions: issue-invoice {customer_id}, pass-due-date {invoice_id}, set-subscription-status');
-		say('     {subscription_id, status}, create-customer {name}, create-subscription {customer_id}.');
+		const byEvent = {};
+		for (const wf of triggered) {
+			const trigger = wf.nodes.find((node) => node.type.endsWith('.subscriptionBillingTrigger'));
+			for (const event of trigger.parameters.events ?? [trigger.parameters.event]) byEvent[event] = wf.name;
+		}
+		for (const line of tryLines(billing.sandbox, byEvent).lines) say(`     ${line}`);
 	}
 	say(`  3. Open the credential "${CREDENTIAL_NAME}" (Overview > Credentials) and click "Retry" / "Test".`);
 	if (fx) {

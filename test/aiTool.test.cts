@@ -221,6 +221,7 @@ async function runAgentWithTool(
 	mode: 'direct' | 'engine',
 	toolParameters: IDataObject,
 	decide: (tools: AgentTool[]) => ToolCall,
+	apiKey = sandbox.apiKey,
 ) {
 	const { nodeType, credentialType } = await loadPackage();
 	const toolType = toolTypeForExecution(nodeType);
@@ -240,7 +241,7 @@ async function runAgentWithTool(
 	const result = await runWorkflow({
 		nodeTypes: [agentNodeType(mode, decide), toolType],
 		credentialTypes: [credentialType],
-		credentials: { 'cred-1': { apiKey: sandbox.apiKey, environment: 'production', productionBaseUrl: sandbox.baseUrl } },
+		credentials: { 'cred-1': { apiKey, environment: 'production', productionBaseUrl: sandbox.baseUrl } },
 		workflow: {
 			nodes,
 			connections: {
@@ -377,6 +378,24 @@ describe('an agent calling the tool (n8n-core getInputConnectionData → createN
 		expect(error?.message).toContain('Subscription in item 0: "../customers" may contain only letters, digits and hyphens');
 		expect(error?.message).toContain('Nothing was sent to the API');
 		expect(sandbox.requests).toHaveLength(0);
+	});
+
+	test.each(['direct', 'engine'] as const)("%s: a wrong key: the agent gets the API's refusal and what to check, each said once", async (mode) => {
+		const { result, toolRuns } = await runAgentWithTool(mode, getSubscription, (tools) => ({ tool: tools[0].name, args: { subscriptionId: sandbox.fixtures.subscriptionId } }), 'sbx_wrong_key');
+		const advice = 'check the API Key of the Subscription Billing API credential';
+		const once = (text: string | undefined) => (text ?? '').split(advice).length - 1;
+		const toolError = toolRuns[0].error;
+		expect(toolError?.message).toMatch(/^ERR_UNAUTHORIZED: Invalid or missing API key\. HTTP 401 from GET \/api\/v2\/subscriptions\/\S+; the API did not accept the key: check the API Key/);
+		expect(once(toolError?.message)).toBe(1);
+		expect(toolError?.description ?? null).toBeNull();
+		expect(toolError?.message).not.toContain('Details:');
+		if (mode === 'direct') {
+			expect(once(result.errorOf('Agent')?.message)).toBe(1);
+		} else {
+			// AI Agent v3 reads the tool's error item, which holds the message alone
+			expect(once(String(toolRuns[0].data?.ai_tool?.[0]?.[0]?.json.error))).toBe(1);
+		}
+		expect(sandbox.requests.map((request) => request.status)).toEqual([401]);
 	});
 
 	test('a manual tool description replaces the automatic one, and several $fromAI keys make the schema', async () => {

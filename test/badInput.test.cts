@@ -14,6 +14,8 @@ const UUID_RULE = 'is not a UUID such as 0b6c1b7e-2f1a-4c55-9d2e-0a1b2c3d4e5f';
 const NOT_HTTP_URL = 'is not an absolute http(s) URL';
 const NOT_DATE = 'is not a date in the form YYYY-MM-DD, such as 2026-01-31';
 const NOT_DATE_TIME = 'is not an ISO 8601 date-time with a time zone, such as 2026-01-31T12:00:00Z';
+const SPLIT_OUT =
+	'To run once per ID, turn the list into one item per ID first: a Split Out node on the field that holds the list (such as active_subscription_ids), then map the ID of each item here';
 const long = (length: number) => `={{ "x".repeat(${length}) }}`;
 
 // Valid parameters of each operation used below; each case replaces one of them with a bad value.
@@ -58,6 +60,21 @@ interface Case {
 
 const cases: Record<string, Case> = {
 	// Ids in the path: the contract's patterns, and anything that would change the path.
+	'a list of two subscription IDs mapped into Subscription (a customer\'s active_subscription_ids)': {
+		parameters: { ...base.subscriptionGet, subscriptionId: '={{ $json.active_subscription_ids }}' },
+		items: [{ active_subscription_ids: ['sub-1', 'sub-2'] }],
+		message: `Subscription in item 0: received a list of 2 IDs ("sub-1", "sub-2"), and it takes one ID. ${SPLIT_OUT}`,
+	},
+	'a list of one customer ID mapped into Customer (Customer → Get)': {
+		parameters: { resource: 'customer', operation: 'get', customerId: { __rl: true, mode: 'id', value: '={{ $json.ids }}' } },
+		items: [{ ids: ['cus-1'] }],
+		message: `Customer in item 0: received a list of 1 ID ("cus-1"), and it takes one ID. ${SPLIT_OUT}`,
+	},
+	'a list of subscription IDs mapped into a usage entry\'s Subscription': {
+		parameters: { ...base.usageCreate, subscriptionId: '={{ $json.ids }}' },
+		items: [{ ids: ['sub-1', 'sub-2', 'sub-3', 'sub-4'] }],
+		message: `Subscription in item 0: received a list of 4 IDs ("sub-1", "sub-2", "sub-3", …), and it takes one ID. ${SPLIT_OUT}`,
+	},
 	'empty subscription ID': { parameters: { ...base.subscriptionGet, subscriptionId: '={{ "" }}' }, message: 'Subscription in item 0: is empty' },
 	'blank subscription ID': { parameters: { ...base.subscriptionGet, subscriptionId: '={{ "   " }}' }, message: 'Subscription in item 0: is empty' },
 	'subscription ID with ../': { parameters: { ...base.subscriptionGet, subscriptionId: '../customers' }, message: `Subscription in item 0: "../customers" ${ID_RULE}` },

@@ -146,6 +146,42 @@ describe('Resource locator "From list" searches (LoadOptionsContext, as the edit
 		for (const result of page.results) expect(result.name).toMatch(/^Acme Corporation · /);
 	});
 
+	test("every typed word must match somewhere in a subscription's label, in any order", async () => {
+		const labels = async (filter: string) => (await search('searchSubscriptions', filter)).results.map((result) => result.name);
+		const acmeGrowth = await labels('acme growth');
+		expect(acmeGrowth).toEqual(expect.arrayContaining(['Acme Corporation · Growth · ACTIVE · to 2027-12-31', 'Acme Corporation · Growth · PAUSED · to 2026-12-31']));
+		for (const name of acmeGrowth) expect(name).toMatch(/acme.* · Growth · /i);
+		expect(await labels('Growth   ACME')).toEqual(acmeGrowth);
+		expect(await labels('acme corporation paused')).toEqual(['Acme Corporation · Growth · PAUSED · to 2026-12-31']);
+		expect(await labels('acme nosuchplan')).toEqual([]);
+	});
+
+	test("bricks for a chosen subscription: its own bricks first, marked, then the other plans' bricks", async () => {
+		const { subscriptionId } = sandbox.fixtures;
+		const subscription = (sandbox.state.subscriptions as Map<string, IDataObject>).get(subscriptionId)!;
+		const own = new Set((subscription.line_items as IDataObject[]).map((item) => String(item.brick_id)));
+		const brickSearch = (resource: string, filter?: string) =>
+			runListSearch({
+				nodeType: new SubscriptionBilling(),
+				credentialType: new SubscriptionBillingApi(),
+				credentials: { apiKey: sandbox.apiKey, environment: 'production', productionBaseUrl: sandbox.baseUrl },
+				method: 'searchBricks',
+				filter,
+				parameters: { resource, operation: 'create', subscriptionId: { __rl: true, mode: 'list', value: subscriptionId } },
+				path: resource === 'usage' ? 'parameters.brickId' : 'parameters.bricksUi.brick[0].brickId',
+			});
+		const page = await brickSearch('subscriptionUpgrade');
+		const marked = page.results.filter((result) => result.name.endsWith(' · on this subscription'));
+		expect(marked.map((result) => result.value).sort()).toEqual([...own].sort());
+		expect(page.results.slice(0, marked.length)).toEqual(marked);
+		expect(page.results.slice(marked.length).some((result) => result.name.includes('Enterprise'))).toBe(true);
+		expect(sandbox.requests.map((request) => `${request.method} ${request.path}`)).toEqual([`GET /api/v2/subscriptions/${subscriptionId}`, 'GET /api/v2/plans']);
+		// Usage: the subscription's usage brick first; typing narrows by every word
+		const usage = await brickSearch('usage');
+		expect(usage.results.map((result) => result.name)).toEqual(['API Calls · USAGE · Growth · on this subscription', 'Storage GB · USAGE · Enterprise']);
+		expect((await brickSearch('usage', 'usage enterprise')).results.map((result) => result.name)).toEqual(['Storage GB · USAGE · Enterprise']);
+	});
+
 	test('bricks: the bricks of every plan, labelled with type and plan; Usage lists only usage bricks', async () => {
 		const brickSearch = (resource: string, filter?: string) =>
 			runListSearch({
@@ -487,7 +523,7 @@ describe('Description', () => {
 
 	test('the operation names users see are the agreed ones', () => {
 		const expected: Record<string, string[]> = {
-			customer: ['Create', 'Get', 'Get Many', 'Search', 'Update'],
+			customer: ['Create', 'Create or Update', 'Get', 'Get Many', 'Search', 'Update'],
 			invoice: ['Get Many for Customer', 'Get Many for Subscription', 'Search'],
 			paymentMethod: ['Get Default', 'Get Many', 'Set Default', 'Set Up'],
 			plan: ['Get', 'Get Many'],

@@ -22,6 +22,7 @@ const UNTOUCHED: Record<string, string> = {
 	'customer.create': 'Name',
 	'customer.search': 'Search Fields',
 	'customer.update': 'Customer',
+	'customer.upsert': 'Name',
 	'invoice.search': 'Customer',
 	'paymentMethod.setDefault': 'Subscription',
 	'paymentMethod.setUp': 'Subscription',
@@ -65,6 +66,7 @@ function given(resource: string, operation: string, name: string): INodeParamete
 	const f = sandbox.fixtures;
 	const values: Record<string, INodeParameters[string]> = {
 		name: 'Fresh Node Ltd',
+		externalId: 'EXT-FRESH-1',
 		customerId: byId(f.customerId),
 		subscriptionId: byId(resource === 'subscription' ? f.openOrderSubscriptionId : f.subscriptionId),
 		paymentMethodId: f.paymentMethodId,

@@ -37,6 +37,16 @@ function usageCreate(value: string | number, transactionId = '={{ $json.txn }}')
 	};
 }
 
+/** The items an error's description says were applied ("items 0–2, 5 were applied"), or null when it says nothing of them. */
+function appliedIn(description: string | null | undefined, size: number): number[] | null {
+	const said = new RegExp(`Of the run's ${size} items, (?:items? ([\\d–, ]+) (?:was|were) applied|no other item was applied)`).exec(description ?? '');
+	if (!said) return null;
+	return (said[1] ?? '').split(', ').filter(Boolean).flatMap((range) => {
+		const [from, to = from] = range.split('–').map(Number);
+		return Array.from({ length: to - from + 1 }, (_, offset) => from + offset);
+	});
+}
+
 const THREE = [{}, {}, {}];
 const TXNS = [{ txn: 'txn-run-0' }, { txn: 'txn-run-1' }, { txn: 'txn-run-2' }];
 
@@ -154,14 +164,48 @@ describe('the API refuses an item mid-run: the error says what was applied', () 
 		expect(run.error?.message).toBe('ERR_BAD_REQUEST: subscription_id: Subscription sub-missing not found.');
 		const answered = usageCreates(sandbox.requests);
 		const applied = answered.filter((request) => request.status < 300).map((request) => Number(String(request.body?.transaction_id).slice(8)));
-		const described = /Of the run's 12 items, (?:items? ([\d–, ]+) (?:was|were) applied|no other item was applied)/.exec(run.error?.description ?? '');
-		expect(described).not.toBeNull();
-		const listed = (described?.[1] ?? '').split(', ').filter(Boolean).flatMap((range) => {
-			const [from, to = from] = range.split('–').map(Number);
-			return Array.from({ length: to - from + 1 }, (_, offset) => from + offset);
-		});
-		expect(listed).toEqual(applied.sort((a, b) => a - b));
+		expect(appliedIn(run.error?.description, 12)).toEqual(applied.sort((a, b) => a - b));
 		expect(answered.filter((request) => request.status >= 300).map((request) => request.body?.transaction_id)).toEqual(['txn-mid-5']);
+	});
+
+	test('Create or Update: item 1 takes a name another customer has; the error says which items were applied, as the API answered', async () => {
+		const taken = String([...(sandbox.state.customers as Map<string, IDataObject>).values()][0].name);
+		const items = [
+			{ ext: 'EXT-RUN-0', name: 'Run Zero Ltd' },
+			{ ext: 'EXT-RUN-1', name: taken },
+			{ ext: 'EXT-RUN-2', name: 'Run Two Ltd' },
+		];
+		const parameters = { resource: 'customer', operation: 'upsert', externalId: '={{ $json.ext }}', name: '={{ $json.name }}', faultHandling: { maxConcurrentRequests: 1 } };
+		const run = await runBilling(sandbox, parameters, { items });
+		expect(run.error?.message).toMatch(/^ERR_BAD_REQUEST: /);
+		// A refused create is searched for once more (another run may have made it) before the item
+		// fails, so item 2 may have gone meanwhile: the error says what the API applied.
+		const creates = sandbox.requests.filter((request) => request.method === 'POST' && request.path === '/api/v2/customers');
+		const created = creates.filter((request) => request.status === 201).map((request) => Number(String(request.body?.external_id).slice(8)));
+		expect(created).toContain(0);
+		expect(appliedIn(run.error?.description, 3)).toEqual(created.sort((a, b) => a - b));
+		expect(creates.filter((request) => request.status >= 400).map((request) => request.body?.external_id)).toEqual(['EXT-RUN-1']);
+	});
+
+	test('Create or Update whose create is refused and then found (another run made it) is applied, and the run goes on with the other items', async () => {
+		const items = [{ ext: 'EXT-RACE-0' }, { ext: 'EXT-RACE-1' }, { ext: 'EXT-RACE-2' }];
+		const parameters = { resource: 'customer', operation: 'upsert', externalId: '={{ $json.ext }}', name: '={{ "Race " + $json.ext }}', faultHandling: { maxConcurrentRequests: 1 } };
+		// Another run creates item 1's customer between its search and its create (the second create
+		// of the run, one request at a time): the create is refused (same name), found again and updated.
+		let creates = 0;
+		sandbox.world.onRequest(
+			(request) => request.method === 'POST' && request.path === '/api/v2/customers' && ++creates === 2,
+			() => sandbox.world.createCustomer({ name: 'Race EXT-RACE-1', external_id: 'EXT-RACE-1' }),
+		);
+		const run = await runBilling(sandbox, parameters, { items });
+		expect(run.error).toBeUndefined();
+		expect(run.json.map((json) => [json.external_id, json.action])).toEqual([
+			['EXT-RACE-0', 'created'],
+			['EXT-RACE-1', 'updated'],
+			['EXT-RACE-2', 'created'],
+		]);
+		const refused = sandbox.requests.filter((request) => request.method === 'POST' && request.path === '/api/v2/customers' && request.status >= 400);
+		expect(refused.map((request) => request.body?.external_id)).toEqual(['EXT-RACE-1']);
 	});
 
 	test('a run of reads that fails says nothing of applied items', async () => {

@@ -67,7 +67,13 @@ test('all customers: a failure on an old open invoice (found by Invoice Search) 
 test('Fetch Test Event: the most recent failed payment, state untouched', async () => {
 	const customer_id = sandbox.fixtures.customerId;
 	const trigger = activeTriggerV2(sandbox, { events: ['invoicePaymentFailed'], ...oneCustomer(customer_id) });
-	expect((await trigger.fetchTestEvent()).items).toBeNull();
+	expect((await trigger.fetchTestEvent()).items).toEqual([
+		{
+			event: 'invoicePaymentFailed',
+			no_example:
+				"Invoice Payment Failed: no example to show. Fetch Test Event found no invoice with a failed payment in the invoices of the chosen customer. This item is not an event: once one happens, the trigger emits it in the shape the README's Trigger section gives.",
+		},
+	]);
 	await trigger.poll();
 	const before = trigger.nodeStaticData;
 	const { invoice_id } = sandbox.world.issueInvoice({ customer_id, amount: 9 });
@@ -77,4 +83,15 @@ test('Fetch Test Event: the most recent failed payment, state untouched', async 
 	expect(manual.items?.map(summary)).toEqual([['invoicePaymentFailed', invoice_id, 'card_declined', 1, failed.payment_id]]);
 	expect(trigger.nodeStaticData).toEqual(before);
 	expect((await trigger.poll()).items?.map(summary)).toEqual([['invoicePaymentFailed', invoice_id, 'card_declined', 1, failed.payment_id]]);
+});
+
+test('Fetch Test Event of Invoice Overdue and Invoice Payment Failed with no failed payment anywhere: the overdue example, and an item saying Payment Failed has none', async () => {
+	const trigger = activeTriggerV2(sandbox, { events: ['invoiceOverdue', 'invoicePaymentFailed'], scope: 'all' });
+	const manual = await trigger.fetchTestEvent();
+	expect(manual.error).toBeUndefined();
+	expect(manual.items).toEqual([
+		expect.objectContaining({ event: 'invoiceOverdue', invoice: expect.objectContaining({ status: 'PAST_DUE' }) }),
+		{ event: 'invoicePaymentFailed', no_example: expect.stringMatching(/^Invoice Payment Failed: no example to show\. Fetch Test Event found no invoice with a failed payment in the invoices of all customers\./) },
+	]);
+	expect(trigger.nodeStaticData).toEqual({});
 });

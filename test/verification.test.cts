@@ -65,7 +65,22 @@ describe('node descriptions', () => {
 		expect(trigger.usableAsTool).toBeUndefined();
 		expect(trigger.polling).toBe(true);
 		expect(trigger.group).toEqual(['trigger']);
-		expect(trigger.description).toMatch(/^Starts the workflow when /);
+	});
+
+	test("the trigger's description is the pair's: n8n's nodes panel merges the trigger into the action node's entry and shows the trigger's description above both nodes' actions", () => {
+		expect(trigger.name.replace('Trigger', '')).toBe(action.name);
+		expect(trigger.description).toBe(`${action.description}, and start workflows when they change`);
+	});
+
+	test("docs links: the panel's Docs link is the node's documentationUrl, shown as it is; the codex links get n8n's tracking query appended, so they carry no #anchor; Report Issue is package.json's bugs", () => {
+		const repository = pkg.repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
+		expect(action.documentationUrl).toBe(`${repository}#operations`);
+		expect(trigger.documentationUrl).toBe(`${repository}#trigger-subscription-billing-trigger`);
+		for (const file of ['SubscriptionBilling.node.json', 'SubscriptionBillingTrigger.node.json']) {
+			const { resources } = JSON.parse(read(`nodes/SubscriptionBilling/${file}`)) as { resources: Record<string, Array<{ url: string }>> };
+			for (const { url } of Object.values(resources).flat()) expect(url).toMatch(new RegExp(`^${repository}/blob/main/[\\w/.]+\\.md$`));
+		}
+		expect(pkg.bugs).toEqual({ url: `${repository}/issues` });
 	});
 });
 

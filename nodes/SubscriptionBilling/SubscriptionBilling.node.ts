@@ -2,6 +2,7 @@ import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from '
 import { nodeProperties, resources } from './descriptions';
 import { operationSubtitle } from './descriptions/subtitle';
 import { testApiCredential } from './shared/credentialTest';
+import { REPOSITORY_URL } from './shared/constants';
 import {
 	searchBricks,
 	searchCustomers,
@@ -23,6 +24,8 @@ export class SubscriptionBilling implements INodeType {
 		version: [1, 2],
 		subtitle: operationSubtitle(resources),
 		description: 'Manage customers, subscriptions, invoices, payment methods and usage of the Subscription Billing Service',
+		// the panel's Docs link opens this as it is; the codex's link gets n8n's tracking query appended
+		documentationUrl: `${REPOSITORY_URL}#operations`,
 		defaults: { name: 'Subscription Billing' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -1,11 +1,12 @@
 import { NodeConnectionTypes, type IDataObject, type INodeExecutionData, type INodeType, type INodeTypeDescription, type IPollFunctions } from 'n8n-workflow';
 import { readAccess } from './shared/apiAccess';
 import { testApiCredential } from './shared/credentialTest';
+import { REPOSITORY_URL } from './shared/constants';
 import { searchCustomers } from './shared/listSearch';
 import { TRIGGER_SUBTITLE, triggerProperties } from './trigger/description';
 import { pollCustomerListEvents } from './trigger/events/customerListFamily';
 import { pollInvoiceEvents, sampleInvoice } from './trigger/events/invoices';
-import { sampleCustomerListEvents } from './trigger/events/samples';
+import { sampleCustomerListEvents, withMissingExamples } from './trigger/events/samples';
 import type { PollInput } from './trigger/events/types';
 import { triggerSettings, type TriggerSettings } from './trigger/parameters';
 import { exclusivePoll } from './trigger/pollLock';
@@ -20,7 +21,10 @@ export class SubscriptionBillingTrigger implements INodeType {
 		// 1: one Event. 2: several Events in one trigger, each item naming its event.
 		version: [1, 2],
 		subtitle: TRIGGER_SUBTITLE,
-		description: 'Starts the workflow when customers, subscriptions or invoices change in the Subscription Billing Service',
+		// n8n's nodes panel lists this trigger and the action node as one entry and shows this
+		// description for both, above their actions and triggers: it says what the pair does.
+		description: 'Manage customers, subscriptions, invoices, payment methods and usage of the Subscription Billing Service, and start workflows when they change',
+		documentationUrl: `${REPOSITORY_URL}#trigger-subscription-billing-trigger`,
 		defaults: { name: 'Subscription Billing Trigger' },
 		polling: true,
 		inputs: [],
@@ -47,11 +51,12 @@ export class SubscriptionBillingTrigger implements INodeType {
 	}
 }
 
-/** Fetch Test Event: a sample of each selected event, state untouched. */
+/** Fetch Test Event: a sample of each selected event (or an item saying it has none), state untouched. */
 async function fetchTestEvent(input: PollInput, settings: TriggerSettings): Promise<IDataObject[]> {
 	const items = settings.listEvents.length > 0 ? await sampleCustomerListEvents(input, settings.listEvents, settings) : [];
 	for (const event of settings.invoiceEvents) items.push(...(await sampleInvoice(input, event, settings.invoiceCustomerId)));
-	return items;
+	const invoicesOf = settings.invoiceCustomerId ? 'the chosen customer' : 'all customers';
+	return withMissingExamples([...settings.listEvents, ...settings.invoiceEvents], items, invoicesOf);
 }
 
 /**

@@ -76,9 +76,32 @@ async function outputsOf(workflowId, node) {
 		const number = sandbox.state.invoicesById.get(invoice.invoice_id).invoice_number;
 		expect(messages[0]).toEqual({
 			to: subscription.accounts_payable_emails.join(', '),
+			recipients: 'accounts payable contacts',
 			subject: `Payment failed for invoice ${number}`,
 			text: expect.stringMatching(new RegExp(`collect 250 USD for invoice ${number} failed \\(card_declined, attempt 1\\)`)),
 			invoice_id: invoice.invoice_id,
 		});
+	});
+
+	test('an invoice whose subscription has no accounts payable emails: the point of contact, or an item that says there is nobody to write to', async () => {
+		const { id } = example(FILE);
+		const bare = [...sandbox.state.invoicesById.values()].find((invoice) => {
+			const subscription = sandbox.state.subscriptions.get(invoice.subscription_id);
+			return invoice.paidMs === null && invoice.remaining > 0 && subscription && subscription.accounts_payable_emails.length === 0;
+		});
+		const subscription = sandbox.state.subscriptions.get(bare.subscription_id);
+		const before = (await outputsOf(id, 'Dunning Message')).length;
+		sandbox.world.failPayment({ invoice_id: bare.invoice_id, error: 'expired_card' });
+		const messages = await waitFor('the second dunning message', async () => {
+			const found = await outputsOf(id, 'Dunning Message');
+			return found.length > before ? found : undefined;
+		});
+		const message = messages.find((entry) => entry.invoice_id === bare.invoice_id);
+		const contact = subscription.point_of_contact?.email;
+		expect(message).toMatchObject(
+			contact
+				? { to: contact, recipients: 'point of contact: the subscription has no accounts payable emails' }
+				: { to: '', recipients: expect.stringMatching(/^none: the subscription has no accounts payable emails and no point of contact/) },
+		);
 	});
 });

@@ -18,6 +18,7 @@ const { editorUi, literally } = require('./editorUi');
  */
 const FRESH_WRITES = [
 	{ resource: 'customer', operation: 'create', marked: { name: 'Name' } },
+	{ resource: 'customer', operation: 'upsert', marked: { name: 'Name', externalId: 'External ID' } },
 	{ resource: 'customer', operation: 'update', marked: { customerId: 'Customer' }, unmarked: 'Update Fields' },
 	{ resource: 'paymentMethod', operation: 'setDefault', marked: { subscriptionId: 'Subscription', paymentMethodId: 'Payment Method ID' } },
 	{ resource: 'paymentMethod', operation: 'setUp', marked: { subscriptionId: 'Subscription' } },
@@ -139,7 +140,7 @@ afterAll(async () => {
 test('every write operation of the built description is here', () => {
 	const writes = FRESH_WRITES.map((w) => `${w.resource}.${w.operation}`);
 	expect(new Set(writes).size).toBe(writes.length);
-	expect(writes.length).toBe(13);
+	expect(writes.length).toBe(14);
 });
 
 describe.each(FRESH_WRITES)('$resource → $operation added fresh from the nodes panel', ({ resource, operation, marked, unmarked }) => {

@@ -15,6 +15,7 @@ const { editorUi } = require('./editorUi');
 // what users search for, and the node each search must list
 const ACTION_SEARCHES = ['invoice', 'usage', 'customer', 'payment method', 'plan', 'subscription', 'upgrade', 'recast', 'milestone'];
 const TRIGGER_SEARCHES = ['invoice paid', 'payment failed', 'dunning', 'new customer', 'subscription status'];
+const PAIR_DESCRIPTION = 'Manage customers, subscriptions, invoices, payment methods and usage of the Subscription Billing Service, and start workflows when they change';
 
 let env;
 let sandbox;
@@ -78,6 +79,9 @@ test('the trigger panel finds the trigger by the events users wait for', async (
 	if (await finds('dunning', 'Subscription Billing', misses)) {
 		await page.locator(byTestId('item-iterator-item'), { hasText: 'Subscription Billing' }).first().click();
 		await page.getByText('On invoice overdue').first().waitFor();
+		// the entry's details show the trigger's description (n8n's merge of the two nodes): it says what both do
+		await page.getByText(PAIR_DESCRIPTION).first().waitFor();
+		expect(await page.getByText(/^Starts the workflow when/).count()).toBe(0);
 		await ui.settled();
 		await screenshot('trigger-search', { docs: false });
 	}

@@ -191,4 +191,7 @@ const invoiceTimeline = require('./world/invoiceTimeline');
 Object.assign(World.prototype, invoiceTimeline.methods);
 Object.assign(ACTIONS, invoiceTimeline.actions);
 
-module.exports = { World, worldRoute, WORLD_PREFIX, ADMIN_HEADER };
+/** The names of the test-only world actions, as POST /__sandbox/world/<action> takes them. */
+const worldActions = () => Object.keys(ACTIONS);
+
+module.exports = { World, worldRoute, worldActions, WORLD_PREFIX, ADMIN_HEADER };

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, PreSendAction } from 'n8n-workflow';
 import { isMissing, isPlainObject } from './emptyFields';
 import { invalidInput, quoted } from '../shared/invalidInput';
-import { ID_HINT, ID_PATTERN, UUID_HINT, UUID_PATTERN } from '../shared/pathParameters';
+import { ID_HINT, ID_PATTERN, listInsteadOfId, UUID_HINT, UUID_PATTERN } from '../shared/pathParameters';
 
 export type ValueType = 'string' | 'number' | 'integer' | 'boolean' | 'date' | 'dateTime' | 'httpUrl' | 'object' | 'array';
 
@@ -67,6 +67,7 @@ function dateTimeProblem(value: unknown): Problem | undefined {
 function problemWith(value: unknown, rule: FieldRule): Problem | undefined {
 	switch (rule.type) {
 		case 'string':
+			if (ID_FIELDS[rule.field] && Array.isArray(value)) return { predicate: listInsteadOfId(value) as string };
 			if (typeof value !== 'string') return about(value, 'is not text');
 			if (rule.required && value.trim() === '') return { predicate: 'is empty' };
 			if (rule.maxLength !== undefined && value.length > rule.maxLength)

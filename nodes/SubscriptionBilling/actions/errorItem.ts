@@ -1,5 +1,5 @@
 import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeExecutionData, PreSendAction } from 'n8n-workflow';
-import { asNodeError, errorFieldsOf } from '../shared/apiError';
+import { errorFieldsOf } from '../shared/apiError';
 
 /**
  * The item a failed input item becomes when the node continues on fail (either output). n8n's
@@ -37,7 +37,7 @@ export function deferFailures(steps: PreSendAction[]): PreSendAction[] {
 				try {
 					return await step.call(this, options);
 				} catch (error) {
-					return Object.assign(options, { [DEFERRED]: asNodeError(this.getNode(), error, this.getItemIndex()) });
+					return Object.assign(options, { [DEFERRED]: error });
 				}
 			},
 	);

@@ -52,9 +52,10 @@ export function keyScope(ctx: IExecutePaginationFunctions, node: INode): KeyScop
  * A key for one write: the scope (execution, workflow, node, run, item) and the request (method,
  * path, query and body, keys sorted). Retries inside that run of the node for that item send the
  * same key, so the API applies the write once; another execution, run or item sends another key,
- * so a write asked for again is applied again.
+ * so a write asked for again is applied again. A custom key as the scope keys a second write of the
+ * operation it was given for (see perform's idempotencyKeyFor).
  */
-export function deriveIdempotencyKey(scope: KeyScope, options: Pick<IHttpRequestOptions, 'method' | 'url' | 'qs' | 'body'>): string {
+export function deriveIdempotencyKey(scope: KeyScope | { customKey: string }, options: Pick<IHttpRequestOptions, 'method' | 'url' | 'qs' | 'body'>): string {
 	const { qs } = options;
 	const hasQuery = qs !== undefined && qs !== null && typeof qs === 'object' && Object.keys(qs).length > 0;
 	const request = `${(options.method ?? 'GET').toUpperCase()} ${options.url}${hasQuery ? `?${stableJson(qs)}` : ''} ${stableJson(options.body)}`;

@@ -9,7 +9,7 @@ import {
 import { MAX_PAGE_SIZE } from '../shared/constants';
 import { invalidInput, quoted } from '../shared/invalidInput';
 import { visitPages } from '../shared/pagination';
-import { ID_HINT, ID_PATTERN } from '../shared/pathParameters';
+import { ID_HINT, ID_PATTERN, listInsteadOfId } from '../shared/pathParameters';
 import type { Session } from '../shared/transport';
 
 /**
@@ -35,6 +35,8 @@ function wantedId(ctx: IExecuteSingleFunctions | IExecutePaginationFunctions, lo
 export function lookupIdCheck(lookup: ListLookup): PreSendAction {
 	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
 		const id = wantedId(this, lookup);
+		const list = listInsteadOfId(id);
+		if (list) throw invalidInput(this, lookup.label, list);
 		if (typeof id !== 'string' || id.trim() === '') throw invalidInput(this, lookup.label, 'is empty');
 		if (!ID_PATTERN.test(id)) throw invalidInput(this, lookup.label, `${quoted(id)} ${ID_HINT}`);
 		return requestOptions;

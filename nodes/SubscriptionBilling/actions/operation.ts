@@ -3,6 +3,7 @@ import { fillPathParameters } from '../shared/pathParameters';
 import { deferFailures } from './errorItem';
 import type { ListLookup } from './lookup';
 import { perform, type OperationKind, type Shaper } from './perform';
+import type { Upsert } from './upsert';
 
 interface OperationBase {
 	name: string;
@@ -17,6 +18,8 @@ interface OperationBase {
 	shape?: Shaper;
 	/** A get by ID done through the paged list at `path` (the API has none of its own). */
 	lookup?: ListLookup;
+	/** A create or update done as a search, then a create or an update (the API has none of its own). */
+	upsert?: Upsert;
 }
 
 /**
@@ -41,7 +44,7 @@ export function operationOption(definition: OperationDefinition): INodePropertyO
 		routing: {
 			request: { method: definition.method, url: definition.path },
 			send: { paginate: true, preSend: deferFailures([fillPathParameters, ...(definition.preSend ?? [])]) },
-			operations: { pagination: perform(definition.kind, definition.shape, isPaged(definition), definition.lookup) },
+			operations: { pagination: perform(definition.kind, definition.shape, isPaged(definition), definition.lookup, definition.upsert) },
 		},
 	};
 }

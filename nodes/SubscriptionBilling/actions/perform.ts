@@ -7,18 +7,19 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 import { credentialBaseUrl, runCredentials } from '../shared/apiCredentials';
-import { asNodeError } from '../shared/apiError';
 import { apiBaseUrl } from '../shared/baseUrl';
 import { IDEMPOTENCY_HEADER } from '../shared/constants';
 import { deriveIdempotencyKey, keyScope } from './idempotency';
 import { errorItem, throwDeferred } from './errorItem';
+import { failure } from './failure';
 import { invalidInput, quoted } from '../shared/invalidInput';
 import { findInList, type ListLookup } from './lookup';
+import { createOrUpdate, type Upsert, type WriteKey } from './upsert';
 import { collectPages } from '../shared/pagination';
 import { DEFAULT_MAX_CONCURRENT, MAX_CONCURRENT_LIMIT } from '../shared/rateBudget';
 import { DEFAULT_RETRY, type RetrySettings } from '../shared/retry';
 import { sendWithRetries, type Session } from '../shared/transport';
-import { appliedSoFar, invalidRun, waitForBatch, wasNotSent, withSentence } from './runOutcome';
+import { appliedSoFar, invalidRun, notSentAlone, waitForBatch, wasNotSent, withSentence } from './runOutcome';
 import { runGateOf, type RunGate } from './runGate';
 
 export type OperationKind = 'read' | 'write' | 'list';
@@ -61,13 +62,18 @@ function maxConcurrent(ctx: IExecutePaginationFunctions, faultHandling: FaultHan
 	return value;
 }
 
-function idempotencyKeyFor(ctx: IExecutePaginationFunctions, node: INode, faultHandling: FaultHandling, options: IHttpRequestOptions): string | undefined {
+/**
+ * The key of one write. `second`: the second kind of write one operation can send (Create or
+ * Update's update), which a custom key, given for the operation's first write, keys by a key
+ * derived from it and the request.
+ */
+function idempotencyKeyFor(ctx: IExecutePaginationFunctions, node: INode, faultHandling: FaultHandling, options: IHttpRequestOptions, second = false): string | undefined {
 	const mode = faultHandling.idempotency ?? 'derived';
 	if (mode === 'off') return undefined;
 	if (mode === 'derived') return deriveIdempotencyKey(keyScope(ctx, node), options);
 	const key = String(faultHandling.idempotencyKey ?? '').trim();
 	if (key === '' || key.length > 255) throw invalidInput(ctx, 'Idempotency Key', key === '' ? 'is empty' : `is ${key.length} characters long, at most 255 are allowed`);
-	return key;
+	return second ? deriveIdempotencyKey({ customKey: key }, options) : key;
 }
 
 async function listLimit(ctx: IExecutePaginationFunctions): Promise<number> {
@@ -95,22 +101,22 @@ interface Prepared {
  * shared by every resource. Without Continue On Fail, the items of a run go through one gate
  * (runGate.ts): nothing is sent until every item has passed its checks.
  */
-export function perform(kind: OperationKind, shape?: Shaper, paged = false, lookup?: ListLookup) {
+export function perform(kind: OperationKind, shape?: Shaper, paged = false, lookup?: ListLookup, upsert?: Upsert) {
 	return async function (
 		this: IExecutePaginationFunctions,
 		requestData: DeclarativeRestApiSettings.ResultOptions,
 	): Promise<INodeExecutionData[]> {
 		const itemIndex = this.getItemIndex();
 		let prepared: Prepared | undefined;
-		let failure: unknown;
+		let checkFailure: unknown;
 		try {
 			prepared = await prepare.call(this, requestData, itemIndex);
 		} catch (error) {
-			failure = asNodeError(this.getNode(), error, itemIndex);
+			checkFailure = error;
 		}
 		const gate = runGateOf(this, itemIndex);
 		if (gate) {
-			await gate.whenChecked(itemIndex, failure);
+			await gate.whenChecked(itemIndex, checkFailure);
 			const invalid = gate.invalidItems();
 			// The run fails on its first invalid item; the others give nothing, since nothing is kept.
 			if (invalid.length > 0) {
@@ -120,22 +126,21 @@ export function perform(kind: OperationKind, shape?: Shaper, paged = false, look
 			await waitForBatch(this, itemIndex);
 		}
 		try {
-			if (failure !== undefined) throw failure;
+			if (checkFailure !== undefined) throw checkFailure;
 			const results = await send.call(this, prepared as Prepared, gate);
 			gate?.record(itemIndex, 'applied');
 			const pairedItem = { item: itemIndex };
-			const shapeResult = shape?.call(this, (prepared as Prepared).options);
-			return results.map((result) => ({
-				json: shapeResult ? shapeResult(result) : result,
-				pairedItem,
-			}));
+			return results.map((json) => ({ json, pairedItem }));
 		} catch (error) {
 			if (this.continueOnFail()) return [errorItem(error, itemIndex)];
 			if (gate && wasNotSent(error)) {
 				gate.record(itemIndex, 'notSent');
-				return [];
+				await gate.whenSettled();
+				// The run fails on the item that stopped it, whose error says what was applied.
+				if (gate.itemsWith('failed').length > 0) return [];
+				throw notSentAlone(this.getNode(), itemIndex);
 			}
-			const nodeError = asNodeError(this.getNode(), error, itemIndex);
+			const nodeError = failure(this, error, itemIndex);
 			if (!gate) throw nodeError;
 			gate.record(itemIndex, 'failed');
 			await gate.whenSettled();
@@ -156,7 +161,8 @@ export function perform(kind: OperationKind, shape?: Shaper, paged = false, look
 		const credentials = await runCredentials(this);
 		options.baseURL = apiBaseUrl(node, credentialBaseUrl(credentials), itemIndex);
 		const idempotencyKey = kind === 'write' ? idempotencyKeyFor(this, node, faultHandling, options) : undefined;
-		if (idempotencyKey) options.headers = { ...options.headers, [IDEMPOTENCY_HEADER]: idempotencyKey };
+		// Create or Update keys each of its writes when it sends it; the check above refused a bad custom key before anything is sent.
+		if (idempotencyKey && !upsert) options.headers = { ...options.headers, [IDEMPOTENCY_HEADER]: idempotencyKey };
 		const session: Session = {
 			ctx: this,
 			node,
@@ -170,12 +176,25 @@ export function perform(kind: OperationKind, shape?: Shaper, paged = false, look
 		return { options, session, limit };
 	}
 
+	/** Sends the item's requests; gives the item's output, shaped. */
 	async function send(this: IExecutePaginationFunctions, { options, session, limit }: Prepared, gate: RunGate | undefined): Promise<IDataObject[]> {
 		if (gate) session.mayStart = () => gate.mayStart();
-		// A write that failed for good fails its item: the run stops sending (a read may still recover, e.g. a refused page size).
-		if (gate && kind === 'write') session.onGiveUp = () => gate.stopSending();
-		if (lookup) return [await findInList(this, session, options, lookup)];
-		if (kind === 'list') return await collectPages(session, options, limit, paged);
-		return asList(await sendWithRetries(session, options));
+		// A single write that failed for good fails its item: the run stops sending. A read may still
+		// recover (a refused page size), and so may Create or Update (a create refused, then an update).
+		if (gate && kind === 'write' && !upsert) session.onGiveUp = () => gate.stopSending();
+		const shapeResult = shape?.call(this, options) ?? ((result: IDataObject) => result);
+		if (upsert) {
+			const node = this.getNode();
+			const faultHandling = this.getNodeParameter('faultHandling', {}) as FaultHandling;
+			const keyFor: WriteKey = (request, write) => idempotencyKeyFor(this, node, faultHandling, request, write === 'update');
+			const { record, action } = await createOrUpdate(this, session, options, upsert, keyFor);
+			return [{ ...shapeResult(record), action }];
+		}
+		const results = lookup
+			? [await findInList(this, session, options, lookup)]
+			: kind === 'list'
+				? await collectPages(session, options, limit, paged)
+				: asList(await sendWithRetries(session, options));
+		return results.map(shapeResult);
 	}
 }

@@ -63,6 +63,17 @@ export function withSentence(description: string | null | undefined, sentence: s
 	return `${text}${/[.!?]$/.test(text) ? '' : '.'} ${sentence}`;
 }
 
+/**
+ * The error of an item held back after the run stopped sending, when no item failed after all (a
+ * write that failed for good is the item's failure): the run must not look complete without it.
+ */
+export function notSentAlone(node: INode, itemIndex: number): NodeOperationError {
+	return new NodeOperationError(node, `Item ${itemIndex} was not sent`, {
+		itemIndex,
+		description: 'The run stopped sending after a request failed, and no item reported the failure. Nothing is lost silently: run the node again.',
+	});
+}
+
 /** Whether the request was held back (the run had failed) before anything of it was sent. */
 export function wasNotSent(error: unknown): boolean {
 	return error instanceof NotSentError || (error as { cause?: unknown } | undefined)?.cause instanceof NotSentError;

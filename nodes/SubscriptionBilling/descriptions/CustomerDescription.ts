@@ -4,6 +4,7 @@ import { omitEmptyFields } from '../actions/emptyFields';
 import { outputFields, outputShaper, selectedFieldsCheck } from '../actions/output';
 import { showFor, type ResourceDefinition } from '../actions/resource';
 import { lookupIdCheck, type ListLookup } from '../actions/lookup';
+import { matchValueCheck, type MatchField, type Upsert } from '../actions/upsert';
 import { MAX_PAGE_SIZE } from '../shared/constants';
 import { customerOutput } from './outputs';
 import { customerIdField } from '../shared/idFields';
@@ -12,6 +13,59 @@ import { customerBodyRules, customerNameField, customerOptionalFields } from './
 const show = (...operation: string[]) => showFor('customer', operation);
 
 const byId: ListLookup = { parameter: 'customerId', label: customerIdField.displayName, field: 'customer_id', noun: 'customer' };
+
+/** A create needs the name. */
+const createRules = [{ ...customerBodyRules[0], required: true }, ...customerBodyRules.slice(1)];
+
+const matchFields: MatchField[] = [
+	{ parameter: 'externalId', label: 'External ID', field: 'external_id' },
+	{ parameter: 'processorCustomerId', label: 'Processor Customer ID', field: 'processor_customer_id' },
+];
+
+const upsert: Upsert = {
+	matchBy: 'matchBy',
+	matchFields,
+	searchPath: '/customers/search',
+	updatePath: '/customers/{id}',
+	idField: 'customer_id',
+	noun: 'customer',
+};
+
+/** Create or Update: the match field on its own, the other fields as for Create. */
+function upsertFields(): INodeProperties[] {
+	const optional = (match: MatchField) => customerOptionalFields.filter((field) => field.name !== match.parameter);
+	return [
+		{
+			displayName: 'Match By',
+			name: 'matchBy',
+			type: 'options',
+			noDataExpression: true,
+			options: [
+				{ name: 'External ID', value: 'externalId', description: 'Your own ID for the customer' },
+				{ name: 'Processor Customer ID', value: 'processorCustomerId', description: 'The ID of the customer at the card payment processor' },
+			],
+			default: 'externalId',
+			description: 'The field that tells whether the customer exists: one Search by it, then a create or an update of the customer found',
+			displayOptions: show('upsert'),
+		},
+		...matchFields.flatMap((match): INodeProperties[] => {
+			const field = customerOptionalFields.find((candidate) => candidate.name === match.parameter) as INodeProperties;
+			const onlyFor = { show: { resource: ['customer'], operation: ['upsert'], matchBy: [match.parameter] } };
+			return [
+				{ ...field, required: true, description: `${field.description}; the customer with this value is updated, or created when there is none`, displayOptions: onlyFor },
+				{
+					displayName: 'Additional Fields',
+					name: 'additionalFields',
+					type: 'collection',
+					placeholder: 'Add field',
+					default: {},
+					displayOptions: onlyFor,
+					options: optional(match),
+				},
+			];
+		}),
+	];
+}
 
 const fields: INodeProperties[] = [
 	{
@@ -22,8 +76,9 @@ const fields: INodeProperties[] = [
 		displayOptions: show('get'),
 	},
 	{ ...customerIdField, displayOptions: show('get', 'update') },
-	...outputFields('customer', { 1: ['get', 'getMany', 'search'], 2: ['create', 'get', 'getMany', 'search', 'update'] }, customerOutput),
-	{ ...customerNameField(true), displayOptions: show('create') },
+	...outputFields('customer', { 1: ['get', 'getMany', 'search'], 2: ['create', 'get', 'getMany', 'search', 'update', 'upsert'] }, customerOutput),
+	{ ...customerNameField(true), displayOptions: show('create', 'upsert') },
+	...upsertFields(),
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
@@ -97,7 +152,24 @@ export const customerResource: ResourceDefinition = {
 			preSend: [
 				selectedFieldsCheck(customerOutput),
 				omitEmptyFields,
-				validateFields([{ ...customerBodyRules[0], required: true }, ...customerBodyRules.slice(1)]),
+				validateFields(createRules),
+			],
+		},
+		{
+			name: 'Create or Update',
+			value: 'upsert',
+			action: 'Create or update a customer',
+			description: 'Create a new record, or update the current one if it already exists (upsert)',
+			method: 'POST',
+			path: '/customers',
+			kind: 'write',
+			upsert,
+			shape: outputShaper(customerOutput, 2),
+			preSend: [
+				selectedFieldsCheck(customerOutput),
+				omitEmptyFields,
+				matchValueCheck(upsert),
+				validateFields(createRules),
 			],
 		},
 		{

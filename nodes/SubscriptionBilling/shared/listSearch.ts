@@ -86,8 +86,15 @@ async function scan(
 	return { results, paginationToken: next };
 }
 
-function matches(needle: string, ...texts: unknown[]): boolean {
-	return texts.some((text) => typeof text === 'string' && text.toLowerCase().includes(needle));
+/** The words typed, lowercased: each must be found somewhere in what an entry shows. */
+function wordsOf(filter: string | undefined): string[] {
+	return (filter ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+}
+
+/** Whether every typed word is in one of the texts ("acme growth" finds "Acme Corporation · Growth · …"). */
+function matches(words: string[], ...texts: unknown[]): boolean {
+	const shown = texts.filter((text): text is string => typeof text === 'string').join(' · ').toLowerCase();
+	return words.every((word) => shown.includes(word));
 }
 
 /** Customers by name: typing filters through the API's case-insensitive name search. */
@@ -133,14 +140,14 @@ export function subscriptionLabel(subscription: IDataObject, customerName: strin
 	return [customerName || 'no customer name', own, status, dates].join(' · ');
 }
 
-function subscriptionItems(customers: IDataObject[], needle?: string): INodeListSearchItems[] {
+function subscriptionItems(customers: IDataObject[], words: string[] = []): INodeListSearchItems[] {
 	return customers.flatMap((customer) => {
 		const customerName = typeof customer.name === 'string' ? customer.name : '';
-		const customerMatches = !needle || matches(needle, customerName);
 		const subscriptions = (customer.subscriptions as IDataObject[] | undefined) ?? [];
 		return subscriptions
-			.filter((subscription) => customerMatches || matches(needle!, subscription.name))
-			.map((subscription) => ({ name: subscriptionLabel(subscription, customerName, subscriptions), value: String(subscription.subscription_id) }));
+			.map((subscription) => ({ subscription, name: subscriptionLabel(subscription, customerName, subscriptions) }))
+			.filter(({ subscription, name }) => matches(words, name, subscription.name))
+			.map(({ subscription, name }) => ({ name, value: String(subscription.subscription_id) }));
 	});
 }
 
@@ -151,19 +158,19 @@ function subscriptionItems(customers: IDataObject[], needle?: string): INodeList
  */
 export async function searchSubscriptions(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
 	const offset = Number(paginationToken ?? 0);
-	const needle = filter?.trim().toLowerCase();
+	const words = wordsOf(filter);
 	const api = await pickerAccess(this);
-	if (needle) return await scan(api, { method: 'GET', url: '/customers' }, offset, (customers) => subscriptionItems(customers, needle));
+	if (words.length > 0) return await scan(api, { method: 'GET', url: '/customers' }, offset, (customers) => subscriptionItems(customers, words));
 	const page = await fetchPage(api, { method: 'GET', url: '/customers' }, offset);
 	return { results: subscriptionItems(page.results), paginationToken: page.nextOffset };
 }
 
 /** Plans by name; the API has no plan search, so the filter applies to the pages read. */
 export async function searchPlans(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
-	const needle = filter?.trim().toLowerCase();
+	const words = wordsOf(filter);
 	return await scan(await pickerAccess(this), { method: 'GET', url: '/plans' }, Number(paginationToken ?? 0), (plans) =>
 		plans
-			.filter((plan) => !needle || matches(needle, plan.plan_name))
+			.filter((plan) => matches(words, plan.plan_name))
 			.map((plan) => ({ name: String(plan.plan_name), value: String(plan.plan_id) })),
 	);
 }
@@ -175,26 +182,58 @@ async function bricksOf(api: ReadAccess, plan: IDataObject): Promise<IDataObject
 	return Array.isArray(detail?.bricks) ? (detail.bricks as IDataObject[]) : [];
 }
 
+/** A subscription ID the node holds as a plain value (not an expression), or undefined. */
+function plainSubscriptionId(ctx: ILoadOptionsFunctions): string | undefined {
+	const chosen = ctx.getCurrentNodeParameter('subscriptionId', { extractValue: true });
+	const id = typeof chosen === 'string' ? chosen.trim() : '';
+	return id !== '' && ID_PATTERN.test(id) ? id : undefined;
+}
+
+const ON_THIS_SUBSCRIPTION = 'on this subscription';
+
+/**
+ * The bricks on the chosen subscription's line items (its phases' too), read with GET
+ * /subscriptions/{id}; none when no subscription is chosen or it cannot be read (the list then
+ * simply marks nothing).
+ */
+async function subscriptionBrickIds(ctx: ILoadOptionsFunctions, api: ReadAccess): Promise<Set<string>> {
+	const id = plainSubscriptionId(ctx);
+	if (!id) return new Set();
+	try {
+		const detail = (await send(api, { method: 'GET', url: `/subscriptions/${encodeURIComponent(id)}` })) as IDataObject;
+		const phases = Array.isArray(detail?.phases) ? (detail.phases as IDataObject[]) : [];
+		const lineItems = [detail, ...phases].flatMap((part) => (Array.isArray(part?.line_items) ? (part.line_items as IDataObject[]) : []));
+		return new Set(lineItems.map((item) => String(item.brick_id)));
+	} catch {
+		return new Set();
+	}
+}
+
 /**
  * Bricks of every plan, "API Calls · USAGE · Growth". Usage entries take only usage bricks, so the
- * picker of Usage lists only those. Typed text matches brick and plan names.
+ * picker of Usage lists only those. With a subscription chosen, its own bricks come first, marked
+ * "on this subscription". Every typed word must match the label.
  */
 export async function searchBricks(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
-	const needle = filter?.trim().toLowerCase();
+	const words = wordsOf(filter);
 	const usageOnly = this.getCurrentNodeParameter('resource') === 'usage';
 	const offset = Number(paginationToken ?? 0);
 	const api = await pickerAccess(this);
+	const own = await subscriptionBrickIds(this, api);
 	const page = await fetchPage(api, { method: 'GET', url: '/plans' }, offset, MAX_PAGE_SIZE);
-	const results: INodeListSearchItems[] = [];
+	const first: INodeListSearchItems[] = [];
+	const rest: INodeListSearchItems[] = [];
 	for (const plan of page.results) {
 		for (const brick of await bricksOf(api, plan)) {
 			if (usageOnly && brick.brick_type !== undefined && brick.brick_type !== 'USAGE') continue;
-			if (needle && !matches(needle, brick.brick_name, plan.plan_name)) continue;
-			const label = [brick.brick_name ?? 'Brick', brick.brick_type, plan.plan_name].filter((part) => part !== undefined && part !== null).join(' · ');
-			results.push({ name: label, value: String(brick.brick_id) });
+			const isOwn = own.has(String(brick.brick_id));
+			const parts = [brick.brick_name ?? 'Brick', brick.brick_type, plan.plan_name, isOwn ? ON_THIS_SUBSCRIPTION : undefined];
+			const label = parts.filter((part) => part !== undefined && part !== null).join(' · ');
+			if (!matches(words, label)) continue;
+			(isOwn ? first : rest).push({ name: label, value: String(brick.brick_id) });
 		}
 	}
-	return { results, paginationToken: page.nextOffset };
+	return { results: [...first, ...rest], paginationToken: page.nextOffset };
 }
 
 /** The subscription chosen in the node, whose milestones or orders a picker lists. */
@@ -230,8 +269,8 @@ async function subscriptionListItems(
 ): Promise<INodeListSearchResult> {
 	const subscriptionId = chosenSubscription(ctx, what);
 	const entries = await wholeList(await pickerAccess(ctx), `/subscriptions/${encodeURIComponent(subscriptionId)}/${path}`);
-	const needle = filter?.trim().toLowerCase();
-	const items = entries.map(item).filter((entry) => !needle || matches(needle, entry.name, entry.value));
+	const words = wordsOf(filter);
+	const items = entries.map(item).filter((entry) => matches(words, entry.name, entry.value));
 	return { results: items };
 }
 

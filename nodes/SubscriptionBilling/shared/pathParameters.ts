@@ -24,9 +24,21 @@ const PATH_PARAMETERS: Record<string, PathParameterRule> = {
 	milestoneId: { label: 'Milestone ID', pattern: ID_PATTERN, hint: ID_HINT },
 };
 
+/**
+ * What is wrong with a list mapped into a field that takes one ID (such as a customer's
+ * active_subscription_ids): how many it holds and how to run once per ID.
+ */
+export function listInsteadOfId(value: unknown): string | undefined {
+	if (!Array.isArray(value)) return undefined;
+	const count = value.length === 1 ? 'a list of 1 ID' : `a list of ${value.length} IDs`;
+	return `received ${count}${value.length > 0 ? ` (${value.slice(0, 3).map(quoted).join(', ')}${value.length > 3 ? ', …' : ''})` : ''}, and it takes one ID. To run once per ID, turn the list into one item per ID first: a Split Out node on the field that holds the list (such as active_subscription_ids), then map the ID of each item here`;
+}
+
 function checkedPathParameter(ctx: IExecuteSingleFunctions, name: string, raw: unknown): string {
 	const rule = PATH_PARAMETERS[name];
 	const given = typeof raw === 'number' ? String(raw) : raw;
+	const list = listInsteadOfId(given);
+	if (list) throw invalidInput(ctx, rule.label, list);
 	if (typeof given !== 'string' || given.trim() === '') throw invalidInput(ctx, rule.label, 'is empty');
 	const value = rule.normalise ? rule.normalise(given) : given;
 	if (!rule.pattern.test(value)) throw invalidInput(ctx, rule.label, `${quoted(value)} ${rule.hint}`);

@@ -5,7 +5,8 @@ import { nearestInWindow } from './dateWindow';
 import { sampleChange } from './fieldChanges';
 import { DETAIL_FIELDS, detailFields, readSubscriptionDetails } from './subscriptionDetails';
 import { RESUMED_STATUSES } from './subscriptionStatus';
-import type { CustomerListEvent, CustomerListSettings, PollInput } from './types';
+import { EVENT_OPTIONS } from '../description';
+import { isInvoiceFamilyEvent, type CustomerListEvent, type CustomerListSettings, type PollInput, type TriggerEvent } from './types';
 
 /** Subscriptions whose detail Fetch Test Event reads at most, nearest end date first, to find a renewal date. */
 const SAMPLE_DETAIL_READS = 20;
@@ -78,4 +79,40 @@ export async function sampleCustomerListEvents(input: PollInput, events: Custome
 		if (item) items.push(item);
 	}
 	return items;
+}
+
+/** What Fetch Test Event looked for, per event, when it found no example. */
+const LOOKED_FOR: Record<TriggerEvent, string> = {
+	newCustomer: 'no customer',
+	customerUpdated: 'no customer',
+	newSubscription: 'no subscription',
+	subscriptionUpdated: 'no subscription',
+	subscriptionStatusChanged: 'no subscription in the statuses chosen in Only Changes To',
+	subscriptionPaused: 'no paused subscription',
+	subscriptionResumed: `no subscription in ${RESUMED_STATUSES.join(' or ')}`,
+	subscriptionEndingSoon: 'no subscription ending within Days Before End',
+	subscriptionRenewalDue: `no renewal within Days Before Renewal among the ${SAMPLE_DETAIL_READS} subscriptions ending soonest`,
+	newInvoice: 'no invoice',
+	invoicePaid: 'no paid invoice',
+	invoiceOverdue: 'no overdue invoice',
+	invoicePaymentFailed: 'no invoice with a failed payment',
+};
+
+/**
+ * The samples, and for each selected event that has none an item saying so (`no_example`), so a
+ * test fetch of several events never looks complete when some showed nothing.
+ */
+export function withMissingExamples(events: TriggerEvent[], samples: IDataObject[], invoicesOf: string): IDataObject[] {
+	const shown = new Set(samples.map((sample) => sample.event));
+	const missing = events
+		.filter((event) => !shown.has(event))
+		.map((event) => {
+			const name = EVENT_OPTIONS.find((option) => option.value === event)?.name ?? event;
+			const where = isInvoiceFamilyEvent(event) ? `the invoices of ${invoicesOf}` : 'the customer list';
+			return {
+				event,
+				no_example: `${name}: no example to show. Fetch Test Event found ${LOOKED_FOR[event]} in ${where}. This item is not an event: once one happens, the trigger emits it in the shape the README's Trigger section gives.`,
+			};
+		});
+	return [...samples, ...missing];
 }

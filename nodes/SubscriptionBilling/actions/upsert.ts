@@ -1,0 +1,122 @@
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IExecutePaginationFunctions,
+	type IExecuteSingleFunctions,
+	type IHttpRequestOptions,
+	type PreSendAction,
+} from 'n8n-workflow';
+import { asNodeError, errorFieldsOf } from '../shared/apiError';
+import { IDEMPOTENCY_HEADER } from '../shared/constants';
+import { invalidInput, quoted } from '../shared/invalidInput';
+import { sendWithRetries, type Session } from '../shared/transport';
+import { isMissing } from './emptyFields';
+
+/** A field a Create or Update finds its record by: the user picks one in Match By. */
+export interface MatchField {
+	/** The Match By option, and the node parameter holding the value. */
+	parameter: string;
+	/** As the editor shows it. */
+	label: string;
+	/** The API's field, in the body and in the search. */
+	field: string;
+}
+
+/**
+ * A create or update the API has no operation for: one search by the match field, then a create
+ * when nothing matched or a partial update of the one record that did.
+ */
+export interface Upsert {
+	/** The node parameter choosing the match field. */
+	matchBy: string;
+	matchFields: MatchField[];
+	searchPath: string;
+	/** The update's path, `{id}` standing for the found record's ID. */
+	updatePath: string;
+	idField: string;
+	/** The record, as messages name it: "customer". */
+	noun: string;
+}
+
+export type UpsertAction = 'created' | 'updated';
+
+/** How a write of the upsert is keyed: `update` says it is the update (a custom key keys the create). */
+export type WriteKey = (request: IHttpRequestOptions, write: 'create' | 'update') => string | undefined;
+
+function matchFieldOf(ctx: IExecuteSingleFunctions | IExecutePaginationFunctions, upsert: Upsert): MatchField {
+	const chosen = ctx.getNodeParameter(upsert.matchBy, upsert.matchFields[0].parameter);
+	return upsert.matchFields.find((match) => match.parameter === chosen) ?? upsert.matchFields[0];
+}
+
+/** The match value must be there: with none, a search could not tell whether the record exists. */
+export function matchValueCheck(upsert: Upsert): PreSendAction {
+	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
+		const match = matchFieldOf(this, upsert);
+		const value = ((requestOptions.body ?? {}) as IDataObject)[match.field];
+		if (isMissing(value) || (typeof value === 'string' && value.trim() === '')) {
+			throw invalidInput(this, match.label, `is empty: Create or Update finds the ${upsert.noun} by it, so nothing can be matched without it`);
+		}
+		return requestOptions;
+	};
+}
+
+/** One search for the match value: the record found, or undefined; more than one fails naming them. */
+async function findMatch(session: Session, base: IHttpRequestOptions, upsert: Upsert, match: MatchField, value: string): Promise<IDataObject | undefined> {
+	const request: IHttpRequestOptions = { ...base, method: 'POST', url: upsert.searchPath, qs: { limit: 2 }, body: { [match.field]: value } };
+	const page = (await sendWithRetries({ ...session, safeToRepeat: true }, request)) as { results?: unknown; count?: unknown } | null;
+	const results = Array.isArray(page?.results) ? (page.results as IDataObject[]) : [];
+	// The search matches exactly; an entry that does not carry the value is not this record.
+	const matching = results.filter((record) => record?.[match.field] === value);
+	const counted = typeof page?.count === 'number' ? page.count : matching.length;
+	if (matching.length <= 1 && counted <= 1) return matching[0];
+	const ids = matching.map((record) => quoted(record[upsert.idField])).join(', ');
+	throw new NodeOperationError(session.node, `${match.label} in item ${session.itemIndex}: ${Math.max(counted, matching.length)} ${upsert.noun}s have the ${match.label} ${quoted(value)}`, {
+		itemIndex: session.itemIndex,
+		description: `Create or Update changes one ${upsert.noun}, and the API has several with this ${match.label} (${ids}${counted > matching.length ? ', …' : ''}). Nothing was written. Give each ${upsert.noun} its own ${match.label}, or change one of them with Update.`,
+	});
+}
+
+async function write(session: Session, request: IHttpRequestOptions, key: string | undefined): Promise<IDataObject> {
+	const headers = { ...request.headers };
+	delete headers[IDEMPOTENCY_HEADER];
+	if (key) headers[IDEMPOTENCY_HEADER] = key;
+	return (await sendWithRetries({ ...session, safeToRepeat: key !== undefined }, { ...request, headers })) as IDataObject;
+}
+
+/** Refusals a create can meet when the record was made meanwhile (the API refuses a second customer of the same name). */
+function mayBeTaken(error: unknown): boolean {
+	return [400, 409, 422].includes(errorFieldsOf(error).status ?? 0);
+}
+
+/**
+ * Creates the record, or updates the one whose match field has the value. `create` is the composed
+ * create request (body: every field given). A create refused because another run created the record
+ * meanwhile (two executions at once) becomes an update of the record found again.
+ */
+export async function createOrUpdate(
+	ctx: IExecutePaginationFunctions,
+	session: Session,
+	create: IHttpRequestOptions,
+	upsert: Upsert,
+	keyFor: WriteKey,
+): Promise<{ record: IDataObject; action: UpsertAction }> {
+	const match = matchFieldOf(ctx, upsert);
+	const body = create.body as IDataObject;
+	const value = String(body[match.field]);
+	const update = async (found: IDataObject): Promise<{ record: IDataObject; action: UpsertAction }> => {
+		const changes = Object.fromEntries(Object.entries(body).filter(([field]) => field !== match.field));
+		const path = upsert.updatePath.replace('{id}', encodeURIComponent(String(found[upsert.idField])));
+		const request: IHttpRequestOptions = { ...create, method: 'PATCH', url: path, qs: {}, body: changes };
+		return { record: await write(session, request, keyFor(request, 'update')), action: 'updated' };
+	};
+	const found = await findMatch(session, create, upsert, match, value);
+	if (found) return await update(found);
+	try {
+		return { record: await write(session, create, keyFor(create, 'create')), action: 'created' };
+	} catch (error) {
+		if (!mayBeTaken(error)) throw asNodeError(session.node, error, session.itemIndex);
+		const madeMeanwhile = await findMatch(session, create, upsert, match, value);
+		if (!madeMeanwhile) throw asNodeError(session.node, error, session.itemIndex);
+		return await update(madeMeanwhile);
+	}
+}

@@ -1,0 +1,209 @@
+/**
+ * Customer → Create or Update, through n8n's engine against the sandbox: one search by the match
+ * field, then a create or a partial update; the customer in the shape Create and Update give, with
+ * `action`. Two executions at once create the customer once; a retry never doubles a write; an
+ * empty match value sends nothing.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { runBilling, useSandbox, type BillingRun, type ReceivedRequest } from './helpers/billing.cjs';
+
+const KEY_HEADER = 'x-service-idempotent-operation-key';
+const sandbox = useSandbox();
+beforeEach(() => sandbox.setFaults(null));
+
+const customers = () => [...(sandbox.state.customers as Map<string, IDataObject>).values()];
+const withExternalId = (externalId: string) => customers().filter((customer) => customer.external_id === externalId);
+const sent = () => sandbox.requests.map((request) => `${request.method} ${request.path}${request.rawQuery ? `?${request.rawQuery}` : ''} ${request.status}`);
+const keyOf = (request: ReceivedRequest) => request.headers[KEY_HEADER];
+
+function upsert(parameters: INodeParameters = {}, options: Parameters<typeof runBilling>[2] = {}): Promise<BillingRun> {
+	return runBilling(
+		sandbox,
+		{
+			resource: 'customer',
+			operation: 'upsert',
+			externalId: 'EXT-90001',
+			name: 'Hooli XYZ',
+			additionalFields: { legalName: 'Hooli XYZ Inc.', address: { city: 'Palo Alto', country: 'US' } },
+			...parameters,
+		},
+		options,
+	);
+}
+
+describe('one search, then a create or an update', () => {
+	test('an External ID no customer has: the customer is created with every field given, action "created"', async () => {
+		const run = await upsert();
+		expect(run.error).toBeUndefined();
+		const [created] = withExternalId('EXT-90001');
+		expect(run.json).toEqual([
+			{
+				customer_id: created.customer_id,
+				name: 'Hooli XYZ',
+				legal_name: 'Hooli XYZ Inc.',
+				external_id: 'EXT-90001',
+				processor_customer_id: null,
+				tax_id: null,
+				country: 'US',
+				all_subscriptions_count: 0,
+				active_subscriptions_count: 0,
+				active_subscription_ids: [],
+				action: 'created',
+			},
+		]);
+		expect(sent()).toEqual(['POST /api/v2/customers/search?limit=2 200', 'POST /api/v2/customers 201']);
+		const [search, create] = sandbox.requests;
+		expect(search.body).toEqual({ external_id: 'EXT-90001' });
+		expect(keyOf(search)).toBeUndefined();
+		expect(create.body).toEqual({ name: 'Hooli XYZ', external_id: 'EXT-90001', legal_name: 'Hooli XYZ Inc.', address: { city: 'Palo Alto', country: 'US' } });
+		expect(keyOf(create)).toMatch(/^n8n-[0-9a-f]{32}$/);
+	});
+
+	test('an External ID a customer has: that customer is updated (the match field is not sent again), action "updated", the same keys as a create', async () => {
+		const created = (await upsert()).json[0];
+		sandbox.clearRequests();
+		const run = await upsert({ name: 'Hooli XYZ', additionalFields: { taxId: 'US-12-345' } });
+		expect(run.error).toBeUndefined();
+		expect(run.json).toEqual([{ ...created, tax_id: 'US-12-345', action: 'updated' }]);
+		expect(sent()).toEqual(['POST /api/v2/customers/search?limit=2 200', `PATCH /api/v2/customers/${created.customer_id} 200`]);
+		expect(sandbox.requests[1].body).toEqual({ name: 'Hooli XYZ', tax_id: 'US-12-345' });
+		expect(keyOf(sandbox.requests[1])).toMatch(/^n8n-/);
+		expect(withExternalId('EXT-90001')).toHaveLength(1);
+	});
+
+	test('Match By Processor Customer ID finds the seeded customer by it and updates it; Raw output with action', async () => {
+		const { processorCustomerId, customerId, customerName } = sandbox.fixtures;
+		const run = await upsert({ matchBy: 'processorCustomerId', processorCustomerId, externalId: undefined, name: customerName, additionalFields: { taxId: 'DE999' }, customerOutput: 'raw' });
+		expect(run.error).toBeUndefined();
+		expect(run.json).toEqual([expect.objectContaining({ customer_id: customerId, processor_customer_id: processorCustomerId, tax_id: 'DE999', subscriptions: expect.any(Array), action: 'updated' })]);
+		expect(sandbox.requests[0].body).toEqual({ processor_customer_id: processorCustomerId });
+		expect(sandbox.requests[1].body).toEqual({ name: customerName, tax_id: 'DE999' });
+	});
+
+	test('several items: each its own search and write, each item paired with its input', async () => {
+		const run = await upsert(
+			{ externalId: '={{ $json.id }}', name: '={{ $json.name }}', additionalFields: {} },
+			{ items: [{ id: 'EXT-90010', name: 'First Ltd' }, { id: sandbox.fixtures.customerExternalId, name: sandbox.fixtures.customerName }] },
+		);
+		expect(run.error).toBeUndefined();
+		expect(run.json.map((item) => [item.external_id, item.action])).toEqual([
+			['EXT-90010', 'created'],
+			[sandbox.fixtures.customerExternalId, 'updated'],
+		]);
+		expect(run.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+	});
+});
+
+describe('nothing is sent without a match value', () => {
+	test.each([
+		['empty', ''],
+		['blank', '   '],
+	])('%s External ID in the second item: the error names the field and the item, and nothing is sent for any item', async (_what, value) => {
+		const run = await upsert({ externalId: '={{ $json.id }}' }, { items: [{ id: 'EXT-90020' }, { id: value }] });
+		expect(run.error?.message).toBe('External ID in item 1: is empty: Create or Update finds the customer by it, so nothing can be matched without it');
+		expect(run.error?.description).toContain('Nothing was sent to the API for any of the 2 items');
+		expect(sandbox.requests).toEqual([]);
+	});
+
+	test('Processor Customer ID mapped from an empty value, when matching by it', async () => {
+		const run = await upsert({ matchBy: 'processorCustomerId', processorCustomerId: '={{ $json.missing }}' });
+		expect(run.error?.message).toMatch(/^Processor Customer ID in item 0: is empty/);
+		expect(sandbox.requests).toEqual([]);
+	});
+});
+
+describe('at most one customer per match value', () => {
+	test('two executions at once with the same External ID: one customer, one output "created", the other "updated" of the same customer', async () => {
+		const before = customers().length;
+		// Both searches are answered only once both have arrived: each execution finds nothing and creates.
+		let arrived = 0;
+		let release: () => void = () => {};
+		const bothSearched = new Promise<void>((resolve) => (release = resolve));
+		const remove = sandbox.world.onRequest(
+			(request) => request.path.endsWith('/customers/search'),
+			() => {
+				arrived++;
+				if (arrived === 2) release();
+				return bothSearched;
+			},
+			{ once: false },
+		);
+		const runs = await Promise.all([upsert(), upsert()]);
+		remove();
+		for (const run of runs) expect(run.error).toBeUndefined();
+		expect(customers()).toHaveLength(before + 1);
+		const [customer] = withExternalId('EXT-90001');
+		expect(runs.map((run) => run.json[0].action).sort()).toEqual(['created', 'updated']);
+		for (const run of runs) expect(run.json).toEqual([expect.objectContaining({ customer_id: customer.customer_id, name: 'Hooli XYZ', legal_name: 'Hooli XYZ Inc.', country: 'US' })]);
+		// the second create is refused (the name is taken), the customer found again and updated
+		expect(sent().sort()).toEqual(
+			[
+				'POST /api/v2/customers/search?limit=2 200',
+				'POST /api/v2/customers/search?limit=2 200',
+				'POST /api/v2/customers 201',
+				'POST /api/v2/customers 400',
+				'POST /api/v2/customers/search?limit=2 200',
+				`PATCH /api/v2/customers/${customer.customer_id} 200`,
+			].sort(),
+		);
+	});
+
+	test('two customers with the External ID: the item fails naming both, and nothing is written', async () => {
+		const first = sandbox.world.createCustomer({ name: 'Twin One', external_id: 'EXT-TWIN' });
+		const second = sandbox.world.createCustomer({ name: 'Twin Two', external_id: 'EXT-TWIN' });
+		const run = await upsert({ externalId: 'EXT-TWIN' });
+		expect(run.error?.message).toBe('External ID in item 0: 2 customers have the External ID "EXT-TWIN"');
+		expect(run.error?.description).toContain(`"${first.customer_id}", "${second.customer_id}"`);
+		expect(sent()).toEqual(['POST /api/v2/customers/search?limit=2 200']);
+	});
+
+	test("a name another customer (of another External ID) has: the API's refusal, after one more search", async () => {
+		const run = await upsert({ name: sandbox.fixtures.customerName });
+		expect(run.error?.message).toBe(`ERR_BAD_REQUEST: name: A customer named '${sandbox.fixtures.customerName}' already exists.`);
+		expect(sent()).toEqual(['POST /api/v2/customers/search?limit=2 200', 'POST /api/v2/customers 400', 'POST /api/v2/customers/search?limit=2 200']);
+		expect(withExternalId('EXT-90001')).toEqual([]);
+	});
+});
+
+describe('a retry never doubles, a run asked for again is applied again', () => {
+	test("the create's answer cut off after the API applied it: the repeat carries the same key and gets the first answer replayed", async () => {
+		const before = customers().length;
+		sandbox.setFaults({ on: [2], kinds: ['truncate'] });
+		const run = await upsert();
+		expect(run.error).toBeUndefined();
+		expect(run.json[0].action).toBe('created');
+		expect(customers()).toHaveLength(before + 1);
+		expect(sent()).toEqual(['POST /api/v2/customers/search?limit=2 200', 'POST /api/v2/customers 201', 'POST /api/v2/customers 201']);
+		expect(keyOf(sandbox.requests[2])).toBe(keyOf(sandbox.requests[1]));
+		expect((sandbox.requests[2] as ReceivedRequest & { replayed?: boolean }).replayed).toBe(true);
+	});
+
+	test("the update's answer cut off: repeated under the same key, replayed; run again later, the update is sent under a new key and applied", async () => {
+		const { customerExternalId, customerName } = sandbox.fixtures;
+		sandbox.setFaults({ on: [2], kinds: ['truncate'] });
+		const first = await upsert({ externalId: customerExternalId, name: customerName, additionalFields: { taxId: 'T-1' } });
+		expect(first.error).toBeUndefined();
+		const patches = () => sandbox.requests.filter((request) => request.method === 'PATCH');
+		expect(patches().map((request) => [request.status, keyOf(request)])).toEqual([
+			[200, keyOf(patches()[0])],
+			[200, keyOf(patches()[0])],
+		]);
+		sandbox.setFaults(null);
+		const again = await upsert({ externalId: customerExternalId, name: customerName, additionalFields: { taxId: 'T-1' } });
+		expect(again.json[0]).toMatchObject({ tax_id: 'T-1', action: 'updated' });
+		expect(patches()).toHaveLength(3);
+		expect(keyOf(patches()[2])).not.toBe(keyOf(patches()[0]));
+		expect((patches()[2] as ReceivedRequest & { replayed?: boolean }).replayed).toBeUndefined();
+	});
+
+	test('a custom key keys the create; the update carries a key derived from it, so one key never names two different writes', async () => {
+		const faultHandling = { idempotency: 'custom', idempotencyKey: 'crm-event-7' };
+		const created = await upsert({ faultHandling });
+		expect(created.json[0].action).toBe('created');
+		const updated = await upsert({ faultHandling, additionalFields: { taxId: 'T-2' } });
+		expect(updated.error).toBeUndefined();
+		expect(updated.json[0]).toMatchObject({ customer_id: created.json[0].customer_id, tax_id: 'T-2', action: 'updated' });
+		const writes = sandbox.requests.filter((request) => request.method !== 'POST' || request.path.endsWith('/customers'));
+		expect(writes.map((request) => `${request.method} ${keyOf(request)}`)).toEqual(['POST crm-event-7', expect.stringMatching(/^PATCH n8n-[0-9a-f]{32}$/)]);
+	});
+});

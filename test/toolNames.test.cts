@@ -115,22 +115,37 @@ const SAMPLES = [
 	'Two  spaces - and a hyphen in Subscription Billing1',
 ];
 
-/** The editor's getToolName, read from the release's built editor (one of its assets defines it). */
+/** Where the expression starting at `start` ends: the first `,` or `;` (or unmatched closer) outside brackets and strings. */
+function expressionEnd(text: string, start: number): number {
+	let depth = 0;
+	for (let at = start; at < text.length; at++) {
+		const c = text[at];
+		if (c === '"' || c === "'" || c === '`') {
+			for (at++; text[at] !== c; at++) if (text[at] === '\\') at++;
+		} else if ('([{'.includes(c)) depth++;
+		else if (')]}'.includes(c) && --depth < 0) return at;
+		else if ((c === ',' || c === ';') && depth === 0) return at;
+	}
+	return text.length;
+}
+
+/**
+ * The editor's getToolName (FromAiParametersModal's useToolParameters), read from the release's
+ * built editor: the function its getToolNamePrefix calls (`node_${getToolName(toolNode)}_`), as
+ * defined just before it (`const getToolName = …` in 2.8.4, minified `,d=e=>…` in 2.41.1).
+ */
 function editorGetToolName(installDir: string): ToolNameOf {
 	const assets = path.join(installDir, 'node_modules/n8n-editor-ui/dist/assets');
-	const marker = 'const getToolName = ';
 	for (const file of readdirSync(assets).filter((f) => f.endsWith('.js'))) {
 		const text = readFileSync(path.join(assets, file), 'utf8');
-		const at = text.indexOf(marker);
-		if (at < 0) continue;
-		const open = text.indexOf('{', text.indexOf('=>', at));
-		let depth = 0;
-		let end = open;
-		for (; end < text.length; end++) {
-			if (text[end] === '{') depth++;
-			if (text[end] === '}' && --depth === 0) break;
-		}
-		return new Function(`return ${text.slice(at + marker.length, end + 1)}`)() as ToolNameOf;
+		const prefix = /`node_\$\{([\w$]+)\(/.exec(text);
+		if (!prefix) continue;
+		const before = text.slice(Math.max(0, prefix.index - 2000), prefix.index);
+		const definitions = [...before.matchAll(new RegExp(`(?:const |let |,)${prefix[1].replace(/\$/g, '\\$')} ?= ?`, 'g'))];
+		const definition = definitions.at(-1);
+		if (!definition) continue;
+		const start = prefix.index - before.length + definition.index + definition[0].length;
+		return new Function(`return ${text.slice(start, expressionEnd(text, start))}`)() as ToolNameOf;
 	}
 	throw new Error(`no getToolName in ${assets}`);
 }

@@ -7,9 +7,18 @@
 // Completions. Checked: the tool the model is offered (its name as n8n derives it from the node's
 // name from the panel, at most 64 characters), the request the sandbox received, the tool's result
 // in the model's second call, and the agent's answer.
-const fs = require('node:fs');
-const path = require('node:path');
-const { PACKAGE_NAME, credentialFor, startEnvironment, requestsOf, describeRun, nodeRun, outputJson } = require('./helpers');
+const {
+	PACKAGE_NAME,
+	AI_AGENT_FILE,
+	OPENAI_CHAT_MODEL_FILE,
+	credentialFor,
+	startEnvironment,
+	requestsOf,
+	describeRun,
+	nodeRun,
+	outputJson,
+	panelVersion,
+} = require('./helpers');
 const { startScriptedChatModel, chatToolResult, responsesToolResult } = require('./scriptedChatModel');
 
 const BILLING_CREDENTIAL = { id: 'sbAgentBilling01', name: 'Subscription Billing account' };
@@ -24,16 +33,6 @@ let sandbox;
 let n8n;
 let model;
 
-/** The version n8n's nodes panel adds of a node of the installed release (its defaultVersion, else its newest). */
-function panelVersion(relativeFile) {
-	const text = fs.readFileSync(path.join(n8n.install.dir, 'node_modules', relativeFile), 'utf8');
-	const defaultVersion = text.match(/defaultVersion: ([\d.]+)/);
-	if (defaultVersion) return Number(defaultVersion[1]);
-	const versions = text.match(/version: \[([\d., ]+)\]/);
-	if (!versions) throw new Error(`no version in ${relativeFile}`);
-	return Math.max(...versions[1].split(',').map(Number));
-}
-
 function agentWorkflow(id, { responsesApi }) {
 	const subscriptionId = sandbox.fixtures.subscriptionId;
 	return {
@@ -45,7 +44,7 @@ function agentWorkflow(id, { responsesApi }) {
 				id: 'agent-agent',
 				name: 'AI Agent',
 				type: '@n8n/n8n-nodes-langchain.agent',
-				typeVersion: panelVersion('@n8n/n8n-nodes-langchain/dist/nodes/agents/Agent/Agent.node.js'),
+				typeVersion: panelVersion(n8n, AI_AGENT_FILE),
 				position: [220, 0],
 				parameters: { promptType: 'define', text: `What is the status of subscription ${subscriptionId}?`, options: {} },
 			},
@@ -53,7 +52,7 @@ function agentWorkflow(id, { responsesApi }) {
 				id: 'agent-model',
 				name: 'OpenAI Chat Model',
 				type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
-				typeVersion: panelVersion('@n8n/n8n-nodes-langchain/dist/nodes/llms/LMChatOpenAi/LmChatOpenAi.node.js'),
+				typeVersion: panelVersion(n8n, OPENAI_CHAT_MODEL_FILE),
 				position: [120, 220],
 				parameters: { model: { __rl: true, mode: 'id', value: 'scripted-model' }, responsesApiEnabled: responsesApi, options: {} },
 				credentials: { openAiApi: OPENAI_CREDENTIAL },

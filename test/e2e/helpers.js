@@ -119,6 +119,22 @@ function pollEverySeconds(seconds) {
 	return { item };
 }
 
+/**
+ * The version n8n's nodes panel adds of one of n8n's own nodes (its defaultVersion, else its newest),
+ * read from the running release's install: `relativeFile` below its node_modules.
+ */
+function panelVersion(n8n, relativeFile) {
+	const text = fs.readFileSync(path.join(n8n.install.dir, 'node_modules', relativeFile), 'utf8');
+	const defaultVersion = /defaultVersion: ([\d.]+)/.exec(text);
+	if (defaultVersion) return Number(defaultVersion[1]);
+	const versions = /version: \[([\d., ]+)\]/.exec(text);
+	if (!versions) throw new Error(`no version in ${relativeFile}`);
+	return Math.max(...versions[1].split(',').map(Number));
+}
+
+const AI_AGENT_FILE = '@n8n/n8n-nodes-langchain/dist/nodes/agents/Agent/Agent.node.js';
+const OPENAI_CHAT_MODEL_FILE = '@n8n/n8n-nodes-langchain/dist/nodes/llms/LMChatOpenAi/LmChatOpenAi.node.js';
+
 module.exports = {
 	ROOT,
 	OWNER,
@@ -138,4 +154,7 @@ module.exports = {
 	describeRun,
 	builtNodeDescription,
 	expectedOperations,
+	panelVersion,
+	AI_AGENT_FILE,
+	OPENAI_CHAT_MODEL_FILE,
 };

@@ -9,7 +9,6 @@
 // in the model's second call, and the agent's answer.
 const {
 	PACKAGE_NAME,
-	AI_AGENT_FILE,
 	OPENAI_CHAT_MODEL_FILE,
 	credentialFor,
 	startEnvironment,
@@ -18,6 +17,7 @@ const {
 	nodeRun,
 	outputJson,
 	panelVersion,
+	agentWorkflowStart,
 } = require('./helpers');
 const { startScriptedChatModel, chatToolResult, responsesToolResult } = require('./scriptedChatModel');
 
@@ -34,20 +34,12 @@ let n8n;
 let model;
 
 function agentWorkflow(id, { responsesApi }) {
-	const subscriptionId = sandbox.fixtures.subscriptionId;
+	const start = agentWorkflowStart(n8n, `What is the status of subscription ${sandbox.fixtures.subscriptionId}?`);
 	return {
 		id,
 		name: `e2e: AI Agent with the Subscription Billing tool (${responsesApi ? 'Responses' : 'Chat Completions'} API)`,
 		nodes: [
-			{ id: 'agent-start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-			{
-				id: 'agent-agent',
-				name: 'AI Agent',
-				type: '@n8n/n8n-nodes-langchain.agent',
-				typeVersion: panelVersion(n8n, AI_AGENT_FILE),
-				position: [220, 0],
-				parameters: { promptType: 'define', text: `What is the status of subscription ${subscriptionId}?`, options: {} },
-			},
+			...start.nodes,
 			{
 				id: 'agent-model',
 				name: 'OpenAI Chat Model',
@@ -72,11 +64,11 @@ function agentWorkflow(id, { responsesApi }) {
 			},
 		],
 		connections: {
-			Start: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
+			...start.connections,
 			'OpenAI Chat Model': { ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]] },
 			[TOOL_NODE]: { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
 		},
-		// as the editor saves a new workflow (with the legacy order, v0, AI Agent v3 resumes before its tool has run)
+		// as the editor saves a new workflow (in the legacy order, v0, AI Agent v3 resumes before its tool has run)
 		settings: { executionOrder: 'v1' },
 	};
 }

@@ -7,7 +7,7 @@
 // actions holding other characters than letters, digits, spaces and hyphens the step ran nothing
 // ("No output data" on n8n 2.8.4, "Node was not executed" on 2.41.1).
 // Screenshots: test-output/e2e/ai-tool-*.png.
-const { NODE_TYPE, AI_AGENT_FILE, credentialFor, startEnvironment, requestsOf, panelVersion } = require('./helpers');
+const { NODE_TYPE, credentialFor, startEnvironment, requestsOf, agentWorkflowStart } = require('./helpers');
 const { UI_TIMEOUT, byTestId, openBrowser, signIn, screenshot } = require('./browser');
 const { isKnownN8nPageError } = require('./knownN8nPageErrors');
 const { editorUi } = require('./editorUi');
@@ -32,18 +32,7 @@ beforeAll(async () => {
 	await n8n.importWorkflow({
 		id: WORKFLOW_ID,
 		name: 'e2e: an AI Agent to add the tool to',
-		nodes: [
-			{ id: 'tool-start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-			{
-				id: 'tool-agent',
-				name: 'AI Agent',
-				type: '@n8n/n8n-nodes-langchain.agent',
-				typeVersion: panelVersion(n8n, AI_AGENT_FILE),
-				position: [220, 0],
-				parameters: { promptType: 'define', text: 'What is the status of my subscription?', options: {} },
-			},
-		],
-		connections: { Start: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] } },
+		...agentWorkflowStart(n8n, 'What is the status of my subscription?'),
 		settings: { executionOrder: 'v1' },
 	});
 	await n8n.start();

@@ -135,6 +135,28 @@ function panelVersion(n8n, relativeFile) {
 const AI_AGENT_FILE = '@n8n/n8n-nodes-langchain/dist/nodes/agents/Agent/Agent.node.js';
 const OPENAI_CHAT_MODEL_FILE = '@n8n/n8n-nodes-langchain/dist/nodes/llms/LMChatOpenAi/LmChatOpenAi.node.js';
 
+/**
+ * A Manual Trigger "Start" feeding an "AI Agent" (the version the panel adds) that is asked
+ * `prompt`: { nodes, connections } to add a model and tools to. Run it with `settings:
+ * { executionOrder: 'v1' }`, as the editor saves a new workflow.
+ */
+function agentWorkflowStart(n8n, prompt) {
+	return {
+		nodes: [
+			{ id: 'agent-start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'agent-agent',
+				name: 'AI Agent',
+				type: '@n8n/n8n-nodes-langchain.agent',
+				typeVersion: panelVersion(n8n, AI_AGENT_FILE),
+				position: [220, 0],
+				parameters: { promptType: 'define', text: prompt, options: {} },
+			},
+		],
+		connections: { Start: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] } },
+	};
+}
+
 module.exports = {
 	ROOT,
 	OWNER,
@@ -155,6 +177,6 @@ module.exports = {
 	builtNodeDescription,
 	expectedOperations,
 	panelVersion,
-	AI_AGENT_FILE,
+	agentWorkflowStart,
 	OPENAI_CHAT_MODEL_FILE,
 };

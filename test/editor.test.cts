@@ -483,7 +483,7 @@ describe('Description', () => {
 			// version 1 starts on the first operation (saved workflows omit it as the default); version 2 on a read where the first is a write
 			const defaults = versions.map((version) => pickersOf(version).find((picker) => pickers.includes(picker))?.default);
 			expect(defaults).toEqual([options[0].value, resource.startOperation ?? options[0].value]);
-			for (const picker of pickers) expect(picker.options).toBe(pickers[0].options);
+			for (const picker of pickers) expect(picker.options).toEqual(pickers[0].options);
 			for (const option of options) {
 				expect(option.action).toEqual(expect.stringMatching(/^[A-Z].{4,}$/));
 				expect(option.description).toEqual(expect.stringMatching(/^[A-Z].{9,}$/));

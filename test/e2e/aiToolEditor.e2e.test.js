@@ -55,6 +55,22 @@ async function outputShows(text) {
 	await page.locator(byTestId('output-panel')).getByText(text, { exact: false }).first().waitFor();
 }
 
+/**
+ * Opens the nodes panel from the AI Agent's Tool handle and waits for its list of tools (typed into
+ * before, n8n 2.41 searched another list). n8n 2.41 opens its "Other AI Nodes" view and moves on to
+ * the tools by itself, which it did not always do on a busy machine: there a user picks Tools.
+ */
+async function openToolsPanel() {
+	await page.locator(`${byTestId('canvas-node-input-handle')}[data-connection-type="ai_tool"] ${byTestId('canvas-handle-plus')}`).click();
+	const tools = page.locator(byTestId('item-iterator-item'), { hasText: 'Code Tool' }).first();
+	const toolsCategory = page.locator(byTestId('item-iterator-item'), { hasText: 'Utility components providing various functionalities' }).first();
+	const view = async () => ((await tools.isVisible()) ? 'tools' : (await toolsCategory.isVisible()) ? 'categories' : null);
+	await ui.waitUntil(view, (shown) => shown !== null, { timeout: PAGE_TIMEOUT, what: 'the list of tools or of AI node categories' });
+	await ui.settled(); // the tools' view slides in over the categories
+	if ((await view()) === 'categories') await toolsCategory.click();
+	await tools.waitFor();
+}
+
 /** Runs the open tool from its panel. */
 async function executeStep() {
 	sandbox.clearRequests();
@@ -65,9 +81,7 @@ test('a tool added fresh from the panel to the AI Agent is named by its action, 
 	await page.goto(`${n8n.baseUrl}/workflow/${WORKFLOW_ID}`);
 	await page.locator(byTestId('canvas-node')).first().waitFor();
 	await ui.pushConnected();
-	await page.locator(`${byTestId('canvas-node-input-handle')}[data-connection-type="ai_tool"] ${byTestId('canvas-handle-plus')}`).click();
-	// the panel lists the tools first (typed into before, n8n 2.41 searched another list)
-	await page.locator(byTestId('item-iterator-item'), { hasText: 'Code Tool' }).first().waitFor();
+	await openToolsPanel();
 	await page.fill(byTestId('node-creator-search-bar'), 'Subscription Billing');
 	await page.locator(byTestId('item-iterator-item'), { hasText: 'Subscription Billing Tool' }).first().click();
 	await page.locator(byTestId('ndv')).waitFor();

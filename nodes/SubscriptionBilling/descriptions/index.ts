@@ -34,7 +34,7 @@ function operationPickers(resource: ResourceDefinition): INodeProperties[] {
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: [resource.value], ...show } },
-		options,
+		options: [...options],
 		default: operation,
 	});
 	const start = resource.startOperation;

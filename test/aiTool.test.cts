@@ -1,15 +1,10 @@
 /**
  * The node as an AI agent's tool, the way n8n 2.8 builds and runs it.
  *
- * Building: n8n's loader offers every `usableAsTool` node a second time as `<name>Tool`
- * (LoadNodesAndCredentials → createAiTools, for the editor's node list) and NodeTypes
- * .getByNameAndVersion('…Tool') builds the executable type: it gives the declarative node its
- * RoutingNode `execute`, clones the type with Object.create and runs `convertNodeToAiTool` on the
- * clone. In n8n 2.8 `convertNodeToAiTool` lives in the n8n CLI package (packages/cli/src/
- * tool-generation, not in n8n-workflow's NodeHelpers), which is not a dependency of this repo.
- * SIMULATED: the conversion below is a line-for-line copy of n8n 2.8.4's dist/tool-generation
- * (ai-tools.js, utils.js); when n8n 2.8.4 is installed in .n8n-local/ (scripts/n8n-local.js),
- * the first test checks that the copy gives the same description as n8n's own code.
+ * Building: n8n's loader offers every `usableAsTool` node a second time as `<name>Tool`; the
+ * conversion is helpers/toolGeneration.cts (SIMULATED there: a copy of n8n 2.8.4's code); where
+ * n8n 2.8.4 is installed (scripts/n8n-local.js), the first test checks that the copy gives the
+ * same description as n8n's own code.
  *
  * Running: everything else is n8n-core 2.8.1's real code through WorkflowExecute: a workflow
  * Start → Agent, with the tool node connected to the agent's ai_tool input. The agent asks the
@@ -25,7 +20,7 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { PackageDirectoryLoader, RoutingNode, type ExecuteContext } from 'n8n-core';
+import { PackageDirectoryLoader } from 'n8n-core';
 import { NodeConnectionTypes, NodeHelpers, deepCopy } from 'n8n-workflow';
 import { resources } from '../nodes/SubscriptionBilling/descriptions';
 import type {
@@ -34,96 +29,13 @@ import type {
 	IExecuteFunctions,
 	INode,
 	INodeExecutionData,
-	INodeProperties,
 	INodeType,
-	INodeTypeDescription,
 	ICredentialType,
 } from 'n8n-workflow';
 import { useSandbox } from './helpers/billing.cjs';
+import { convertNodeToAiTool, toolDescriptionForEditor, toolTypeForExecution } from './helpers/toolGeneration.cjs';
 import { ensureN8nCoreEnvironment } from './harness/environment.cjs';
 import { START_NODE_TYPE, runWorkflow } from './harness/index.cjs';
-
-// ---- n8n 2.8.4, packages/cli/src/tool-generation (copied from its dist; see the header) ----------
-function isFullDescription(obj: unknown): obj is INodeTypeDescription {
-	return typeof obj === 'object' && obj !== null && 'properties' in obj;
-}
-function setToolCodex(description: INodeTypeDescription, toolSubcategory: string, preserveExisting = false): void {
-	const resources = description.codex?.resources ?? {};
-	const existingToolsSubcategory = description.codex?.subcategories?.Tools;
-	description.codex = {
-		categories: ['AI'],
-		subcategories: {
-			AI: ['Tools'],
-			Tools: preserveExisting && existingToolsSubcategory ? existingToolsSubcategory : [toolSubcategory],
-		},
-		resources,
-	};
-}
-function findLastCalloutIndex(properties: INodeProperties[]): number {
-	for (let i = properties.length - 1; i >= 0; i--) if (properties[i].type === 'callout') return i;
-	return -1;
-}
-function convertNodeToAiTool<T extends { description: INodeTypeDescription }>(item: T): T {
-	if (isFullDescription(item.description)) {
-		item.description.name += 'Tool';
-		item.description.inputs = [];
-		item.description.outputs = [NodeConnectionTypes.AiTool];
-		item.description.displayName += ' Tool';
-		delete item.description.usableAsTool;
-		const hasResource = item.description.properties.some((prop) => prop.name === 'resource');
-		const hasOperation = item.description.properties.some((prop) => prop.name === 'operation');
-		if (!item.description.properties.map((prop) => prop.name).includes('toolDescription')) {
-			const descriptionType: INodeProperties = {
-				displayName: 'Tool Description',
-				name: 'descriptionType',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{ name: 'Set Automatically', value: 'auto', description: 'Automatically set based on resource and operation' },
-					{ name: 'Set Manually', value: 'manual', description: 'Manually set the description' },
-				],
-				default: 'auto',
-			};
-			const descProp: INodeProperties = {
-				displayName: 'Description',
-				name: 'toolDescription',
-				type: 'string',
-				default: item.description.description,
-				required: true,
-				typeOptions: { rows: 2 },
-				description:
-					'Explain to the LLM what this tool does, a good, specific description would allow LLMs to produce expected results much more often',
-			};
-			const lastCallout = findLastCalloutIndex(item.description.properties);
-			item.description.properties.splice(lastCallout + 1, 0, descProp);
-			if (hasResource || hasOperation) {
-				item.description.properties.splice(lastCallout + 1, 0, descriptionType);
-				descProp.displayOptions = { show: { descriptionType: ['manual'] } };
-			}
-		}
-	}
-	setToolCodex(item.description, 'Other Tools', true);
-	return item;
-}
-/** LoadNodesAndCredentials → createAiTools: the description the editor lists. */
-function toolDescriptionForEditor(description: INodeTypeDescription): INodeTypeDescription {
-	return convertNodeToAiTool({ description: deepCopy(description) }).description;
-}
-/** NodeTypes.getByNameAndVersion('subscriptionBillingTool'): the type that is executed. */
-function toolTypeForExecution(versionedNodeType: INodeType): INodeType {
-	// shouldAssignExecuteMethod(versionedNodeType) is true for a declarative node
-	versionedNodeType.execute = async function (this: IExecuteFunctions) {
-		const routingNode = new RoutingNode(this as ExecuteContext, versionedNodeType);
-		return (await routingNode.runNode()) ?? [];
-	};
-	const clonedProperties = Object.create(versionedNodeType.description.properties) as INodeProperties[];
-	const clonedDescription = Object.create(versionedNodeType.description, {
-		properties: { value: clonedProperties, writable: false },
-	}) as INodeTypeDescription;
-	const clonedNode = Object.create(versionedNodeType, { description: { value: clonedDescription } }) as INodeType;
-	return convertNodeToAiTool(clonedNode);
-}
-// -------------------------------------------------------------------------------------------------
 
 const packageRoot = path.resolve(__dirname, '..');
 const { LOCAL: n8nInstalls } = require('../scripts/n8n-local') as { LOCAL: string };
@@ -297,24 +209,23 @@ describe('the tool variant n8n derives from the node', () => {
 	});
 });
 
-test("every operation's automatic tool description says what it needs or returns, and no two are alike", async () => {
+test("every operation's automatic tool description is its action in the node's name, and no two are alike", async () => {
 	const { nodeType } = await loadPackage();
 	const tool = toolTypeForExecution(nodeType);
-	const resourceNames = new Map<string, string>();
 	const descriptions = resources.flatMap((resource) =>
 		resource.operations.map((operation) => {
-			resourceNames.set(resource.value, resource.name.toLowerCase());
 			const node = { parameters: { descriptionType: 'auto', resource: resource.value, operation: operation.value } } as unknown as INode;
 			return { resource: resource.value, operation: operation.value, description: NodeHelpers.getToolDescriptionForNode(node, tool) };
 		}),
 	);
-	for (const { resource, operation, description } of descriptions) {
-		// as n8n makes it: the operation's action, then the node's name
-		expect({ resource, operation, description }).toEqual({ resource, operation, description: expect.stringMatching(/ in Subscription Billing$/) });
-		// more than "<Verb> a <resource>": what it is found by, or what comes back
-		const words = description.replace(/ in Subscription Billing$/, '').split(/\s+/);
-		expect({ resource, operation, enough: words.length >= resourceNames.get(resource)!.split(' ').length + 4 }).toEqual({ resource, operation, enough: true });
-	}
+	const expected = resources.flatMap((resource) =>
+		resource.operations.map((operation) => ({
+			resource: resource.value,
+			operation: operation.value,
+			description: `${operation.action} in Subscription Billing`,
+		})),
+	);
+	expect(descriptions).toEqual(expected);
 	expect(new Set(descriptions.map((entry) => entry.description)).size).toBe(descriptions.length);
 });
 
@@ -330,7 +241,7 @@ describe('an agent calling the tool (n8n-core getInputConnectionData → createN
 		expect(agent.offered).toEqual([
 			{
 				name: 'Subscription_Billing',
-				description: 'Get a subscription by ID: status, dates, totals, customer in Subscription Billing',
+				description: 'Get a subscription in Subscription Billing',
 				schema: { subscriptionId: { type: 'ZodString', description: 'The subscription id' } },
 				sourceNodeName: TOOL_NODE,
 			},

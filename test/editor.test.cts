@@ -497,21 +497,29 @@ describe('Description', () => {
 	const properties = description.properties;
 	const operationPickers = properties.filter((property) => property.name === 'operation');
 
-	test('the resource picker offers every resource, and each resource has one operation picker', () => {
+	const versions = [description.version].flat();
+	/** The operation pickers a node of `version` shows: one per resource. */
+	const pickersOf = (version: number) =>
+		operationPickers.filter((picker) => (picker.displayOptions?.show?.['@version'] as number[] | undefined)?.includes(version) ?? true);
+
+	test.each(versions)('the resource picker offers every resource, and version %s has one operation picker per resource', (version) => {
 		const resourcePicker = properties.find((property) => property.name === 'resource');
 		expect(resourcePicker?.options).toEqual(resources.map(({ name, value }) => ({ name, value })));
-		expect(operationPickers.map((picker) => picker.displayOptions?.show?.resource)).toEqual(resources.map((resource) => [resource.value]));
+		expect(pickersOf(version).map((picker) => picker.displayOptions?.show?.resource)).toEqual(resources.map((resource) => [resource.value]));
 	});
 
 	test.each(resources.map((resource) => [resource.name, resource] as const))(
 		'%s: the operation options are exactly the expected names, each with an action and a description',
 		(_name, resource) => {
-			const picker = operationPickers.find((candidate) => candidate.displayOptions?.show?.resource?.[0] === resource.value);
-			const options = (picker?.options ?? []) as INodePropertyOptions[];
+			const pickers = operationPickers.filter((candidate) => candidate.displayOptions?.show?.resource?.[0] === resource.value);
+			const options = (pickers[0]?.options ?? []) as INodePropertyOptions[];
 			expect(options.map((option) => option.name).sort()).toEqual(resource.operations.map((operation) => operation.name).sort());
 			expect(options.map((option) => option.value).sort()).toEqual(resource.operations.map((operation) => operation.value).sort());
 			expect(options.map((option) => option.name)).toEqual([...options.map((option) => option.name)].sort((a, b) => a.localeCompare(b)));
-			expect(picker?.default).toBe(options[0].value);
+			// version 1 starts on the first operation (saved workflows omit it as the default); version 2 on a read where the first is a write
+			const defaults = versions.map((version) => pickersOf(version).find((picker) => pickers.includes(picker))?.default);
+			expect(defaults).toEqual([options[0].value, resource.startOperation ?? options[0].value]);
+			for (const picker of pickers) expect(picker.options).toEqual(pickers[0].options);
 			for (const option of options) {
 				expect(option.action).toEqual(expect.stringMatching(/^[A-Z].{4,}$/));
 				expect(option.description).toEqual(expect.stringMatching(/^[A-Z].{9,}$/));
@@ -520,6 +528,29 @@ describe('Description', () => {
 			expect(new Set(options.map((option) => option.action)).size).toBe(options.length);
 		},
 	);
+
+	test('version 2 starts each resource on a read where it has one', () => {
+		const starts = Object.fromEntries(
+			resources.map((resource) => {
+				const picker = pickersOf(2).find((candidate) => candidate.displayOptions?.show?.resource?.[0] === resource.value);
+				const option = (picker?.options as INodePropertyOptions[]).find((candidate) => candidate.value === picker?.default) as INodePropertyOptions & {
+					routing: { request: { method: string } };
+				};
+				return [resource.value, option.routing.request.method];
+			}),
+		);
+		expect(starts).toEqual({
+			customer: 'GET',
+			invoice: 'GET',
+			paymentMethod: 'GET',
+			plan: 'GET',
+			subscription: 'GET',
+			subscriptionMilestone: 'GET',
+			subscriptionRecast: 'GET',
+			subscriptionUpgrade: 'GET',
+			usage: 'POST', // no read: Create, Delete, Update
+		});
+	});
 
 	test('the operation names users see are the agreed ones', () => {
 		const expected: Record<string, string[]> = {
@@ -534,7 +565,7 @@ describe('Description', () => {
 			usage: ['Create', 'Delete', 'Update'],
 		};
 		const shown = Object.fromEntries(
-			operationPickers.map((picker) => [
+			pickersOf(2).map((picker) => [
 				picker.displayOptions?.show?.resource?.[0] as string,
 				((picker.options ?? []) as INodePropertyOptions[]).map((option) => option.name),
 			]),

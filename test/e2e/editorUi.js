@@ -162,7 +162,22 @@ function editorUi(page) {
 		return { shown: refusal, expected: { title: refusal.title, message: ISSUES_REFUSALS[refusal.title](nodeName, issues) } };
 	}
 
-	return { closeToasts, pushConnected, settled, stable, waitUntil, openDropdown, dropdownClosed, choose, fillById, optionNames, issuesRefusal };
+	/** The name, parameters and parameter issues the editor holds for the node of type `type` (Pinia's stores). */
+	function nodeOfType(type) {
+		return page.evaluate((nodeType) => {
+			const pinia = document.querySelector('#app').__vue_app__.config.globalProperties.$pinia;
+			// the store that holds the open workflow's nodes: 'workflows' in n8n 2.8, another in later releases
+			for (const store of pinia._s.values()) {
+				for (const nodes of [store.workflow?.nodes, store.allNodes, store.nodes]) {
+					const node = Array.isArray(nodes) ? nodes.find((n) => n?.type === nodeType) : undefined;
+					if (node) return JSON.parse(JSON.stringify({ name: node.name, parameters: node.parameters, issues: node.issues?.parameters ?? {} }));
+				}
+			}
+			return undefined;
+		}, type);
+	}
+
+	return { closeToasts, pushConnected, settled, stable, waitUntil, openDropdown, dropdownClosed, choose, fillById, optionNames, issuesRefusal, nodeOfType };
 }
 
 /**

@@ -49,7 +49,7 @@ let n8n;
 let browser;
 let page;
 // the editor's helpers (test/e2e/editorUi.js), bound to this file's page in beforeAll
-let closeToasts, issuesRefusal, fillById, choose;
+let closeToasts, issuesRefusal, fillById, choose, nodeOfType;
 const pageErrors = [];
 // a machine shared with other work can take longer than usual to load the editor and to answer a run
 const PAGE_TIMEOUT = UI_TIMEOUT * 4;
@@ -62,20 +62,7 @@ function actionOf(resource, operation) {
 	return picker.options.find((o) => o.value === operation).action;
 }
 
-/** The name, parameters and parameter issues the editor holds for the Subscription Billing node (Pinia's workflows store). */
-function editorNode() {
-	return page.evaluate((type) => {
-		const pinia = document.querySelector('#app').__vue_app__.config.globalProperties.$pinia;
-		// the store that holds the open workflow's nodes: 'workflows' in n8n 2.8, another in later releases
-		for (const store of pinia._s.values()) {
-			for (const nodes of [store.workflow?.nodes, store.allNodes, store.nodes]) {
-				const node = Array.isArray(nodes) ? nodes.find((n) => n?.type === type) : undefined;
-				if (node) return JSON.parse(JSON.stringify({ name: node.name, parameters: node.parameters, issues: node.issues?.parameters ?? {} }));
-			}
-		}
-		return undefined;
-	}, NODE_TYPE);
-}
+const editorNode = () => nodeOfType(NODE_TYPE);
 
 /** A new workflow with a Manual Trigger, then the action added from the nodes panel; its panel opens. */
 async function addFresh(action) {
@@ -123,7 +110,7 @@ beforeAll(async () => {
 	await n8n.start();
 	await n8n.setupOwner();
 	({ browser, page } = await openBrowser());
-	({ closeToasts, issuesRefusal, fillById, choose } = editorUi(page));
+	({ closeToasts, issuesRefusal, fillById, choose, nodeOfType } = editorUi(page));
 	page.setDefaultTimeout(PAGE_TIMEOUT);
 	page.on('pageerror', (e) => isKnownN8nPageError(n8n.version, e) || pageErrors.push(e.message));
 	// leaving an unsaved workflow: the browser's "leave this page?" is answered yes

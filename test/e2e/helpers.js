@@ -119,6 +119,44 @@ function pollEverySeconds(seconds) {
 	return { item };
 }
 
+/**
+ * The version n8n's nodes panel adds of one of n8n's own nodes (its defaultVersion, else its newest),
+ * read from the running release's install: `relativeFile` below its node_modules.
+ */
+function panelVersion(n8n, relativeFile) {
+	const text = fs.readFileSync(path.join(n8n.install.dir, 'node_modules', relativeFile), 'utf8');
+	const defaultVersion = /defaultVersion: ([\d.]+)/.exec(text);
+	if (defaultVersion) return Number(defaultVersion[1]);
+	const versions = /version: \[([\d., ]+)\]/.exec(text);
+	if (!versions) throw new Error(`no version in ${relativeFile}`);
+	return Math.max(...versions[1].split(',').map(Number));
+}
+
+const AI_AGENT_FILE = '@n8n/n8n-nodes-langchain/dist/nodes/agents/Agent/Agent.node.js';
+const OPENAI_CHAT_MODEL_FILE = '@n8n/n8n-nodes-langchain/dist/nodes/llms/LMChatOpenAi/LmChatOpenAi.node.js';
+
+/**
+ * A Manual Trigger "Start" feeding an "AI Agent" (the version the panel adds) that is asked
+ * `prompt`: { nodes, connections } to add a model and tools to. Run it with `settings:
+ * { executionOrder: 'v1' }`, as the editor saves a new workflow.
+ */
+function agentWorkflowStart(n8n, prompt) {
+	return {
+		nodes: [
+			{ id: 'agent-start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'agent-agent',
+				name: 'AI Agent',
+				type: '@n8n/n8n-nodes-langchain.agent',
+				typeVersion: panelVersion(n8n, AI_AGENT_FILE),
+				position: [220, 0],
+				parameters: { promptType: 'define', text: prompt, options: {} },
+			},
+		],
+		connections: { Start: { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] } },
+	};
+}
+
 module.exports = {
 	ROOT,
 	OWNER,
@@ -138,4 +176,7 @@ module.exports = {
 	describeRun,
 	builtNodeDescription,
 	expectedOperations,
+	panelVersion,
+	agentWorkflowStart,
+	OPENAI_CHAT_MODEL_FILE,
 };

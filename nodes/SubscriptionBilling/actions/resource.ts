@@ -5,6 +5,12 @@ export interface ResourceDefinition {
 	name: string;
 	value: string;
 	operations: OperationDefinition[];
+	/**
+	 * The operation a node of version 2 starts on when it is not the picker's first (a read, not a
+	 * write: an AI tool added from the panel starts on it). Version 1 keeps the first, which saved
+	 * workflows omit as the default.
+	 */
+	startOperation?: string;
 	/** The operation's own fields; list and fault-handling fields are added for every resource. */
 	fields: INodeProperties[];
 }

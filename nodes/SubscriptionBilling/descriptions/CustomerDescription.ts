@@ -139,11 +139,12 @@ export const customerResource: ResourceDefinition = {
 	name: 'Customer',
 	value: 'customer',
 	fields,
+	startOperation: 'getMany',
 	operations: [
 		{
 			name: 'Create',
 			value: 'create',
-			action: 'Create a customer with a unique name',
+			action: 'Create a customer',
 			description: 'Create a customer; only the name is required and it must be unique',
 			method: 'POST',
 			path: '/customers',
@@ -175,7 +176,7 @@ export const customerResource: ResourceDefinition = {
 		{
 			name: 'Get',
 			value: 'get',
-			action: 'Get a customer by ID from the customer list',
+			action: 'Get a customer',
 			description: `Find a customer by its ID in the customer list (the API has no get by ID): one request per ${MAX_PAGE_SIZE} customers listed before it`,
 			method: 'GET',
 			path: '/customers',
@@ -187,8 +188,8 @@ export const customerResource: ResourceDefinition = {
 		{
 			name: 'Get Many',
 			value: 'getMany',
-			action: 'Get many customers with their subscriptions',
-			description: 'List all customers',
+			action: 'Get many customers',
+			description: 'List all customers with their subscriptions',
 			method: 'GET',
 			path: '/customers',
 			kind: 'list',
@@ -199,7 +200,7 @@ export const customerResource: ResourceDefinition = {
 		{
 			name: 'Search',
 			value: 'search',
-			action: 'Search customers by name, external ID or processor ID',
+			action: 'Search customers',
 			description: 'Find customers by part of the name, by external ID or by processor customer ID',
 			method: 'POST',
 			path: '/customers/search',
@@ -222,8 +223,8 @@ export const customerResource: ResourceDefinition = {
 		{
 			name: 'Update',
 			value: 'update',
-			action: "Update a customer's name, address or IDs",
-			description: 'Change some fields of a customer; fields not given stay as they are',
+			action: 'Update a customer',
+			description: "Change a customer's name, address or IDs; fields not given stay as they are",
 			method: 'PATCH',
 			path: '/customers/{customerId}',
 			kind: 'write',

@@ -126,8 +126,8 @@ export const invoiceResource: ResourceDefinition = {
 		{
 			name: 'Get Many for Customer',
 			value: 'getManyForCustomer',
-			action: 'Get many invoices of a customer, newest first',
-			description: "List a customer's invoices, subscription and standalone alike",
+			action: 'Get many customer invoices',
+			description: "List a customer's invoices, newest first, subscription and standalone alike",
 			method: 'GET',
 			path: '/customers/{customerId}/invoices',
 			kind: 'list',
@@ -138,7 +138,7 @@ export const invoiceResource: ResourceDefinition = {
 		{
 			name: 'Get Many for Subscription',
 			value: 'getManyForSubscription',
-			action: 'Get many invoices of a subscription, current or past',
+			action: 'Get many subscription invoices',
 			description: "List a subscription's invoices, of the current agreement, past ones, or all",
 			method: 'GET',
 			path: '/subscriptions/{subscriptionId}/invoices',
@@ -150,7 +150,7 @@ export const invoiceResource: ResourceDefinition = {
 		{
 			name: 'Search',
 			value: 'search',
-			action: "Search a customer's invoices by number or ID",
+			action: 'Search invoices',
 			description: "Find a customer's invoices by invoice number or invoice ID",
 			method: 'POST',
 			path: '/invoices/search',

@@ -28,7 +28,7 @@ export const paymentMethodResource: ResourceDefinition = {
 		{
 			name: 'Get Default',
 			value: 'getDefault',
-			action: 'Get the default payment method of a subscription',
+			action: 'Get the default payment method',
 			description: "Get the default payment method of the subscription's customer",
 			method: 'GET',
 			path: '/subscriptions/{subscriptionId}/payment-methods/default',
@@ -37,7 +37,7 @@ export const paymentMethodResource: ResourceDefinition = {
 		{
 			name: 'Get Many',
 			value: 'getMany',
-			action: 'Get many payment methods (cards, bank accounts) of a subscription',
+			action: 'Get many payment methods',
 			description: "List the cards and bank accounts of the subscription's customer",
 			method: 'GET',
 			path: '/subscriptions/{subscriptionId}/payment-methods',
@@ -47,7 +47,7 @@ export const paymentMethodResource: ResourceDefinition = {
 		{
 			name: 'Set Default',
 			value: 'setDefault',
-			action: "Set the default payment method of a subscription's customer",
+			action: 'Set the default payment method',
 			description: "Make a payment method the default of the subscription's customer",
 			method: 'PUT',
 			path: '/subscriptions/{subscriptionId}/payment-methods/default',
@@ -57,7 +57,7 @@ export const paymentMethodResource: ResourceDefinition = {
 		{
 			name: 'Set Up',
 			value: 'setUp',
-			action: "Set up a payment method: the processor's client secret for a form",
+			action: 'Set up a payment method',
 			description: "Start adding a payment method: returns the processor's client secret and publishable key for a checkout form",
 			method: 'POST',
 			path: '/subscriptions/{subscriptionId}/payment-methods',

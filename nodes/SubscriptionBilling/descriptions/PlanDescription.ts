@@ -29,7 +29,7 @@ export const planResource: ResourceDefinition = {
 		{
 			name: 'Get',
 			value: 'get',
-			action: 'Get a plan by ID with its bricks',
+			action: 'Get a plan',
 			description: 'Get a plan with its bricks (line items that can be sold)',
 			method: 'GET',
 			path: '/plans/{planId}',
@@ -38,7 +38,7 @@ export const planResource: ResourceDefinition = {
 		{
 			name: 'Get Many',
 			value: 'getMany',
-			action: 'Get many plans with their bricks',
+			action: 'Get many plans',
 			description: 'List the plans with their bricks',
 			method: 'GET',
 			path: '/plans',

@@ -28,8 +28,8 @@ export const subscriptionResource: ResourceDefinition = {
 		{
 			name: 'Get',
 			value: 'get',
-			action: 'Get a subscription by ID: status, dates, totals, customer',
-			description: 'Get the full detail of a subscription: dates, billing, line items, schedule, phases, pauses, contacts',
+			action: 'Get a subscription',
+			description: 'Get a subscription by ID with its status, dates, totals, customer, billing, line items, schedule, phases, pauses and contacts',
 			method: 'GET',
 			path: '/subscriptions/{subscriptionId}',
 			kind: 'read',
@@ -39,7 +39,7 @@ export const subscriptionResource: ResourceDefinition = {
 		{
 			name: 'Get Management URL',
 			value: 'getManagementUrl',
-			action: 'Get the management URL of a subscription (billing portal)',
+			action: 'Get a management URL',
 			description: 'Get a short-lived billing portal URL where the customer manages the subscription',
 			method: 'GET',
 			path: '/subscriptions/{subscriptionId}/billing-portal',
@@ -48,7 +48,7 @@ export const subscriptionResource: ResourceDefinition = {
 		{
 			name: 'Get Sign URL',
 			value: 'getSignUrl',
-			action: "Get the sign URL of a subscription's open order",
+			action: 'Get a sign URL for a subscription',
 			description: "Get a URL at which the subscription's open order is signed",
 			method: 'POST',
 			path: '/subscriptions/{subscriptionId}/sign',

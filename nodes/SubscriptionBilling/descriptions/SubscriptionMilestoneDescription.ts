@@ -67,11 +67,12 @@ export const subscriptionMilestoneResource: ResourceDefinition = {
 	name: 'Subscription Milestone',
 	value: 'subscriptionMilestone',
 	fields,
+	startOperation: 'getMany',
 	operations: [
 		{
 			name: 'Complete',
 			value: 'complete',
-			action: 'Complete a subscription milestone, billing the delivered quantity',
+			action: 'Complete a milestone',
 			description: 'Record delivered work on a milestone brick and bill it now or on the next invoice',
 			method: 'POST',
 			path: '/subscriptions/{subscriptionId}/milestones/{milestoneId}/complete',
@@ -87,7 +88,7 @@ export const subscriptionMilestoneResource: ResourceDefinition = {
 		{
 			name: 'Get Many',
 			value: 'getMany',
-			action: 'Get many subscription milestones with their quantities',
+			action: 'Get many milestones',
 			description: 'List the milestones of the current agreement with quantity contracted and completed',
 			method: 'GET',
 			path: '/subscriptions/{subscriptionId}/milestones',

@@ -86,12 +86,13 @@ export const subscriptionRecastResource: ResourceDefinition = {
 			displayOptions: show('delete'),
 		},
 	],
+	startOperation: 'getMany',
 	operations: [
 		{
 			name: 'Create',
 			value: 'create',
-			action: 'Create a subscription recast: a new term, bricks and billing',
-			description: 'Prepare a recast order that replaces the current agreement; it starts open (stage BUILDING)',
+			action: 'Create a subscription recast',
+			description: 'Prepare a recast order that replaces the current agreement with a new term, bricks and billing; it starts open (stage BUILDING)',
 			method: 'POST',
 			path: '/subscriptions/{subscriptionId}/recast',
 			kind: 'write',
@@ -105,7 +106,7 @@ export const subscriptionRecastResource: ResourceDefinition = {
 		{
 			name: 'Delete',
 			value: 'delete',
-			action: 'Delete a subscription recast order (soft delete)',
+			action: 'Delete a subscription recast',
 			description: 'Soft-delete a recast order: its stage becomes CLOSED_DELETE and the order is kept',
 			method: 'DELETE',
 			path: '/subscriptions/{subscriptionId}/recast/{orderId}',
@@ -115,7 +116,7 @@ export const subscriptionRecastResource: ResourceDefinition = {
 		{
 			name: 'Get Many',
 			value: 'getMany',
-			action: 'Get many subscription recasts (recast orders)',
+			action: 'Get many subscription recasts',
 			description: 'List the recast orders of a subscription',
 			method: 'GET',
 			path: '/subscriptions/{subscriptionId}/recast',
@@ -125,7 +126,7 @@ export const subscriptionRecastResource: ResourceDefinition = {
 		{
 			name: 'Get Sign URL',
 			value: 'getSignUrl',
-			action: 'Get the sign URL of a subscription recast order',
+			action: 'Get a sign URL for a recast',
 			description: 'Get a URL at which the recast order is signed',
 			method: 'POST',
 			path: '/subscriptions/{subscriptionId}/recast/{orderId}/sign',
@@ -135,7 +136,7 @@ export const subscriptionRecastResource: ResourceDefinition = {
 		{
 			name: 'Start',
 			value: 'start',
-			action: 'Start a subscription recast, replacing the agreement',
+			action: 'Start a subscription recast',
 			description: 'Put a prepared recast into effect, replacing the current agreement',
 			method: 'POST',
 			path: '/subscriptions/{subscriptionId}/recast/{orderId}/start',

@@ -5,11 +5,12 @@ export const subscriptionUpgradeResource: ResourceDefinition = {
 	name: 'Subscription Upgrade',
 	value: 'subscriptionUpgrade',
 	fields: orderFields('subscriptionUpgrade', 'upgrade', [], []),
+	startOperation: 'getMany',
 	operations: [
 		{
 			name: 'Create',
 			value: 'create',
-			action: 'Create a subscription upgrade adding or changing bricks',
+			action: 'Create a subscription upgrade',
 			description: 'Prepare an upgrade order that adds, removes or changes add-ons; it starts open (stage BUILDING)',
 			method: 'POST',
 			path: '/subscriptions/{subscriptionId}/upgrade',
@@ -19,7 +20,7 @@ export const subscriptionUpgradeResource: ResourceDefinition = {
 		{
 			name: 'Get Many',
 			value: 'getMany',
-			action: 'Get many subscription upgrades (upgrade orders)',
+			action: 'Get many subscription upgrades',
 			description: 'List the upgrade orders of a subscription',
 			method: 'GET',
 			path: '/subscriptions/{subscriptionId}/upgrade',
@@ -29,7 +30,7 @@ export const subscriptionUpgradeResource: ResourceDefinition = {
 		{
 			name: 'Get Sign URL',
 			value: 'getSignUrl',
-			action: 'Get the sign URL of a subscription upgrade order',
+			action: 'Get a sign URL for an upgrade',
 			description: 'Get a URL at which the upgrade order is signed',
 			method: 'POST',
 			path: '/subscriptions/{subscriptionId}/upgrade/{orderId}/sign',
@@ -39,7 +40,7 @@ export const subscriptionUpgradeResource: ResourceDefinition = {
 		{
 			name: 'Start',
 			value: 'start',
-			action: 'Start a subscription upgrade, charging now or later',
+			action: 'Start a subscription upgrade',
 			description: 'Put a prepared upgrade into effect, charging now or on the next invoice',
 			method: 'POST',
 			path: '/subscriptions/{subscriptionId}/upgrade/{orderId}/start',

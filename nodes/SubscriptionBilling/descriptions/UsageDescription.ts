@@ -68,7 +68,7 @@ export const usageResource: ResourceDefinition = {
 		{
 			name: 'Create',
 			value: 'create',
-			action: 'Create a usage entry for a usage brick',
+			action: 'Create a usage entry',
 			description: 'Record usage of a usage-based brick; the transaction ID must be new',
 			method: 'POST',
 			path: '/usage',
@@ -87,7 +87,7 @@ export const usageResource: ResourceDefinition = {
 		{
 			name: 'Delete',
 			value: 'delete',
-			action: 'Delete a usage entry by transaction ID',
+			action: 'Delete a usage entry',
 			description: 'Delete a usage entry by its transaction ID',
 			method: 'DELETE',
 			path: '/usage',
@@ -98,7 +98,7 @@ export const usageResource: ResourceDefinition = {
 		{
 			name: 'Update',
 			value: 'update',
-			action: 'Update the value of a usage entry by transaction ID',
+			action: 'Update a usage entry',
 			description: 'Change the value (and properties) of a usage entry; the output shows what was written',
 			method: 'PATCH',
 			path: '/usage',

@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 import { faultHandlingFields, listFields } from '../actions/commonFields';
 import { operationOption } from '../actions/operation';
 import type { ResourceDefinition } from '../actions/resource';
@@ -24,18 +24,22 @@ export const resources: ResourceDefinition[] = [
 	usageResource,
 ];
 
-function operationPicker(resource: ResourceDefinition): INodeProperties {
+/** The operation picker of a resource; two, by version, when version 2 starts on another operation. */
+function operationPickers(resource: ResourceDefinition): INodeProperties[] {
 	const options = resource.operations.map(operationOption).sort((a, b) => a.name.localeCompare(b.name));
 	const firstOperation = options[0].value as string;
-	return {
+	const picker = (show: IDisplayOptions['show'], operation: string): INodeProperties => ({
 		displayName: 'Operation',
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
-		displayOptions: { show: { resource: [resource.value] } },
-		options,
-		default: firstOperation,
-	};
+		displayOptions: { show: { resource: [resource.value], ...show } },
+		options: [...options],
+		default: operation,
+	});
+	const start = resource.startOperation;
+	if (!start || start === firstOperation) return [picker({}, firstOperation)];
+	return [picker({ '@version': [1] }, firstOperation), picker({ '@version': [2] }, start)];
 }
 
 /** Resource picker, then for each resource its operation picker, its fields, list and fault-handling fields. */
@@ -50,7 +54,7 @@ export function nodeProperties(): INodeProperties[] {
 			options: resources.map(({ name, value }) => ({ name, value })),
 			default: firstResource,
 		},
-		...resources.map(operationPicker),
+		...resources.flatMap(operationPickers),
 		...resources.flatMap((resource) => [...resource.fields, ...listFields(resource), ...faultHandlingFields(resource)]),
 	];
 }

@@ -1,0 +1,152 @@
+'use strict';
+// The node as an AI Agent's tool in a real n8n, run by the CLI (import, execute --id): Manual
+// Trigger → AI Agent, with an OpenAI Chat Model whose credential points at a scripted model server
+// of the tests' own (scriptedChatModel.js) and the tool variant of this node (subscriptionBillingTool)
+// against the sandbox. The model answers the first call with a call of the tool, the second with a
+// final message. Both APIs of the OpenAI Chat Model are run: Responses (its default) and Chat
+// Completions. Checked: the tool the model is offered (its name as n8n derives it from the node's
+// name from the panel, at most 64 characters), the request the sandbox received, the tool's result
+// in the model's second call, and the agent's answer.
+const {
+	PACKAGE_NAME,
+	OPENAI_CHAT_MODEL_FILE,
+	credentialFor,
+	startEnvironment,
+	requestsOf,
+	describeRun,
+	nodeRun,
+	outputJson,
+	panelVersion,
+	agentWorkflowStart,
+} = require('./helpers');
+const { startScriptedChatModel, chatToolResult, responsesToolResult } = require('./scriptedChatModel');
+
+const BILLING_CREDENTIAL = { id: 'sbAgentBilling01', name: 'Subscription Billing account' };
+const OPENAI_CREDENTIAL = { id: 'sbAgentOpenAi001', name: 'Scripted model' };
+// as n8n names the tool added from the panel on Subscription → Get ("<action> in <node>")
+const TOOL_NODE = 'Get a subscription in Subscription Billing';
+const TOOL_NAME = 'Get_a_subscription_in_Subscription_Billing';
+const FINAL_TEXT = 'The subscription is active.';
+
+let env;
+let sandbox;
+let n8n;
+let model;
+
+function agentWorkflow(id, { responsesApi }) {
+	const start = agentWorkflowStart(n8n, `What is the status of subscription ${sandbox.fixtures.subscriptionId}?`);
+	return {
+		id,
+		name: `e2e: AI Agent with the Subscription Billing tool (${responsesApi ? 'Responses' : 'Chat Completions'} API)`,
+		nodes: [
+			...start.nodes,
+			{
+				id: 'agent-model',
+				name: 'OpenAI Chat Model',
+				type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
+				typeVersion: panelVersion(n8n, OPENAI_CHAT_MODEL_FILE),
+				position: [120, 220],
+				parameters: { model: { __rl: true, mode: 'id', value: 'scripted-model' }, responsesApiEnabled: responsesApi, options: {} },
+				credentials: { openAiApi: OPENAI_CREDENTIAL },
+			},
+			{
+				id: 'agent-tool',
+				name: TOOL_NODE,
+				type: `${PACKAGE_NAME}.subscriptionBillingTool`,
+				typeVersion: 2,
+				position: [320, 220],
+				parameters: {
+					resource: 'subscription',
+					operation: 'get',
+					subscriptionId: { __rl: true, mode: 'id', value: "={{ $fromAI('subscriptionId', 'The ID of the subscription', 'string') }}" },
+				},
+				credentials: { subscriptionBillingApi: BILLING_CREDENTIAL },
+			},
+		],
+		connections: {
+			...start.connections,
+			'OpenAI Chat Model': { ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]] },
+			[TOOL_NODE]: { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
+		},
+		// as the editor saves a new workflow (in the legacy order, v0, AI Agent v3 resumes before its tool has run)
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+const WORKFLOWS = [
+	{ api: 'responses', id: 'sbE2eAgentResp01', responsesApi: true },
+	{ api: 'chat', id: 'sbE2eAgentChat01', responsesApi: false },
+];
+
+beforeAll(async () => {
+	env = await startEnvironment({ name: 'e2e-ai-agent' });
+	({ sandbox, n8n } = env);
+	model = await startScriptedChatModel({
+		toolName: TOOL_NAME,
+		toolArguments: { subscriptionId: sandbox.fixtures.subscriptionId },
+		finalText: FINAL_TEXT,
+	});
+	await n8n.importCredentials([
+		credentialFor(sandbox, BILLING_CREDENTIAL),
+		{ ...OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-scripted-model', url: model.baseUrl, header: false } },
+	]);
+	await n8n.importWorkflow(WORKFLOWS.map((w) => agentWorkflow(w.id, w)));
+});
+
+afterAll(async () => {
+	await model?.close();
+	await env?.close();
+});
+
+beforeEach(() => {
+	sandbox.reset();
+	model.reset();
+});
+
+/** The tools a model call offers, as { name, description, parameters } whichever API it used. */
+function offeredTools(call) {
+	return (call.body.tools ?? []).map((tool) => {
+		const fn = tool.function ?? tool; // Chat Completions nests the function; Responses does not
+		return { name: fn.name, description: fn.description, parameters: fn.parameters };
+	});
+}
+
+describe.each(WORKFLOWS)('an AI Agent with the OpenAI Chat Model ($api API) calling the tool', ({ api, id }) => {
+	test('the model is offered the tool, the call reaches the API, the result reaches the model, the agent answers', async () => {
+		const r = await n8n.execute(id);
+		if (r.code !== 0 || !r.run || r.error) throw new Error(`workflow ${id} failed: ${describeRun(r)}\nmodel calls: ${JSON.stringify(model.calls).slice(0, 3000)}`);
+
+		// two model calls on the API chosen: the question, then the question with the tool's result
+		expect(model.calls.map((c) => `${c.method} ${c.path}`)).toEqual(Array(2).fill(api === 'chat' ? 'POST /v1/chat/completions' : 'POST /v1/responses'));
+		expect(model.calls.every((c) => c.authorization === 'Bearer sk-scripted-model')).toBe(true);
+		const [first, second] = model.calls;
+		const [tool, ...others] = offeredTools(first);
+		expect(others).toEqual([]);
+		expect(tool).toMatchObject({
+			name: TOOL_NAME,
+			description: 'Get a subscription in Subscription Billing',
+			parameters: { type: 'object', properties: { subscriptionId: { type: 'string', description: 'The ID of the subscription' } } },
+		});
+		expect(tool.name.length).toBeLessThanOrEqual(64);
+
+		// the tool ran the node against the API: one request, with the key, for the model's ID
+		expect(requestsOf(sandbox).map((q) => ({ method: q.method, path: q.path, status: q.status, apiKey: q.apiKey }))).toEqual([
+			{ method: 'GET', path: `/subscriptions/${sandbox.fixtures.subscriptionId}`, status: 200, apiKey: sandbox.apiKey },
+		]);
+
+		// the node's output, as the tool's result, in the model's second call
+		const result = api === 'chat' ? chatToolResult(second.body) : responsesToolResult(second.body);
+		expect(typeof result).toBe('string');
+		const returned = JSON.parse(result);
+		expect(returned).toEqual([
+			expect.objectContaining({ subscription_id: sandbox.fixtures.subscriptionId, status: 'ACTIVE', customer_name: sandbox.fixtures.customerName }),
+		]);
+		expect(JSON.stringify(returned)).not.toContain(sandbox.apiKey);
+
+		// n8n logged the call on the tool node, and the agent answered with the model's final text
+		const toolRun = nodeRun(r.run, TOOL_NODE);
+		expect(toolRun.inputOverride.ai_tool[0].map((item) => item.json)).toEqual([{ subscriptionId: sandbox.fixtures.subscriptionId }]);
+		expect(toolRun.data.ai_tool[0].map((item) => item.json)).toEqual(returned);
+		expect(outputJson(r.run, 'AI Agent')).toEqual([{ output: FINAL_TEXT }]);
+	});
+});

@@ -28,6 +28,16 @@ export class SubscriptionBilling implements INodeType {
 		documentationUrl: `${REPOSITORY_URL}#operations`,
 		defaults: { name: 'Subscription Billing' },
 		usableAsTool: true,
+		builderHint: {
+			searchHint:
+				'Reads and changes a Subscription Billing account: customers (Create or Update onboards by your own External ID), subscriptions, invoices, plans, payment methods, milestones, upgrades, recasts and usage. Map customer, subscription and invoice IDs from earlier nodes; to react to billing events start with Subscription Billing Trigger',
+			relatedNodes: [
+				{
+					nodeType: 'n8n-nodes-subscription-billing.subscriptionBillingTrigger',
+					relationHint: 'Starts a workflow on new invoices, payments, failed payments and customer or subscription changes; its items carry the IDs this node takes',
+				},
+			],
+		},
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'subscriptionBillingApi', required: true, testedBy: 'subscriptionBillingApiTest' }],

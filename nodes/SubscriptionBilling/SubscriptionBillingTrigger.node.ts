@@ -27,6 +27,16 @@ export class SubscriptionBillingTrigger implements INodeType {
 		documentationUrl: `${REPOSITORY_URL}#trigger-subscription-billing-trigger`,
 		defaults: { name: 'Subscription Billing Trigger' },
 		polling: true,
+		builderHint: {
+			searchHint:
+				'Starts a workflow on billing events by polling (the API has no webhooks): new invoices, payments, failed payments, overdue invoices, new and changed customers and subscriptions, ends and renewals. Pick every event needed in Events; each item names its event and carries the IDs the next Subscription Billing step takes',
+			relatedNodes: [
+				{
+					nodeType: 'n8n-nodes-subscription-billing.subscriptionBilling',
+					relationHint: 'Acts on what the trigger reports: gets the subscription or customer, records usage, completes milestones',
+				},
+			],
+		},
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'subscriptionBillingApi', required: true, testedBy: 'subscriptionBillingApiTest' }],

@@ -1,4 +1,4 @@
-import type { IHttpRequestMethods, INodePropertyOptions, PreSendAction } from 'n8n-workflow';
+import type { IHttpRequestMethods, INodePropertyOptions, IParameterBuilderHint, PreSendAction } from 'n8n-workflow';
 import { fillPathParameters } from '../shared/pathParameters';
 import { deferFailures } from './errorItem';
 import type { ListLookup } from './lookup';
@@ -16,6 +16,8 @@ interface OperationBase {
 	/** Body builders and checks, run in order after the fields are mapped and before the request. */
 	preSend?: PreSendAction[];
 	shape?: Shaper;
+	/** For n8n's AI Workflow Builder: when to choose this operation (shared/builderHint.ts). */
+	builderHint?: IParameterBuilderHint;
 	/** A get by ID done through the paged list at `path` (the API has none of its own). */
 	lookup?: ListLookup;
 	/** A create or update done as a search, then a create or an update (the API has none of its own). */
@@ -41,6 +43,7 @@ export function operationOption(definition: OperationDefinition): INodePropertyO
 		value: definition.value,
 		action: definition.action,
 		description: definition.description,
+		...(definition.builderHint ? { builderHint: definition.builderHint } : {}),
 		routing: {
 			request: { method: definition.method, url: definition.path },
 			send: { paginate: true, preSend: deferFailures([fillPathParameters, ...(definition.preSend ?? [])]) },

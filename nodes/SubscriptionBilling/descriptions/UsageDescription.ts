@@ -70,6 +70,9 @@ export const usageResource: ResourceDefinition = {
 			value: 'create',
 			action: 'Create a usage entry',
 			description: 'Record usage of a usage-based brick; the transaction ID must be new',
+			builderHint: {
+				propertyHint: 'Meters usage: Transaction ID is unique per entry, so build it from the source event ID (never from the time or a random value) and a re-run cannot record it twice',
+			},
 			method: 'POST',
 			path: '/usage',
 			kind: 'write',

@@ -19,6 +19,7 @@ function resourceLocator(
 		displayName,
 		name,
 		type: 'resourceLocator',
+		builderHint: { propertyHint: `Usually mapped from an earlier node in mode id: the ${displayName} ID its items carry (a trigger item or a previous Subscription Billing step)` },
 		required: true,
 		default: { mode: 'list', value: '' },
 		description,

@@ -176,11 +176,15 @@ function startSandbox(sizes, writeItems) {
 	});
 }
 
-/** One measured run in a fresh process; resolves with the worker's figures plus the sandbox's. */
-function runJob(sandbox, job) {
+/**
+ * One measured run in a fresh process; resolves with the worker's figures plus the sandbox's (and
+ * `hooks.afterResult`'s). `hooks.beforeGo` runs once the worker is warm, before it is measured.
+ * `job.caFile`: a certificate the worker trusts (NODE_EXTRA_CA_CERTS).
+ */
+function runJob(sandbox, job, hooks = {}) {
 	return new Promise((resolve, reject) => {
 		const worker = fork(path.join(__dirname, 'lib', 'worker.js'), [], {
-			env: { ...process.env, BENCH_JOB: JSON.stringify(job) },
+			env: { ...process.env, BENCH_JOB: JSON.stringify(job), ...(job.caFile && { NODE_EXTRA_CA_CERTS: job.caFile }) },
 			execArgv: ['--expose-gc', '--max-old-space-size=4096'],
 			stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 		});
@@ -196,10 +200,12 @@ function runJob(sandbox, job) {
 		worker.on('message', async (m) => {
 			if (m.type === 'ready') {
 				await sandbox.call('clear', job.limits);
+				await hooks.beforeGo?.();
 				worker.send({ type: 'go' });
 			} else if (m.type === 'result') {
 				answered = true; // the worker exits right after sending this
 				const counts = await sandbox.call('count');
+				const extra = (await hooks.afterResult?.()) ?? {};
 				clearTimeout(timer);
 				settled = true;
 				resolve({
@@ -209,6 +215,7 @@ function runJob(sandbox, job) {
 					connections: counts.connections,
 					sandboxCpuMs: counts.cpuMs,
 					limited: counts.limited,
+					...extra,
 				});
 			} else if (m.type === 'error') {
 				answered = true;

@@ -3,6 +3,7 @@
 // that many invoices) plus WRITE_ITEMS usage entries to update, all on 127.0.0.1. Runs in its own
 // process so that its CPU and memory are not counted in the measured process.
 //
+// BENCH_LINK_SCHEME=https: next links say https (the sandboxes are reached through a TLS relay).
 // BENCH_LIMITED (JSON, optional): one more sandbox behind latency and a rate limit (test/sandbox/
 // limits.js) with `invoices` invoices of its big customer and `writeItems` usage entries.
 //
@@ -53,6 +54,7 @@ async function main() {
 		addUsageEntries(limited, limitedConfig.writeItems);
 	}
 	const everySandbox = [...Object.values(sandboxes), ...(limited ? [limited] : [])];
+	if (process.env.BENCH_LINK_SCHEME) for (const sb of everySandbox) sb.linkScheme = process.env.BENCH_LINK_SCHEME;
 	let cpuStart = process.cpuUsage();
 	// TCP connections opened by the client (n8n-core opens one per request: no keep-alive)
 	let connections = 0;
@@ -95,6 +97,7 @@ async function main() {
 			customerId: sb.fixtures.bigCustomerId,
 			invoices: sb.fixtures.bigCustomerInvoices,
 			smallCustomerId: sb.fixtures.customerId,
+			port: sb.port,
 		};
 	}
 	if (limited) {
@@ -104,6 +107,7 @@ async function main() {
 			customerId: limited.fixtures.bigCustomerId,
 			invoices: limited.fixtures.bigCustomerInvoices,
 			smallCustomerId: limited.fixtures.customerId,
+			port: limited.port,
 		};
 	}
 	process.send({ type: 'ready', sandboxes: info, writeBaseUrl: writeSandbox.baseUrl, writeItems });

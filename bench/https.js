@@ -24,7 +24,7 @@ const OUT = path.join(__dirname, 'out');
 const QUICK = process.env.BENCH_QUICK === '1';
 const DELAYS = [0, 10, 25];
 const SIZES = QUICK ? [10000] : [10000, 100000];
-const ROUNDS = QUICK ? { 10000: 1 } : { 10000: 3, 100000: 1 };
+const ROUNDS = QUICK ? { 10000: 1 } : { 10000: 5, 100000: 3 };
 const WRITES = QUICK ? { items: 500, rounds: 1, delayMs: 25 } : { items: 2000, rounds: 2, delayMs: 25 };
 /** The API's rate limit for the writes, answered by the sandbox itself (the relay adds the round trip). */
 const WRITE_LIMITS = { latencyMs: 0, jitterMs: 0, ratePerSecond: 100, burst: 100 };
@@ -235,7 +235,7 @@ function report(run) {
 		'- Network: every way talks HTTPS to a relay in its own process (bench/lib/tls-relay.js): a TCP hop that holds every chunk the given delay in each direction (the TLS handshake too; a round trip is twice the delay; TCP\'s own handshake, slow start and bandwidth are not simulated), then a TLS server that counts the TLS connections it completes (`secureConnection`) and passes the bytes to the sandbox (its own process). All on 127.0.0.1.',
 		'- Certificate: a self-signed EC certificate for 127.0.0.1, made by openssl when the bench starts, trusted by each worker through `NODE_EXTRA_CA_CERTS`: every way verifies it as it would a real API\'s certificate (the node\'s "Ignore SSL Issues" would skip verification and measure less than a user pays; the HTTP Request node and the loop get the same trust).',
 		'- Ways as in bench/run.js: `node` (this package through n8n-core\'s engine, Return All), `httpRequest` (n8n\'s HTTP Request node following `next`), `loop` (`https.request` on one keep-alive `https.Agent`, one page after the other: the sequential floor). Each run a fresh process, warmed up without delay; ways alternate and the first way rotates.',
-		`- Rounds: ${Object.entries(config.ROUNDS).map(([size, n]) => `${fmt(Number(size))} invoices: ${n}`).join(', ')} per delay (100,000 once per delay to stay within the time budget); writes: ${config.WRITES.rounds}.`,
+		`- Rounds: ${Object.entries(config.ROUNDS).map(([size, n]) => `${fmt(Number(size))} invoices: ${n}`).join(', ')} per delay; writes: ${config.WRITES.rounds}.`,
 		`- Writes: ${fmt(config.WRITES.items)} items, each PATCH /usage, against the sandbox\'s rate limit of ${config.WRITE_LIMITS.ratePerSecond} requests/s (burst ${config.WRITE_LIMITS.burst}; 429 with Retry-After over it), ${config.WRITES.delayMs} ms each way. node: its defaults (no batching; the request budget); httpRequest: its defaults with an idempotency key header, no retry (a 429 fails the item, as in bench/run.js); loop: 16 in flight (the node\'s starting window) on keep-alive connections, a 429 waits its Retry-After and is sent again. "Of the limit": the ideal ${fmt(ideal / 1000, 1)} s (items ÷ rate, as in bench/run.js) ÷ wall time.`,
 		'',
 		'### Return All',

@@ -52,8 +52,9 @@ async function listen(server) {
 }
 
 async function relayTo(sandboxPort) {
-	const terminator = tls.createServer(secure, (clear) => {
-		const upstream = net.connect(sandboxPort, '127.0.0.1');
+	// Nagle's algorithm on any hop would hold small writes for the peer's delayed ACK (40 ms): off everywhere.
+	const terminator = tls.createServer({ ...secure, noDelay: true }, (clear) => {
+		const upstream = net.connect({ port: sandboxPort, host: '127.0.0.1', noDelay: true });
 		clear.pipe(upstream).pipe(clear);
 		clear.on('error', () => upstream.destroy());
 		upstream.on('error', () => clear.destroy());
@@ -61,10 +62,8 @@ async function relayTo(sandboxPort) {
 	terminator.on('secureConnection', () => tlsConnections++);
 	terminator.on('tlsClientError', () => undefined);
 	const tlsPort = await listen(terminator);
-	const front = net.createServer((client) => {
-		const inner = net.connect(tlsPort, '127.0.0.1');
-		client.setNoDelay(true);
-		inner.setNoDelay(true);
+	const front = net.createServer({ noDelay: true }, (client) => {
+		const inner = net.connect({ port: tlsPort, host: '127.0.0.1', noDelay: true });
 		delayedPipe(client, inner);
 		delayedPipe(inner, client);
 	});

@@ -19,6 +19,8 @@ const { fork, execFileSync } = require('node:child_process');
 const { buildPackage, startSandbox, runJob } = require('./run');
 const { findNodesBase } = require('./lib/n8n-nodes-base');
 const { ratioBarsSvg } = require('./lib/https-svg');
+const { ipcCaller } = require('./lib/ipc');
+const { writeSection } = require('./lib/results-section');
 
 const OUT = path.join(__dirname, 'out');
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -26,6 +28,10 @@ const DELAYS = [0, 10, 25];
 const SIZES = QUICK ? [10000] : [10000, 100000];
 const ROUNDS = QUICK ? { 10000: 1 } : { 10000: 5, 100000: 3 };
 const WRITES = QUICK ? { items: 500, rounds: 1, delayMs: 25 } : { items: 2000, rounds: 2, delayMs: 25 };
+/** Pages the node reads ahead (nodes/SubscriptionBilling/shared/pagination.ts, PAGES_AHEAD), and what one page of 1,000 invoices holds in memory while in flight. */
+const PAGES_AHEAD = 8;
+const PAGE_TEXT_MB = 0.93;
+const PAGE_MEMORY_MB = 5;
 /** The API's rate limit for the writes, answered by the sandbox itself (the relay adds the round trip). */
 const WRITE_LIMITS = { latencyMs: 0, jitterMs: 0, ratePerSecond: 100, burst: 100 };
 
@@ -57,19 +63,7 @@ function startRelay(targets, tlsFiles) {
 		env: { ...process.env, RELAY_TARGETS: JSON.stringify(targets), RELAY_CERT: tlsFiles.cert, RELAY_KEY: tlsFiles.key },
 		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 	});
-	let nextId = 0;
-	const call = (cmd, extra = {}) =>
-		new Promise((resolve) => {
-			const id = ++nextId;
-			const onMessage = (m) => {
-				if (m.id === id) {
-					child.off('message', onMessage);
-					resolve(m);
-				}
-			};
-			child.on('message', onMessage);
-			child.send({ id, cmd, ...extra });
-		});
+	const call = ipcCaller(child);
 	return new Promise((resolve, reject) => {
 		child.once('error', reject);
 		child.once('message', (info) => resolve({ child, ports: info.ports, call }));
@@ -83,7 +77,8 @@ async function main() {
 	buildPackage();
 	const nodesBase = findNodesBase();
 	if (!nodesBase) throw new Error('n8n-nodes-base is needed for the HTTP Request node (see bench/run.js)');
-	const ways = ['node', 'httpRequest', 'loop'];
+	const ways = ['node', 'nodeSequential', 'httpRequest', 'loop'];
+	const writeWays = ['node', 'httpRequest', 'loop'];
 	const tlsFiles = makeCertificate();
 
 	process.env.BENCH_LINK_SCHEME = 'https';
@@ -125,7 +120,7 @@ async function main() {
 	}
 	log(`\n# ${WRITES.items} usage writes at ${WRITES.delayMs} ms each way, ${WRITE_LIMITS.ratePerSecond} requests/s`);
 	for (let round = 0; round < WRITES.rounds; round++) {
-		for (const way of round % 2 ? [...ways].reverse() : ways) {
+		for (const way of round % 2 ? [...writeWays].reverse() : writeWays) {
 			await measure('writes', WRITES.delayMs, way, {
 				scenario: 'limited-write',
 				target: over('limited'),
@@ -147,6 +142,7 @@ async function main() {
 		nodesBaseVersion: require(path.join(nodesBase, 'package.json')).version,
 		config: { DELAYS, SIZES, ROUNDS, WRITES, WRITE_LIMITS },
 		ways,
+		writeWays,
 		results,
 	};
 	fs.writeFileSync(path.join(OUT, 'https-last-run.json'), JSON.stringify(run));
@@ -175,6 +171,7 @@ function figures(results, key, delayMs, way) {
 
 function report(run) {
 	const { results, ways, config } = run;
+	const writeWays = run.writeWays ?? ways;
 	const lines = [];
 	const goals = [];
 	const goal = (name, measured, pass, rule) => goals.push(`| ${name} | ${measured} | ${rule} | ${pass ? 'PASS' : 'MISS'} |`);
@@ -194,25 +191,28 @@ function report(run) {
 			}
 			groups.push({ label: `${fmt(size)} invoices\n${delayMs} ms each way`, values: Object.fromEntries(ways.map((way) => [way, f[way].wallMs / f.loop.wallMs])) });
 			const ratio = f.node.wallMs / f.loop.wallMs;
+			const before = f.nodeSequential ? ` (a page at a time: ${fmtRatio(f.nodeSequential.wallMs / f.loop.wallMs)})` : '';
 			const limit = delayMs === 0 ? 1.25 : delayMs >= 25 ? 1.0 : undefined;
-			if (limit !== undefined) goal(`Return All of ${fmt(size)} at ${delayMs} ms each way: node vs keep-alive loop`, fmtRatio(ratio), ratio <= limit, `<= ${limit.toFixed(2)}x`);
+			if (limit !== undefined) goal(`Return All of ${fmt(size)} at ${delayMs} ms each way: node vs keep-alive loop`, `${fmtRatio(ratio)}${before}`, ratio <= limit, `<= ${limit.toFixed(2)}x`);
 		}
 	}
 	const big = `list-${Math.max(...config.SIZES)}`;
-	const memory = figures(results, big, 0, 'node');
-	if (memory) {
-		const loopMemory = figures(results, big, 0, 'loop');
+	for (const delayMs of config.DELAYS) {
+		const memory = figures(results, big, delayMs, 'node');
+		const sequential = figures(results, big, delayMs, 'nodeSequential');
+		if (!memory || !sequential) continue;
+		const extra = memory.deltaMb - sequential.deltaMb;
 		goal(
-			`Return All of ${fmt(Math.max(...config.SIZES))} at 0 ms: node peak − baseline`,
-			`${fmt(memory.deltaMb)} MB (loop ${fmt(loopMemory.deltaMb)} MB)`,
-			true,
-			'the plain-HTTP sequential figure in the table above plus the pages in flight (informative)',
+			`Return All of ${fmt(Math.max(...config.SIZES))} at ${delayMs} ms: peak − baseline, pages together vs a page at a time`,
+			`${fmt(memory.deltaMb)} vs ${fmt(sequential.deltaMb)} MB (${extra >= 0 ? '+' : ''}${fmt(extra)} MB)`,
+			extra <= PAGES_AHEAD * PAGE_MEMORY_MB,
+			`at most the ${PAGES_AHEAD} pages in flight more (${PAGES_AHEAD} × ${PAGE_MEMORY_MB} MB: a page's ${PAGE_TEXT_MB} MB of JSON as received, as text and parsed)`,
 		);
 	}
 	const writeLines = ['| writes | way | runs | median wall ms (min–max) | requests | 429s | TLS connections | client CPU ms | of the limit | failed | applied twice | vs loop |', '|---|---|---|---|---|---|---|---|---|---|---|---|'];
 	const ideal = (config.WRITES.items / config.WRITE_LIMITS.ratePerSecond) * 1000;
-	const wf = Object.fromEntries(ways.map((way) => [way, figures(results, 'writes', config.WRITES.delayMs, way)]));
-	for (const way of ways) {
+	const wf = Object.fromEntries(writeWays.map((way) => [way, figures(results, 'writes', config.WRITES.delayMs, way)]));
+	for (const way of writeWays) {
 		const x = wf[way];
 		if (!x) continue;
 		const share = ideal / x.wallMs;
@@ -234,9 +234,9 @@ function report(run) {
 		`- ${run.host.nproc} CPUs (${run.host.cpu}), Node ${run.host.node}, n8n-nodes-base ${run.nodesBaseVersion}; load average ${run.loadBefore.map((x) => x.toFixed(1)).join(' / ')} before, ${run.loadAfter.map((x) => x.toFixed(1)).join(' / ')} after (1/5/15 min; other processes share the cores); run took ${Math.round(run.elapsed)} s, finished ${run.date}.`,
 		'- Network: every way talks HTTPS to a relay in its own process (bench/lib/tls-relay.js): a TCP hop that holds every chunk the given delay in each direction (the TLS handshake too; a round trip is twice the delay; TCP\'s own handshake, slow start and bandwidth are not simulated), then a TLS server that counts the TLS connections it completes (`secureConnection`) and passes the bytes to the sandbox (its own process). All on 127.0.0.1.',
 		'- Certificate: a self-signed EC certificate for 127.0.0.1, made by openssl when the bench starts, trusted by each worker through `NODE_EXTRA_CA_CERTS`: every way verifies it as it would a real API\'s certificate (the node\'s "Ignore SSL Issues" would skip verification and measure less than a user pays; the HTTP Request node and the loop get the same trust).',
-		'- Ways as in bench/run.js: `node` (this package through n8n-core\'s engine, Return All), `httpRequest` (n8n\'s HTTP Request node following `next`), `loop` (`https.request` on one keep-alive `https.Agent`, one page after the other: the sequential floor). Each run a fresh process, warmed up without delay; ways alternate and the first way rotates.',
+		'- Ways as in bench/run.js: `node` (this package through n8n-core\'s engine, Return All: the pages after the first read together), `nodeSequential` (the same with *Max Concurrent Requests* = 1: one page at a time, as before this change), `httpRequest` (n8n\'s HTTP Request node following `next`), `loop` (`https.request` on one keep-alive `https.Agent`, one page after the other: the sequential floor). Each run a fresh process, warmed up without delay; ways alternate and the first way rotates.',
 		`- Rounds: ${Object.entries(config.ROUNDS).map(([size, n]) => `${fmt(Number(size))} invoices: ${n}`).join(', ')} per delay; writes: ${config.WRITES.rounds}.`,
-		`- Writes: ${fmt(config.WRITES.items)} items, each PATCH /usage, against the sandbox\'s rate limit of ${config.WRITE_LIMITS.ratePerSecond} requests/s (burst ${config.WRITE_LIMITS.burst}; 429 with Retry-After over it), ${config.WRITES.delayMs} ms each way. node: its defaults (no batching; the request budget); httpRequest: its defaults with an idempotency key header, no retry (a 429 fails the item, as in bench/run.js); loop: 16 in flight (the node\'s starting window) on keep-alive connections, a 429 waits its Retry-After and is sent again. "Of the limit": the ideal ${fmt(ideal / 1000, 1)} s (items ÷ rate, as in bench/run.js) ÷ wall time.`,
+		`- Writes: ${fmt(config.WRITES.items)} items, each PATCH /usage, against the sandbox's rate limit of ${config.WRITE_LIMITS.ratePerSecond} requests/s (burst ${config.WRITE_LIMITS.burst}; 429 with Retry-After over it), ${config.WRITES.delayMs} ms each way. node: its defaults (no batching; the request budget); httpRequest: its defaults with an idempotency key header, no retry (a 429 fails the item, as in bench/run.js); loop: 16 in flight (the node's starting window) on keep-alive connections, a 429 waits its Retry-After and is sent again. "Of the limit": the ideal ${fmt(ideal / 1000, 1)} s (items ÷ rate, as in bench/run.js) ÷ wall time.`,
 		'',
 		'### Return All',
 		'',
@@ -256,22 +256,10 @@ function report(run) {
 		'',
 	].join('\n');
 	log(`\n${section}`);
-	writeSection(section);
+	writeSection('HTTPS with a round trip', section, 'HTTPS-FINDINGS.md');
 	log('wrote the "HTTPS with a round trip" section of bench/RESULTS.md and bench/https-return-all.svg');
 }
 
-/** Puts the section into RESULTS.md in place of the previous one (or at the end). */
-function writeSection(section) {
-	const file = path.join(__dirname, 'RESULTS.md');
-	const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
-	const findingsFile = path.join(__dirname, 'HTTPS-FINDINGS.md');
-	const findings = fs.existsSync(findingsFile) ? `${fs.readFileSync(findingsFile, 'utf8').trim()}\n` : '';
-	const full = `${section}\n${findings}`;
-	const start = text.indexOf('\n## HTTPS with a round trip\n');
-	if (start < 0) return fs.writeFileSync(file, `${text.trimEnd()}\n\n${full}`);
-	const next = text.indexOf('\n## ', start + 1);
-	fs.writeFileSync(file, `${text.slice(0, start + 1)}${full}${next < 0 ? '' : text.slice(next)}`);
-}
 
 if (process.argv.includes('--render')) {
 	report(JSON.parse(fs.readFileSync(path.join(OUT, 'https-last-run.json'), 'utf8')));

@@ -24,6 +24,7 @@ const { findNodesBase, howToInstall } = require('./lib/n8n-nodes-base');
 const { summarise, format: formatProfile } = require('./lib/profile-summary');
 const { timePerInvoiceSvg } = require('./lib/svg');
 const { limitedReport } = require('./lib/limited');
+const { ipcCaller } = require('./lib/ipc');
 
 const ROOT = path.resolve(__dirname, '..');
 const OUT = path.join(__dirname, 'out');
@@ -156,19 +157,8 @@ function startSandbox(sizes, writeItems) {
 		env: { ...process.env, BENCH_SIZES: JSON.stringify(sizes), BENCH_WRITE_ITEMS: String(writeItems), BENCH_LIMITED: JSON.stringify(limited) },
 		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 	});
-	let nextId = 0;
-	const call = (cmd, limits) =>
-		new Promise((resolve) => {
-			const id = ++nextId;
-			const onMessage = (m) => {
-				if (m.id === id) {
-					child.off('message', onMessage);
-					resolve(m);
-				}
-			};
-			child.on('message', onMessage);
-			child.send({ id, cmd, limits });
-		});
+	const ipc = ipcCaller(child);
+	const call = (cmd, limits) => ipc(cmd, { limits });
 	return new Promise((resolve, reject) => {
 		child.once('error', reject);
 		child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));

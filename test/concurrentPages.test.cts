@@ -9,7 +9,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { IDataObject } from 'n8n-workflow';
-import { runBilling, useSandbox, type BillingRun } from './helpers/billing.cjs';
+import { invoiceIdsOf, runBilling, useSandbox, type BillingRun } from './helpers/billing.cjs';
 
 const { startDeployment } = require('./sandbox/index.cjs') as { startDeployment: (sandbox: unknown, variant: IDataObject) => Promise<Deployment> };
 
@@ -48,16 +48,8 @@ async function withFront<T>(variant: IDataObject, use: (front: Deployment) => Pr
 	}
 }
 
-/** The customer's invoice IDs as the API lists them now (newest first), read directly over HTTP. */
-async function invoiceIdsFromApi(): Promise<string[]> {
-	const ids: string[] = [];
-	for (let offset = 0; ; offset += 1000) {
-		const response = await fetch(`${sandbox.baseUrl}/customers/${customerId()}/invoices?limit=1000&offset=${offset}`, { headers: { 'X-SERVICE-KEY': sandbox.apiKey } });
-		const page = (await response.json()) as { results: IDataObject[]; next: string | null };
-		ids.push(...page.results.map((invoice) => String(invoice.invoice_id)));
-		if (!page.next) return ids;
-	}
-}
+/** The customer's invoice IDs as the API lists them now (newest first). */
+const invoiceIdsFromApi = () => invoiceIdsOf(sandbox, customerId());
 
 function listInvoices(listing: IDataObject, baseUrl?: string): Promise<BillingRun> {
 	return runBilling(sandbox, { resource: 'invoice', operation: 'getManyForCustomer', customerId: customerId(), ...listing, faultHandling: { retryDelay: 1, ...(listing.faultHandling as IDataObject) } }, { baseUrl });

@@ -2,8 +2,8 @@
 // A hand-written SVG bar chart for bench/https.js: per list size and one-way delay, the median wall
 // time of each way relative to the keep-alive loop (1.0 = as fast as the loop). No dependencies.
 
-const COLORS = { node: '#d9480f', httpRequest: '#1c7ed6', loop: '#2b8a3e' };
-const LABELS = { node: 'this node', httpRequest: 'HTTP Request node', loop: 'keep-alive loop' };
+const COLORS = { node: '#d9480f', nodeSequential: '#f59f00', httpRequest: '#1c7ed6', loop: '#2b8a3e' };
+const LABELS = { node: 'this node', nodeSequential: 'this node, a page at a time', httpRequest: 'HTTP Request node', loop: 'keep-alive loop' };
 
 /** groups: [{ label, values: { way: ratio } }] */
 function ratioBarsSvg(groups, ways, title) {
@@ -33,7 +33,7 @@ function ratioBarsSvg(groups, ways, title) {
 		g.label.split('\n').forEach((line, k) => out.push(`<text x="${x0 + gw * 0.4}" y="${m.top + ph + 16 + k * 14}" text-anchor="middle">${line}</text>`));
 	});
 	ways.forEach((way, j) => {
-		const lx = m.left + j * 200;
+		const lx = m.left + j * 190;
 		out.push(`<rect x="${lx}" y="${H - 22}" width="12" height="12" fill="${COLORS[way]}"/><text x="${lx + 18}" y="${H - 12}">${LABELS[way]}</text>`);
 	});
 	out.push('</svg>');

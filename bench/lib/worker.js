@@ -5,7 +5,7 @@
 // {type:'result'} while still holding the run's results -> exit.
 //
 // Job (JSON in BENCH_JOB): { scenario: 'list' | 'limit' | 'write' | 'limited-write' | 'load', way:
-// 'node' | 'httpRequest' | 'httpRequestRetry' | 'loop', target: {baseUrl, apiKey, customerId,
+// 'node' | 'nodeSequential' (lists: Max Concurrent Requests 1) | 'httpRequest' | 'httpRequestRetry' | 'loop', target: {baseUrl, apiKey, customerId,
 // smallCustomerId, invoices}, warmTarget (limited-write: warm up there, not on the limited API),
 // limit, items, mode: {batchSize, batchInterval} | {concurrency}, nodesBase, profile }
 //
@@ -57,9 +57,12 @@ let harness;
 let billing;
 let httpRequestNode;
 
+/** nodeSequential: this node with Max Concurrent Requests = 1, a list read one page at a time. */
+const isNode = () => job.way === 'node' || job.way === 'nodeSequential';
+
 function loadN8n() {
 	harness = require(path.join(PKG, 'dist', 'test', 'harness', 'index.cjs'));
-	if (job.way === 'node') {
+	if (isNode()) {
 		const { SubscriptionBilling } = require(path.join(PKG, 'dist', 'nodes', 'SubscriptionBilling', 'SubscriptionBilling.node.js'));
 		const { SubscriptionBillingApi } = require(path.join(PKG, 'dist', 'credentials', 'SubscriptionBillingApi.credentials.js'));
 		billing = { nodeType: new SubscriptionBilling(), credentialType: new SubscriptionBillingApi() };
@@ -222,8 +225,9 @@ function usageUpdateRequest(target, extraHeaders, options) {
 }
 
 async function list(target, customerId, limit, expected) {
-	if (job.way === 'node') {
+	if (isNode()) {
 		const parameters = { resource: 'invoice', operation: 'getManyForCustomer', customerId, output: 'raw' };
+		if (job.way === 'nodeSequential') parameters.faultHandling = { maxConcurrentRequests: 1 };
 		Object.assign(parameters, limit === undefined ? { returnAll: true } : { returnAll: false, limit });
 		const run = checked(await runBilling(target, parameters), expected);
 		return { held: run, count: run.items.length };

@@ -203,6 +203,9 @@ function readAheadPlan(next: IHttpRequestOptions, position: number, count: numbe
  * and gave no next link, a paged list goes on by offset, and one that cannot fails naming what was
  * counted and what was received; a full page with no way to the next one fails too. A 404 for a
  * page after the end the API showed (at or past its `count`, or after a short page) ends the list.
+ * With `pagesAhead` above 1, the pages the first page's `count` shows are asked for before their
+ * turn (see readAheadPlan and ReadAhead); each is still handled here in order, exactly as when it is
+ * read on its turn, and a list that moves goes back to one page at a time.
  */
 export async function visitPages(
 	session: Session,
@@ -258,7 +261,7 @@ export async function visitPages(
 		lastShort = sent.asked > 0 && page.results.length < sent.asked;
 		const more = page.results.length > 0 && !lastShort && (count !== undefined ? received < count : Boolean(bodyLink ?? headerLink));
 		if (pagesRead === 1) firstCount = count;
-		// A list that moves while it is read (its count changes, or a record comes again) is read one page at a time from here on.
+		// A list that moves while it is read (its count changes, a record comes again, a page before the end is short) is read one page at a time from here on.
 		else if (count !== firstCount || fresh.repeated > 0 || lastShort) ahead?.stop();
 		const decision = visit({ results: fresh.records, count, repeated: fresh.repeated });
 		if (decision === 'stop' || seen >= limit) {
@@ -318,7 +321,8 @@ function incomplete(session: Session, count: number, received: number, paged: bo
 
 /**
  * Every result up to `limit` (Infinity for Return All), in the API's order. Only a `paged` list is
- * sent `limit`; any other is asked for whole and cut here.
+ * sent `limit`; any other is asked for whole and cut here. Up to PAGES_AHEAD pages are read ahead
+ * (fewer under a lower Max Concurrent Requests).
  */
 export async function collectPages(session: Session, first: IHttpRequestOptions, limit: number, paged: boolean): Promise<IDataObject[]> {
 	const results: IDataObject[] = [];

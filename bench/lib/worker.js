@@ -226,7 +226,7 @@ function usageUpdateRequest(target, extraHeaders, options) {
 
 async function list(target, customerId, limit, expected) {
 	if (isNode()) {
-		const parameters = { resource: 'invoice', operation: 'getManyForCustomer', customerId, output: 'raw' };
+		const parameters = { resource: 'invoice', operation: 'getManyForCustomer', customerId, invoiceOutput: 'raw' }; // Raw, as the other ways hold what the API sent (the parameter is named invoiceOutput since node version 2)
 		if (job.way === 'nodeSequential') parameters.faultHandling = { maxConcurrentRequests: 1 };
 		Object.assign(parameters, limit === undefined ? { returnAll: true } : { returnAll: false, limit });
 		const run = checked(await runBilling(target, parameters), expected);

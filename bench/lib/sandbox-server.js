@@ -42,19 +42,20 @@ function limitedReport(sandbox) {
 	};
 }
 
+const linkScheme = process.env.BENCH_LINK_SCHEME;
+
 async function main() {
 	const sandboxes = {};
-	for (const size of sizes) sandboxes[size] = await startSandbox({ seed: { bigCustomerInvoices: size } });
+	for (const size of sizes) sandboxes[size] = await startSandbox({ seed: { bigCustomerInvoices: size }, linkScheme });
 	// usage entries to update live on the smallest sandbox
 	const writeSandbox = sandboxes[Math.min(...sizes)];
 	addUsageEntries(writeSandbox, writeItems);
 	let limited = null;
 	if (limitedConfig) {
-		limited = await startSandbox({ seed: { bigCustomerInvoices: limitedConfig.invoices }, limits: limitedConfig.limits });
+		limited = await startSandbox({ seed: { bigCustomerInvoices: limitedConfig.invoices }, limits: limitedConfig.limits, linkScheme });
 		addUsageEntries(limited, limitedConfig.writeItems);
 	}
 	const everySandbox = [...Object.values(sandboxes), ...(limited ? [limited] : [])];
-	if (process.env.BENCH_LINK_SCHEME) for (const sb of everySandbox) sb.linkScheme = process.env.BENCH_LINK_SCHEME;
 	let cpuStart = process.cpuUsage();
 	// TCP connections opened by the client (n8n-core opens one per request: no keep-alive)
 	let connections = 0;

@@ -20,9 +20,9 @@ interface Planned<T> {
  * Pages of a list asked for before their turn: the pages a list's `count` shows to follow, in
  * order, at most `width` of them asked for and not yet taken. The reader still decides every page
  * as it would one at a time and takes a page only when its request is the next one planned; any
- * other request (the list moved) ends reading ahead, and the pages asked for meanwhile are left
- * unread. A page is asked for through `send`, which waits its turn in the execution's request
- * budget; a failed page fails when it is taken, never before.
+ * other request (the list moved) ends reading ahead, and the answers to the pages asked for
+ * meanwhile are dropped. A page is asked for through `send`, which waits its turn in the
+ * execution's request budget; a failed page fails when it is taken, never before.
  */
 export class ReadAhead<T> {
 	private readonly plan: Array<Planned<T>>;
@@ -62,7 +62,7 @@ export class ReadAhead<T> {
 		return answer;
 	}
 
-	/** No page is asked for from now on; those asked for and not taken are left unread. */
+	/** No page is asked for from now on; the answers to those asked for and not taken are dropped. */
 	stop(): void {
 		for (let index = this.taken; index < this.asked; index++) this.plan[index].answer = undefined;
 		this.plan.length = this.taken;

@@ -25,7 +25,7 @@ function median(values) {
 
 async function main() {
 	buildPackage();
-	const harness = require(path.join(PKG, 'test', 'harness', 'index.js'));
+	const harness = require(path.join(PKG, 'test', 'harness', 'index.cjs'));
 	const { SubscriptionBilling } = require(path.join(PKG, 'nodes', 'SubscriptionBilling', 'SubscriptionBilling.node.js'));
 	const { SubscriptionBillingApi } = require(path.join(PKG, 'credentials', 'SubscriptionBillingApi.credentials.js'));
 	const sandbox = await startSandbox({ seed: { bigCustomerInvoices: INVOICES } });

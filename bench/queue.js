@@ -14,6 +14,7 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { writeSection: writeResultsSection } = require('./lib/results-section');
 const { QueueCluster } = require('../scripts/lib/queue');
 const { sleep } = require('../scripts/lib/n8n');
 const { startSandbox } = require('../test/sandbox');
@@ -150,15 +151,7 @@ function render(results, versions, o) {
 
 /** Puts the section into RESULTS.md in place of the previous one (or at the end). */
 function writeSection(section) {
-	const file = path.join(__dirname, 'RESULTS.md');
-	const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
-	const findingsFile = path.join(__dirname, 'QUEUE-FINDINGS.md');
-	const findings = fs.existsSync(findingsFile) ? `${fs.readFileSync(findingsFile, 'utf8').trim()}\n` : '';
-	const full = `${section}\n${findings}`;
-	const start = text.indexOf('\n## Queue mode\n');
-	if (start < 0) return fs.writeFileSync(file, `${text.trimEnd()}\n\n${full}`);
-	const next = text.indexOf('\n## ', start + 1);
-	fs.writeFileSync(file, `${text.slice(0, start + 1)}${full}${next < 0 ? '' : text.slice(next)}`);
+	writeResultsSection('Queue mode', section, 'QUEUE-FINDINGS.md');
 }
 
 async function main() {

@@ -24,6 +24,7 @@ const { findNodesBase, howToInstall } = require('./lib/n8n-nodes-base');
 const { summarise, format: formatProfile } = require('./lib/profile-summary');
 const { timePerInvoiceSvg } = require('./lib/svg');
 const { limitedReport } = require('./lib/limited');
+const { ipcCaller } = require('./lib/ipc');
 
 const ROOT = path.resolve(__dirname, '..');
 const OUT = path.join(__dirname, 'out');
@@ -156,19 +157,8 @@ function startSandbox(sizes, writeItems) {
 		env: { ...process.env, BENCH_SIZES: JSON.stringify(sizes), BENCH_WRITE_ITEMS: String(writeItems), BENCH_LIMITED: JSON.stringify(limited) },
 		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 	});
-	let nextId = 0;
-	const call = (cmd, limits) =>
-		new Promise((resolve) => {
-			const id = ++nextId;
-			const onMessage = (m) => {
-				if (m.id === id) {
-					child.off('message', onMessage);
-					resolve(m);
-				}
-			};
-			child.on('message', onMessage);
-			child.send({ id, cmd, limits });
-		});
+	const ipc = ipcCaller(child);
+	const call = (cmd, limits) => ipc(cmd, { limits });
 	return new Promise((resolve, reject) => {
 		child.once('error', reject);
 		child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
@@ -176,11 +166,15 @@ function startSandbox(sizes, writeItems) {
 	});
 }
 
-/** One measured run in a fresh process; resolves with the worker's figures plus the sandbox's. */
-function runJob(sandbox, job) {
+/**
+ * One measured run in a fresh process; resolves with the worker's figures plus the sandbox's (and
+ * `hooks.afterResult`'s). `hooks.beforeGo` runs once the worker is warm, before it is measured.
+ * `job.caFile`: a certificate the worker trusts (NODE_EXTRA_CA_CERTS).
+ */
+function runJob(sandbox, job, hooks = {}) {
 	return new Promise((resolve, reject) => {
 		const worker = fork(path.join(__dirname, 'lib', 'worker.js'), [], {
-			env: { ...process.env, BENCH_JOB: JSON.stringify(job) },
+			env: { ...process.env, BENCH_JOB: JSON.stringify(job), ...(job.caFile && { NODE_EXTRA_CA_CERTS: job.caFile }) },
 			execArgv: ['--expose-gc', '--max-old-space-size=4096'],
 			stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 		});
@@ -196,10 +190,12 @@ function runJob(sandbox, job) {
 		worker.on('message', async (m) => {
 			if (m.type === 'ready') {
 				await sandbox.call('clear', job.limits);
+				await hooks.beforeGo?.();
 				worker.send({ type: 'go' });
 			} else if (m.type === 'result') {
 				answered = true; // the worker exits right after sending this
 				const counts = await sandbox.call('count');
+				const extra = (await hooks.afterResult?.()) ?? {};
 				clearTimeout(timer);
 				settled = true;
 				resolve({
@@ -209,6 +205,7 @@ function runJob(sandbox, job) {
 					connections: counts.connections,
 					sandboxCpuMs: counts.cpuMs,
 					limited: counts.limited,
+					...extra,
 				});
 			} else if (m.type === 'error') {
 				answered = true;

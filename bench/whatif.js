@@ -78,7 +78,7 @@ async function child([variant, scenario, n]) {
 		const common = { nodeType: new SubscriptionBilling(), credentialType: new SubscriptionBillingApi(), credentials };
 		if (scenario === 'list') {
 			const customerId = count ? process.env.WHATIF_CUSTOMER : process.env.WHATIF_SMALL_CUSTOMER;
-			return harness.runNode({ ...common, parameters: { resource: 'invoice', operation: 'getManyForCustomer', customerId, returnAll: true, output: 'raw' } });
+			return harness.runNode({ ...common, parameters: { resource: 'invoice', operation: 'getManyForCustomer', customerId, returnAll: true, invoiceOutput: 'raw' } });
 		}
 		const items = Array.from({ length: count || 50 }, (_, i) => ({ transaction_id: `bench-usage-${i}`, value: i + Math.random() }));
 		const parameters = {

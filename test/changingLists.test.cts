@@ -4,7 +4,7 @@
  * shifts the later pages by one), and a 404 for a page after the end the API showed ends the list.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { runBilling, useSandbox, type BillingRun } from './helpers/billing.cjs';
+import { invoiceIdsOf, runBilling, useSandbox, type BillingRun } from './helpers/billing.cjs';
 
 const { startDeployment } = require('./sandbox/index.cjs') as { startDeployment: (sandbox: unknown, variant: string | IDataObject) => Promise<Deployment> };
 
@@ -19,16 +19,8 @@ const sandbox = useSandbox({ seed: { bigCustomerInvoices: INVOICES } });
 const customerId = () => sandbox.fixtures.bigCustomerId;
 const invoicesPath = () => `/api/v2/customers/${customerId()}/invoices`;
 
-/** The customer's invoice IDs as the API lists them now (newest first), read directly over HTTP. */
-async function invoiceIdsFromApi(): Promise<string[]> {
-	const ids: string[] = [];
-	for (let offset = 0; ; offset += 1000) {
-		const response = await fetch(`${sandbox.baseUrl}/customers/${customerId()}/invoices?limit=1000&offset=${offset}`, { headers: { 'X-SERVICE-KEY': sandbox.apiKey } });
-		const page = (await response.json()) as { results: IDataObject[]; next: string | null };
-		ids.push(...page.results.map((invoice) => String(invoice.invoice_id)));
-		if (!page.next) return ids;
-	}
-}
+/** The customer's invoice IDs as the API lists them now (newest first). */
+const invoiceIdsFromApi = () => invoiceIdsOf(sandbox, customerId());
 
 function listInvoices(listing: IDataObject, baseUrl?: string): Promise<BillingRun> {
 	return runBilling(sandbox, { resource: 'invoice', operation: 'getManyForCustomer', customerId: customerId(), faultHandling: { retryDelay: 1 }, ...listing }, { baseUrl });

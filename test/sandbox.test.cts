@@ -135,6 +135,14 @@ describe('pagination', () => {
 		expect(new URL(r.body.previous).searchParams.get('offset')).toBe('0');
 	});
 
+	it('writes its links with https when started behind a TLS front (linkScheme)', async () => {
+		const behindTls = await startSandbox({ linkScheme: 'https' });
+		others.push(behindTls);
+		const r = await call('GET', `${behindTls.baseUrl}/customers/${behindTls.fixtures.customerId}/invoices?limit=1`, { key: behindTls.apiKey });
+		expect(r.status).toBe(200);
+		expect(r.body.next).toBe(`https://${behindTls.baseUrl.slice('http://'.length)}/customers/${behindTls.fixtures.customerId}/invoices?limit=1&offset=1`);
+	});
+
 	it('rejects duplicated limit/offset and bad values, clamps limit to 1000', async () => {
 		const id = sb.fixtures.customerId;
 		const dup = await call('GET', `/customers/${id}/invoices?limit=2&limit=2`);

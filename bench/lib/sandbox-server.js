@@ -3,6 +3,7 @@
 // that many invoices) plus WRITE_ITEMS usage entries to update, all on 127.0.0.1. Runs in its own
 // process so that its CPU and memory are not counted in the measured process.
 //
+// BENCH_LINK_SCHEME=https: next links say https (the sandboxes are reached through a TLS relay).
 // BENCH_LIMITED (JSON, optional): one more sandbox behind latency and a rate limit (test/sandbox/
 // limits.js) with `invoices` invoices of its big customer and `writeItems` usage entries.
 //
@@ -41,15 +42,17 @@ function limitedReport(sandbox) {
 	};
 }
 
+const linkScheme = process.env.BENCH_LINK_SCHEME;
+
 async function main() {
 	const sandboxes = {};
-	for (const size of sizes) sandboxes[size] = await startSandbox({ seed: { bigCustomerInvoices: size } });
+	for (const size of sizes) sandboxes[size] = await startSandbox({ seed: { bigCustomerInvoices: size }, linkScheme });
 	// usage entries to update live on the smallest sandbox
 	const writeSandbox = sandboxes[Math.min(...sizes)];
 	addUsageEntries(writeSandbox, writeItems);
 	let limited = null;
 	if (limitedConfig) {
-		limited = await startSandbox({ seed: { bigCustomerInvoices: limitedConfig.invoices }, limits: limitedConfig.limits });
+		limited = await startSandbox({ seed: { bigCustomerInvoices: limitedConfig.invoices }, limits: limitedConfig.limits, linkScheme });
 		addUsageEntries(limited, limitedConfig.writeItems);
 	}
 	const everySandbox = [...Object.values(sandboxes), ...(limited ? [limited] : [])];
@@ -95,6 +98,7 @@ async function main() {
 			customerId: sb.fixtures.bigCustomerId,
 			invoices: sb.fixtures.bigCustomerInvoices,
 			smallCustomerId: sb.fixtures.customerId,
+			port: sb.port,
 		};
 	}
 	if (limited) {
@@ -104,6 +108,7 @@ async function main() {
 			customerId: limited.fixtures.bigCustomerId,
 			invoices: limited.fixtures.bigCustomerInvoices,
 			smallCustomerId: limited.fixtures.customerId,
+			port: limited.port,
 		};
 	}
 	process.send({ type: 'ready', sandboxes: info, writeBaseUrl: writeSandbox.baseUrl, writeItems });

@@ -5,7 +5,7 @@
 // {type:'result'} while still holding the run's results -> exit.
 //
 // Job (JSON in BENCH_JOB): { scenario: 'list' | 'limit' | 'write' | 'limited-write' | 'load', way:
-// 'node' | 'httpRequest' | 'httpRequestRetry' | 'loop', target: {baseUrl, apiKey, customerId,
+// 'node' | 'nodeSequential' (lists: Max Concurrent Requests 1) | 'httpRequest' | 'httpRequestRetry' | 'loop', target: {baseUrl, apiKey, customerId,
 // smallCustomerId, invoices}, warmTarget (limited-write: warm up there, not on the limited API),
 // limit, items, mode: {batchSize, batchInterval} | {concurrency}, nodesBase, profile }
 //
@@ -16,6 +16,7 @@
 
 const fs = require('node:fs');
 const http = require('node:http');
+const https = require('node:https');
 const path = require('node:path');
 
 const job = JSON.parse(process.env.BENCH_JOB);
@@ -56,9 +57,12 @@ let harness;
 let billing;
 let httpRequestNode;
 
+/** nodeSequential: this node with Max Concurrent Requests = 1, a list read one page at a time. */
+const isNode = () => job.way === 'node' || job.way === 'nodeSequential';
+
 function loadN8n() {
 	harness = require(path.join(PKG, 'dist', 'test', 'harness', 'index.cjs'));
-	if (job.way === 'node') {
+	if (isNode()) {
 		const { SubscriptionBilling } = require(path.join(PKG, 'dist', 'nodes', 'SubscriptionBilling', 'SubscriptionBilling.node.js'));
 		const { SubscriptionBillingApi } = require(path.join(PKG, 'dist', 'credentials', 'SubscriptionBillingApi.credentials.js'));
 		billing = { nodeType: new SubscriptionBilling(), credentialType: new SubscriptionBillingApi() };
@@ -105,18 +109,25 @@ function checked(run, expectedItems) {
 	return run;
 }
 
-// A keep-alive agent per process, as a hand-written client would keep one.
-function loopAgent(maxSockets) {
-	return new http.Agent({ keepAlive: true, maxSockets: maxSockets ?? Infinity });
+// A keep-alive agent per process, as a hand-written client would keep one (HTTPS for an https:// API).
+const clientOf = (url) => (String(url).startsWith('https:') ? https : http);
+function loopAgent(maxSockets, url = job.target.baseUrl) {
+	return new (clientOf(url).Agent)({ keepAlive: true, maxSockets: maxSockets ?? Infinity });
 }
+/** Resolves with the parsed answer; rejects on 400 or more (`error.status`, `error.retryAfter` set). */
 function request(agent, url, { method = 'GET', headers = {}, body } = {}) {
 	return new Promise((resolve, reject) => {
-		const req = http.request(url, { method, agent, headers }, (res) => {
+		const req = clientOf(url).request(url, { method, agent, headers }, (res) => {
 			const chunks = [];
 			res.on('data', (c) => chunks.push(c));
 			res.on('end', () => {
 				const text = Buffer.concat(chunks).toString('utf8');
-				if (res.statusCode >= 400) return reject(new Error(`${method} ${url}: ${res.statusCode} ${text.slice(0, 200)}`));
+				if (res.statusCode >= 400) {
+					const error = new Error(`${method} ${url}: ${res.statusCode} ${text.slice(0, 200)}`);
+					error.status = res.statusCode;
+					error.retryAfter = Number(res.headers['retry-after']);
+					return reject(error);
+				}
 				resolve(JSON.parse(text));
 			});
 			res.on('error', reject);
@@ -131,6 +142,7 @@ function request(agent, url, { method = 'GET', headers = {}, body } = {}) {
 async function limitedWrite(target, n, tag) {
 	const items = writeItems(n, tag);
 	let run;
+	if (job.way === 'loop') return limitedWriteLoop(target, items);
 	if (job.way === 'node') {
 		const parameters = { resource: 'usage', operation: 'update', transactionId: '={{ $json.transaction_id }}', value: '={{ $json.value }}' };
 		if (job.maxConcurrent !== undefined) parameters.faultHandling = { maxConcurrentRequests: job.maxConcurrent };
@@ -141,6 +153,42 @@ async function limitedWrite(target, n, tag) {
 	}
 	const failed = run.error ? n : run.items.filter((item) => item.json.error !== undefined || item.error !== undefined).length;
 	return { held: run, count: n, failed, error: run.error ? String(run.error.message).slice(0, 160) : undefined };
+}
+
+/**
+ * limited-write, loop: LOOP_WRITERS requests in flight on keep-alive connections, each write with an
+ * idempotency key; a 429 waits its Retry-After (1 s without one) and is sent again.
+ */
+const LOOP_WRITERS = 16;
+async function limitedWriteLoop(target, items) {
+	const agent = loopAgent(LOOP_WRITERS, target.baseUrl);
+	const url = `${target.baseUrl}/usage`;
+	const results = new Array(items.length);
+	let next = 0;
+	let failed = 0;
+	const one = async (i) => {
+		for (;;) {
+			try {
+				results[i] = await request(agent, url, {
+					method: 'PATCH',
+					headers: { 'X-SERVICE-KEY': target.apiKey, 'X-SERVICE-IDEMPOTENT-OPERATION-KEY': items[i].idem, 'Content-Type': 'application/json', Accept: 'application/json' },
+					body: JSON.stringify({ transaction_id: items[i].transaction_id, value: items[i].value }),
+				});
+				return;
+			} catch (error) {
+				if (error.status !== 429) {
+					failed++;
+					return;
+				}
+				await new Promise((resolve) => setTimeout(resolve, (Number.isFinite(error.retryAfter) ? error.retryAfter : 1) * 1000));
+			}
+		}
+	};
+	await Promise.all(Array.from({ length: LOOP_WRITERS }, async () => {
+		while (next < items.length) await one(next++);
+	}));
+	agent.destroy();
+	return { held: results, count: items.length, failed };
 }
 
 // ---- scenarios ----------------------------------------------------------------------------
@@ -177,8 +225,9 @@ function usageUpdateRequest(target, extraHeaders, options) {
 }
 
 async function list(target, customerId, limit, expected) {
-	if (job.way === 'node') {
-		const parameters = { resource: 'invoice', operation: 'getManyForCustomer', customerId, output: 'raw' };
+	if (isNode()) {
+		const parameters = { resource: 'invoice', operation: 'getManyForCustomer', customerId, invoiceOutput: 'raw' }; // Raw, as the other ways hold what the API sent (the parameter is named invoiceOutput since node version 2)
+		if (job.way === 'nodeSequential') parameters.faultHandling = { maxConcurrentRequests: 1 };
 		Object.assign(parameters, limit === undefined ? { returnAll: true } : { returnAll: false, limit });
 		const run = checked(await runBilling(target, parameters), expected);
 		return { held: run, count: run.items.length };
@@ -209,7 +258,7 @@ async function list(target, customerId, limit, expected) {
 		return { held: run, count };
 	}
 	// plain loop: same pages, same JSON parse, all invoices held in one array
-	const agent = loopAgent();
+	const agent = loopAgent(undefined, target.baseUrl);
 	const headers = { 'X-SERVICE-KEY': target.apiKey, Accept: 'application/json' };
 	const results = [];
 	let url = listUrl(target, customerId, limit === undefined ? PAGE_SIZE : Math.min(limit, PAGE_SIZE));
@@ -260,7 +309,7 @@ async function write(target, n, mode, tag) {
 	// started at once, as n8n does without batching, queued by the agent on `maxSockets` sockets
 	// (10,000 simultaneous connections overflow the server's listen backlog: ECONNRESET)
 	const all = mode.concurrency === 'all';
-	const agent = loopAgent(all ? mode.maxSockets ?? 64 : mode.concurrency);
+	const agent = loopAgent(all ? mode.maxSockets ?? 64 : mode.concurrency, target.baseUrl);
 	const url = `${target.baseUrl}/usage`;
 	const results = new Array(n);
 	const one = (i) =>
@@ -339,8 +388,9 @@ async function warmUp() {
 	if (job.scenario === 'limited-write') {
 		const way = job.way;
 		job.way = way === 'httpRequestRetry' ? 'httpRequest' : way; // warm the same code, without the limit
-		await write(job.warmTarget, 100, {}, 1);
-		await write(job.warmTarget, 100, {}, 2);
+		const mode = way === 'loop' ? { concurrency: LOOP_WRITERS } : {};
+		await write(job.warmTarget, 100, mode, 1);
+		await write(job.warmTarget, 100, mode, 2);
 		job.way = way;
 	} else if (job.scenario === 'write') {
 		await write(t, 100, job.mode, 1);

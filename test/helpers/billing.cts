@@ -109,3 +109,14 @@ export function useSandbox(options?: IDataObject, { resetEachTest = true } = {})
 		},
 	});
 }
+
+/** A customer's invoice IDs as the API lists them now (newest first), read directly over HTTP, 1,000 a page. */
+export async function invoiceIdsOf(sandbox: Sandbox, customerId: string): Promise<string[]> {
+	const ids: string[] = [];
+	for (let offset = 0; ; offset += 1000) {
+		const response = await fetch(`${sandbox.baseUrl}/customers/${customerId}/invoices?limit=1000&offset=${offset}`, { headers: { 'X-SERVICE-KEY': sandbox.apiKey } });
+		const page = (await response.json()) as { results: IDataObject[]; next: string | null };
+		ids.push(...page.results.map((invoice) => String(invoice.invoice_id)));
+		if (!page.next) return ids;
+	}
+}

@@ -40,6 +40,13 @@
 //   cutWrites: true  the first attempt of each write reaches the API, then its answer is cut off
 //   decorate: true  unknown fields in every object, date-times with milliseconds and an offset
 //   silent: true  connections are accepted and never answered
+//   holdPages: n  requests for a later page of a list (offset > 0) are held until n are held
+//          together, or until the page the list's count ends with is among them; then they are
+//          passed on last asked first (a client that reads pages one at a time waits
+//          for ever). `heldTogether`: most pages held at once
+//
+// Every entry of `requests` has `arrived` and `answered`: its place in the front's sequence of
+// arrivals and answers (1, 2, ...), so that a test sees which requests overlapped without a clock.
 
 const http = require('http');
 const zlib = require('zlib');
@@ -113,6 +120,12 @@ class Deployment {
     this.attempts = new Map();
     this.firstPageLinks = new Map();
     this.sockets = new Set();
+    /** Arrivals and answers so far (each entry's `arrived` and `answered` are places in this sequence). */
+    this.events = 0;
+    /** holdPages: the requests held, the most held at once, and the count the list's pages gave. */
+    this.held = [];
+    this.heldTogether = 0;
+    this.listCount = undefined;
   }
 
   listen() {
@@ -147,34 +160,57 @@ class Deployment {
     req.on('data', (chunk) => chunks.push(chunk));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      const entry = { method: req.method, url: req.url, headers: { ...req.headers }, answeredWith: undefined };
+      const entry = { method: req.method, url: req.url, headers: { ...req.headers }, answeredWith: undefined, arrived: ++this.events, answered: undefined };
       this.requests.push(entry);
+      res.on('finish', () => (entry.answered = ++this.events));
       if (this.config.silent) return;
-      const identity = `${req.method} ${req.url} ${body.toString('utf8')}`;
-      const attempt = (this.attempts.get(identity) || 0) + 1;
-      this.attempts.set(identity, attempt);
-      const refused = this.refuseFirst(attempt);
-      if (refused) {
-        entry.answeredWith = `${refused.status} (not forwarded)`;
-        return this.reply(req, res, refused, false);
-      }
-      const capped = this.capPage(req.url);
-      if (capped.refusal) {
-        entry.answeredWith = '400 (page cap)';
-        return this.reply(req, res, capped.refusal, false);
-      }
-      if (this.tooDeep(req.url)) {
-        entry.answeredWith = '404 (too deep)';
-        return this.reply(req, res, WEB_SERVER_404, false);
-      }
-      const forwarded = this.shiftedForHead(capped.url);
-      this.forward(req, forwarded, body, (answer) => {
-        const shaped = this.shape(req, capped.url, answer, forwarded !== capped.url);
-        entry.answeredWith = String(shaped.status);
-        const isWrite = WRITES.has(req.method) && !capped.url.split('?')[0].endsWith('/search');
-        this.reply(req, res, shaped, this.config.cutWrites && isWrite && attempt === 1);
-      }, () => res.destroy());
+      if (this.config.holdPages && this.isLaterPage(req.url)) return this.hold(req.url, () => this.pass(req, res, body, entry));
+      this.pass(req, res, body, entry);
     });
+  }
+
+  isLaterPage(url) {
+    return Number(new URL(url, this.origin).searchParams.get('offset') || 0) > 0;
+  }
+
+  /** holdPages: keeps `release` until enough pages are held (see the header), then passes the held ones on, last asked first. */
+  hold(url, release) {
+    const parsed = new URL(url, this.origin);
+    const end = Number(parsed.searchParams.get('offset')) + Number(parsed.searchParams.get('limit') || 100);
+    this.held.push({ end, release });
+    this.heldTogether = Math.max(this.heldTogether, this.held.length);
+    const last = this.listCount !== undefined && this.held.some((page) => page.end >= this.listCount);
+    if (this.held.length < this.config.holdPages && !last) return;
+    const released = this.held.reverse();
+    this.held = [];
+    for (const page of released) page.release();
+  }
+
+  pass(req, res, body, entry) {
+    const identity = `${req.method} ${req.url} ${body.toString('utf8')}`;
+    const attempt = (this.attempts.get(identity) || 0) + 1;
+    this.attempts.set(identity, attempt);
+    const refused = this.refuseFirst(attempt);
+    if (refused) {
+      entry.answeredWith = `${refused.status} (not forwarded)`;
+      return this.reply(req, res, refused, false);
+    }
+    const capped = this.capPage(req.url);
+    if (capped.refusal) {
+      entry.answeredWith = '400 (page cap)';
+      return this.reply(req, res, capped.refusal, false);
+    }
+    if (this.tooDeep(req.url)) {
+      entry.answeredWith = '404 (too deep)';
+      return this.reply(req, res, WEB_SERVER_404, false);
+    }
+    const forwarded = this.shiftedForHead(capped.url);
+    this.forward(req, forwarded, body, (answer) => {
+      const shaped = this.shape(req, capped.url, answer, forwarded !== capped.url);
+      entry.answeredWith = String(shaped.status);
+      const isWrite = WRITES.has(req.method) && !capped.url.split('?')[0].endsWith('/search');
+      this.reply(req, res, shaped, this.config.cutWrites && isWrite && attempt === 1);
+    }, () => res.destroy());
   }
 
   /** A gateway's page or a rate limit on a request's first attempt: nothing reaches the API. */
@@ -262,6 +298,7 @@ class Deployment {
       return WEB_SERVER_404;
     }
     const headers = { 'Content-Type': type };
+    if (json && typeof json === 'object' && typeof json.count === 'number') this.listCount = json.count;
     if (json && typeof json === 'object' && 'results' in json && status < 300) {
       if (shiftedForHead) json = this.withRecordAtHead(json);
       if (this.config.pastEnd === 'not-found') json = this.pastEnd(url, json);

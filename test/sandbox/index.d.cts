@@ -65,6 +65,8 @@ export interface SandboxOptions {
 	faults?: FaultConfig | null;
 	/** Largest page a list answers with, whatever `limit` asks (default 1000, the API's maximum). */
 	maxPageSize?: number;
+	/** The scheme of the links the sandbox writes (default 'http'; 'https' behind a TLS front). */
+	linkScheme?: 'http' | 'https';
 }
 
 export interface RecordedRequest {

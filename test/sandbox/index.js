@@ -34,6 +34,8 @@ class Sandbox {
     this.seedOptions = normaliseSeedOptions(options.seed);
     this.faults = new Faults(options.faults || null);
     this.maxPageSize = options.maxPageSize === undefined ? undefined : Number(options.maxPageSize);
+    /** The scheme links (`next`, `previous`) are written with: 'https' behind a TLS front (the HTTPS benchmark's relay). */
+    this.linkScheme = options.linkScheme || 'http';
     this.idempotency = new IdempotencyStore();
     this.limits = new Limits(options.limits || null);
     this.applied = new AppliedWrites();

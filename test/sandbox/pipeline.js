@@ -70,7 +70,7 @@ function processRequest(sb, req, info) {
     searchParams,
     rawQuery,
     rawPath,
-    origin: `http://${req.headers.host || sb.hostPort}`,
+    origin: `${sb.linkScheme}://${req.headers.host || sb.hostPort}`,
     method: req.method,
     body: routeBody(m.route, req, info),
     freshUuid: () => crypto.randomUUID(),

@@ -2,8 +2,10 @@ import { NodeApiError, NodeOperationError, type IDataObject, type IHttpRequestOp
 import { MAX_PAGE_SIZE } from './constants';
 import { asNodeError } from './apiError';
 import { nextLinkOf } from './linkHeader';
+import { ReadAhead } from './readAhead';
 import { DistinctRecords, idFieldOf } from './recordIds';
 import { redact } from './redact';
+import { DEFAULT_MAX_CONCURRENT } from './rateBudget';
 import { sendForAnswer, type Answer, type Session } from './transport';
 
 interface Envelope {
@@ -11,6 +13,13 @@ interface Envelope {
 	next?: unknown;
 	results?: IDataObject[];
 }
+
+/**
+ * Most pages of one list asked for at once by an operation (within Max Concurrent Requests): enough
+ * to hide a round trip of tens of milliseconds and a new connection's handshakes behind the pages
+ * being served, few enough that the pages held before their turn stay a few megabytes.
+ */
+const PAGES_AHEAD = 8;
 
 /** The API's page size when `limit` is left out (public reference): a deployment that caps pages still serves it. */
 const DEFAULT_PAGE_SIZE = 100;
@@ -150,6 +159,37 @@ export interface PagingOptions {
 	pageSize?: number;
 	/** Whether the list takes `limit` (default true); any other is asked for whole and cut here. */
 	paged?: boolean;
+	/**
+	 * Pages asked for at once when the first page's `count` shows which offsets follow (see
+	 * readAheadPlan); 1 (the default): one page at a time, each after the one before.
+	 */
+	pagesAhead?: number;
+}
+
+/** The page of `request`'s list at `offset`, `size` results, asked for as `request` asks (by its query or its link's). */
+function pageAt(request: IHttpRequestOptions, offset: number, size: number): IHttpRequestOptions {
+	if (request.qs && 'offset' in request.qs) return { ...request, qs: { ...request.qs, offset, limit: size } };
+	const url = new URL(fullUrl(request));
+	url.searchParams.set('offset', String(offset));
+	url.searchParams.set('limit', String(size));
+	return { ...request, baseURL: undefined, url: url.href };
+}
+
+/**
+ * The pages after the first that a list's `count` shows, when they are known by offset: the
+ * first page was as full as asked (`step` results) and the request for the next one (`next`, from
+ * the API's link or by offset) asks for the page right after it, at most `step` results. Each
+ * planned page asks for a full page, or for what is still missing of `wanted` results (Infinity
+ * for every page), up to the count, as the reader would ask one page at a time. None when the
+ * API pages otherwise (a cursor, another page size): its pages are then read one at a time.
+ */
+function readAheadPlan(next: IHttpRequestOptions, position: number, count: number, step: number, wanted: number): IHttpRequestOptions[] {
+	if (offsetOf(next) !== position || askedLimit(next) !== Math.min(step, wanted)) return [];
+	const plan: IHttpRequestOptions[] = [];
+	for (let offset = position, left = wanted; offset < count && left > 0; offset += step, left -= step) {
+		plan.push(pageAt(next, offset, Math.min(step, left)));
+	}
+	return plan;
 }
 
 /**
@@ -163,6 +203,9 @@ export interface PagingOptions {
  * and gave no next link, a paged list goes on by offset, and one that cannot fails naming what was
  * counted and what was received; a full page with no way to the next one fails too. A 404 for a
  * page after the end the API showed (at or past its `count`, or after a short page) ends the list.
+ * With `pagesAhead` above 1, the pages the first page's `count` shows are asked for before their
+ * turn (see readAheadPlan and ReadAhead); each is still handled here in order, exactly as when it is
+ * read on its turn, and a list that moves goes back to one page at a time.
  */
 export async function visitPages(
 	session: Session,
@@ -185,10 +228,12 @@ export async function visitPages(
 	const sizeFor = (wanted: number) => (paged ? Math.min(wanted, pageSize) : undefined);
 	let request: IHttpRequestOptions = paged ? { ...first, qs: { ...first.qs, limit: sizeFor(limit) } } : first;
 	const followed = new Set<string>([requestKey(request)]);
+	let ahead: ReadAhead<Awaited<ReturnType<typeof sendPage>>> | undefined;
+	let firstCount: number | undefined;
 	for (;;) {
 		let sent: Awaited<ReturnType<typeof sendPage>>;
 		try {
-			sent = await sendPage(session, request, paged, pagesRead);
+			sent = await (ahead?.take(request) ?? sendPage(session, request, paged, pagesRead));
 		} catch (error) {
 			const at = offsetOf(request) ?? received;
 			if (pagesRead > 0 && isNotFound(error) && (lastShort || (lastCount !== undefined && at >= lastCount))) {
@@ -215,8 +260,14 @@ export async function visitPages(
 		lastCount = count;
 		lastShort = sent.asked > 0 && page.results.length < sent.asked;
 		const more = page.results.length > 0 && !lastShort && (count !== undefined ? received < count : Boolean(bodyLink ?? headerLink));
+		if (pagesRead === 1) firstCount = count;
+		// A list that moves while it is read (its count changes, a record comes again, a page before the end is short) is read one page at a time from here on.
+		else if (count !== firstCount || fresh.repeated > 0 || lastShort) ahead?.stop();
 		const decision = visit({ results: fresh.records, count, repeated: fresh.repeated });
-		if (decision === 'stop' || seen >= limit) return { position: received, more };
+		if (decision === 'stop' || seen >= limit) {
+			ahead?.stop();
+			return { position: received, more };
+		}
 		const remaining = Number.isFinite(limit) ? limit - seen : Infinity;
 		const link = bodyLink ?? headerLink;
 		if (link && page.results.length > 0) {
@@ -241,6 +292,11 @@ export async function visitPages(
 			);
 		}
 		followed.add(key);
+		if (pagesRead === 1 && (options.pagesAhead ?? 1) > 1 && paged && count !== undefined && !sent.refused && sent.asked > 0 && page.results.length === sent.asked) {
+			const plan = readAheadPlan(request, received, count, sent.asked, remaining);
+			const read = pagesRead;
+			if (plan.length > 1) ahead = new ReadAhead(plan, options.pagesAhead as number, (planned, index) => sendPage(session, planned, paged, read + index));
+		}
 	}
 }
 
@@ -265,11 +321,13 @@ function incomplete(session: Session, count: number, received: number, paged: bo
 
 /**
  * Every result up to `limit` (Infinity for Return All), in the API's order. Only a `paged` list is
- * sent `limit`; any other is asked for whole and cut here.
+ * sent `limit`; any other is asked for whole and cut here. Up to PAGES_AHEAD pages are read ahead
+ * (fewer under a lower Max Concurrent Requests).
  */
 export async function collectPages(session: Session, first: IHttpRequestOptions, limit: number, paged: boolean): Promise<IDataObject[]> {
 	const results: IDataObject[] = [];
-	await visitPages(session, first, { limit, paged }, (page) => {
+	const pagesAhead = Math.min(session.maxConcurrent ?? DEFAULT_MAX_CONCURRENT, PAGES_AHEAD);
+	await visitPages(session, first, { limit, paged, pagesAhead }, (page) => {
 		for (const result of page.results) results.push(result);
 	});
 	return results;

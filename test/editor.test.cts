@@ -29,6 +29,19 @@ function search(method: string, filter?: string, paginationToken?: string, apiKe
 	});
 }
 
+/** The brick picker of a write of `resource` (the usage body's Brick, or an order's brick rows), as the editor runs it. */
+function searchBricksOf(resource: string, filter?: string, parameters: INodeParameters = {}) {
+	return runListSearch({
+		nodeType: new SubscriptionBilling(),
+		credentialType: new SubscriptionBillingApi(),
+		credentials: { apiKey: sandbox.apiKey, environment: 'production', productionBaseUrl: sandbox.baseUrl },
+		method: 'searchBricks',
+		filter,
+		parameters: { resource, operation: 'create', ...parameters },
+		path: resource === 'usage' ? 'parameters.brickId' : 'parameters.bricksUi.brick[0].brickId',
+	});
+}
+
 function allCustomers(): IDataObject[] {
 	return [...(sandbox.state.customers as Map<string, IDataObject>).values()];
 }
@@ -161,15 +174,7 @@ describe('Resource locator "From list" searches (LoadOptionsContext, as the edit
 		const subscription = (sandbox.state.subscriptions as Map<string, IDataObject>).get(subscriptionId)!;
 		const own = new Set((subscription.line_items as IDataObject[]).map((item) => String(item.brick_id)));
 		const brickSearch = (resource: string, filter?: string) =>
-			runListSearch({
-				nodeType: new SubscriptionBilling(),
-				credentialType: new SubscriptionBillingApi(),
-				credentials: { apiKey: sandbox.apiKey, environment: 'production', productionBaseUrl: sandbox.baseUrl },
-				method: 'searchBricks',
-				filter,
-				parameters: { resource, operation: 'create', subscriptionId: { __rl: true, mode: 'list', value: subscriptionId } },
-				path: resource === 'usage' ? 'parameters.brickId' : 'parameters.bricksUi.brick[0].brickId',
-			});
+			searchBricksOf(resource, filter, { subscriptionId: { __rl: true, mode: 'list', value: subscriptionId } });
 		const page = await brickSearch('subscriptionUpgrade');
 		const marked = page.results.filter((result) => result.name.endsWith(' · on this subscription'));
 		expect(marked.map((result) => result.value).sort()).toEqual([...own].sort());
@@ -183,16 +188,7 @@ describe('Resource locator "From list" searches (LoadOptionsContext, as the edit
 	});
 
 	test('bricks: the bricks of every plan, labelled with type and plan; Usage lists only usage bricks', async () => {
-		const brickSearch = (resource: string, filter?: string) =>
-			runListSearch({
-				nodeType: new SubscriptionBilling(),
-				credentialType: new SubscriptionBillingApi(),
-				credentials: { apiKey: sandbox.apiKey, environment: 'production', productionBaseUrl: sandbox.baseUrl },
-				method: 'searchBricks',
-				filter,
-				parameters: { resource, operation: 'create' },
-				path: resource === 'usage' ? 'parameters.brickId' : 'parameters.bricksUi.brick[0].brickId',
-			});
+		const brickSearch = (resource: string, filter?: string) => searchBricksOf(resource, filter);
 		const bricks = [...(sandbox.state.bricks as Map<string, IDataObject>).values()];
 		const all = await brickSearch('subscriptionUpgrade');
 		expect(all.results.map((result) => result.value).sort()).toEqual(bricks.map((brick) => brick.brick_id).sort());

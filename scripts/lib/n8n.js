@@ -19,7 +19,7 @@ const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
 const crypto = require('node:crypto');
-const { spawn } = require('node:child_process');
+const { spawn, spawnSync } = require('node:child_process');
 const { ensureN8n, ROOT } = require('../n8n-local');
 const { PortTakenError, freePort, portIsFree, saysPortTaken, startOnFreePorts } = require('./ports');
 
@@ -73,6 +73,19 @@ class N8n {
 		const n8n = new N8n(install, o);
 		await n8n.choosePorts();
 		return n8n;
+	}
+
+	/**
+	 * Whether this n8n runs task runners, and so a task broker on its own port: what n8n's own config
+	 * says (`@n8n/config`'s TaskRunnersConfig, read in the install with this instance's environment).
+	 * n8n 1.x has them off unless N8N_RUNNERS_ENABLED=true; 2.x has them on by default; 2.41 has no
+	 * such setting any more (always on), which reads as on here.
+	 */
+	taskRunnersEnabled() {
+		const script = "require('reflect-metadata');const { Container } = require('@n8n/di');const { GlobalConfig } = require('@n8n/config');process.stdout.write(JSON.stringify(Container.get(GlobalConfig).taskRunners.enabled ?? null))";
+		const r = spawnSync(this.install.node, ['-e', script], { cwd: this.install.dir, env: this.env(), encoding: 'utf8' });
+		if (r.status !== 0) throw new Error(`reading n8n ${this.version}'s task runner config failed\n${r.stderr}`);
+		return JSON.parse(r.stdout) !== false;
 	}
 
 	/** New ports for the next start: the server's (unless it was given), the task broker's, a worker's health port. */

@@ -140,6 +140,9 @@ test('added fresh from the nodes panel: version 2 with Events, All Customers by 
 
 	// On the canvas, the subtitle names the events as the panel does
 	await page.keyboard.press('Escape');
+	// closed, not closing: n8n 1.x fades the panel out, and a panel still on screen takes the
+	// double-click below (and would pass for the one it opens)
+	await ndv.waitFor({ state: 'hidden' });
 	const node = page.locator(byTestId('canvas-node')).first();
 	await node.getByText('Invoice Paid, Subscription Ending Soon').first().waitFor();
 	await screenshot(page, 'trigger-canvas', { docs: false });

@@ -19,7 +19,7 @@ const {
 	panelVersion,
 	agentWorkflowStart,
 } = require('./helpers');
-const { startScriptedChatModel, chatToolResult, responsesToolResult } = require('./scriptedChatModel');
+const { startScriptedChatModel, chatToolResult, responsesToolResult, CALL_ID } = require('./scriptedChatModel');
 
 const BILLING_CREDENTIAL = { id: 'sbAgentBilling01', name: 'Subscription Billing account' };
 const OPENAI_CREDENTIAL = { id: 'sbAgentOpenAi001', name: 'Scripted model' };
@@ -145,7 +145,9 @@ describe.each(WORKFLOWS)('an AI Agent with the OpenAI Chat Model ($api API) call
 
 		// n8n logged the call on the tool node, and the agent answered with the model's final text
 		const toolRun = nodeRun(r.run, TOOL_NODE);
-		expect(toolRun.inputOverride.ai_tool[0].map((item) => item.json)).toEqual([{ subscriptionId: sandbox.fixtures.subscriptionId }]);
+		// the model's arguments; n8n 1.x logs the model's id of the call with them (toolCallId), 2.x does not
+		const loggedCallId = Number(n8n.version.split('.')[0]) < 2 ? { toolCallId: CALL_ID } : {};
+		expect(toolRun.inputOverride.ai_tool[0].map((item) => item.json)).toEqual([{ subscriptionId: sandbox.fixtures.subscriptionId, ...loggedCallId }]);
 		expect(toolRun.data.ai_tool[0].map((item) => item.json)).toEqual(returned);
 		expect(outputJson(r.run, 'AI Agent')).toEqual([{ output: FINAL_TEXT }]);
 	});

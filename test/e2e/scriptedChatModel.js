@@ -119,4 +119,4 @@ async function startScriptedChatModel(script) {
 	};
 }
 
-module.exports = { startScriptedChatModel, chatToolResult, responsesToolResult };
+module.exports = { startScriptedChatModel, chatToolResult, responsesToolResult, CALL_ID };

@@ -2,7 +2,7 @@ import { NodeApiError, NodeOperationError, type IDataObject, type IHttpRequestOp
 import { MAX_PAGE_SIZE } from './constants';
 import { asNodeError } from './apiError';
 import { nextLinkOf } from './linkHeader';
-import { ReadAhead } from './readAhead';
+import { pageKey, ReadAhead } from './readAhead';
 import { DistinctRecords, idFieldOf } from './recordIds';
 import { redact } from './redact';
 import { DEFAULT_MAX_CONCURRENT } from './rateBudget';
@@ -95,9 +95,6 @@ function offsetOf(request: IHttpRequestOptions): number | undefined {
 	return Number.isFinite(offset) ? offset : undefined;
 }
 
-function requestKey(request: IHttpRequestOptions): string {
-	return `${fullUrl(request)} ${JSON.stringify(request.qs ?? {})}`;
-}
 
 function askedLimit(request: IHttpRequestOptions): number {
 	const fromQs = Number(request.qs?.limit);
@@ -227,7 +224,7 @@ export async function visitPages(
 	let lastShort = false;
 	const sizeFor = (wanted: number) => (paged ? Math.min(wanted, pageSize) : undefined);
 	let request: IHttpRequestOptions = paged ? { ...first, qs: { ...first.qs, limit: sizeFor(limit) } } : first;
-	const followed = new Set<string>([requestKey(request)]);
+	const followed = new Set<string>([pageKey(request)]);
 	let ahead: ReadAhead<Awaited<ReturnType<typeof sendPage>>> | undefined;
 	let firstCount: number | undefined;
 	for (;;) {
@@ -282,7 +279,7 @@ export async function visitPages(
 			}
 			return { position: received, more: false };
 		}
-		const key = requestKey(request);
+		const key = pageKey(request);
 		if (followed.has(key)) {
 			const url = new URL(fullUrl(request));
 			throw stop(

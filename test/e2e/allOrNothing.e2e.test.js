@@ -4,7 +4,7 @@
 // nodes panel after it, its fields filled in and Quantity mapped from the items by an expression.
 // Executing the node sends nothing for any item, and the output panel names the invalid item.
 // Screenshot: test-output/e2e/all-or-nothing.png.
-const { credentialFor, startEnvironment, requestsOf, builtNodeDescription, NODE_TYPE } = require('./helpers');
+const { credentialFor, startEnvironment, requestsOf, actionOf, NODE_TYPE } = require('./helpers');
 const { UI_TIMEOUT, byTestId, openBrowser, signIn, screenshot } = require('./browser');
 const { isKnownN8nPageError } = require('./knownN8nPageErrors');
 const { editorUi, literally } = require('./editorUi');
@@ -31,26 +31,6 @@ function pinnedTrigger(quantities) {
 		pinData: { [TRIGGER]: quantities.map((q) => ({ json: { q } })) },
 		settings: { executionOrder: 'v1' },
 	};
-}
-
-function actionOf(resource, operation) {
-	const description = builtNodeDescription();
-	const picker = description.properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource));
-	return picker.options.find((o) => o.value === operation).action;
-}
-
-/** The Subscription Billing node as the editor holds it (whichever Pinia store has the open workflow's nodes). */
-function editorNode() {
-	return page.evaluate((type) => {
-		const pinia = document.querySelector('#app').__vue_app__.config.globalProperties.$pinia;
-		for (const store of pinia._s.values()) {
-			for (const nodes of [store.workflow?.nodes, store.allNodes, store.nodes]) {
-				const node = Array.isArray(nodes) ? nodes.find((n) => n?.type === type) : undefined;
-				if (node) return JSON.parse(JSON.stringify({ name: node.name, parameters: node.parameters }));
-			}
-		}
-		return undefined;
-	}, NODE_TYPE);
 }
 
 /** Makes the number field `name` an expression and types `expression` into it, as a user does. */
@@ -103,7 +83,7 @@ test('three pinned items, the second with Quantity 1.5: executing Milestone Comp
 	await ui.fillById('milestoneId', milestoneId);
 	await ui.choose('billOn', 'Immediately');
 	await fillExpression('quantity', '{{ $json.q }}');
-	const node = await ui.waitUntil(editorNode, (n) => n?.parameters.quantity === '={{ $json.q }}', { what: 'Quantity to hold the expression' });
+	const node = await ui.waitUntil(() => ui.nodeOfType(NODE_TYPE), (n) => n?.parameters.quantity === '={{ $json.q }}', { what: 'Quantity to hold the expression' });
 	expect(node.parameters).toMatchObject({ resource: 'subscriptionMilestone', operation: 'complete', billOn: 'IMMEDIATELY' });
 
 	sandbox.clearRequests();

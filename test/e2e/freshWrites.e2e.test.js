@@ -7,7 +7,7 @@
 //   field n8n does not mark (a number box left empty, bricks with no row, an update with no field)
 //   is refused by the node: the output panel names the field and the item, the sandbox receives nothing.
 // Screenshots: test-output/e2e/fresh-write-<resource>-<operation>[-marked].png.
-const { credentialFor, startEnvironment, requestsOf, builtNodeDescription, NODE_TYPE } = require('./helpers');
+const { credentialFor, startEnvironment, requestsOf, builtNodeDescription, actionOf, NODE_TYPE } = require('./helpers');
 const { UI_TIMEOUT, byTestId, openBrowser, signIn, openNodeActions, screenshot } = require('./browser');
 const { isKnownN8nPageError } = require('./knownN8nPageErrors');
 const { editorUi, literally } = require('./editorUi');
@@ -55,12 +55,6 @@ const pageErrors = [];
 const PAGE_TIMEOUT = UI_TIMEOUT * 4;
 
 const description = builtNodeDescription();
-
-/** The action's name in the nodes panel, from the built description. */
-function actionOf(resource, operation) {
-	const picker = description.properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource));
-	return picker.options.find((o) => o.value === operation).action;
-}
 
 const editorNode = () => nodeOfType(NODE_TYPE);
 
@@ -132,7 +126,7 @@ test('every write operation of the built description is here', () => {
 
 describe.each(FRESH_WRITES)('$resource → $operation added fresh from the nodes panel', ({ resource, operation, marked, unmarked }) => {
 	test('run untouched: n8n refuses, the panel marks each missing field, the sandbox receives nothing', async () => {
-		await addFresh(actionOf(resource, operation));
+		await addFresh(actionOf(resource, operation, description));
 		const fresh = await editorNode();
 		expect(fresh.parameters).toMatchObject({ resource, operation });
 		expect(Object.fromEntries(Object.entries(fresh.issues).map(([name, issues]) => [name, issues.join(' ')]))).toEqual(

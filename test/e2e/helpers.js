@@ -95,6 +95,12 @@ function builtNodeDescription() {
 	return new SubscriptionBilling().description;
 }
 
+/** The action's name in the nodes panel for `resource` → `operation`, from the built description. */
+function actionOf(resource, operation, description = builtNodeDescription()) {
+	const picker = description.properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource));
+	return picker.options.find((o) => o.value === operation).action;
+}
+
 /** { resourceValue: { name, operations: [operation display names, in the picker's order] } } */
 function expectedOperations(description = builtNodeDescription()) {
 	const resources = description.properties.find((p) => p.name === 'resource');
@@ -175,6 +181,7 @@ module.exports = {
 	requestsOf,
 	describeRun,
 	builtNodeDescription,
+	actionOf,
 	expectedOperations,
 	panelVersion,
 	agentWorkflowStart,

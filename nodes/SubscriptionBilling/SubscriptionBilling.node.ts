@@ -1,5 +1,6 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { nodeProperties, resources } from './descriptions';
+import { executionHints } from './descriptions/hints';
 import { operationSubtitle } from './descriptions/subtitle';
 import { testApiCredential } from './shared/credentialTest';
 import { REPOSITORY_URL } from './shared/constants';
@@ -44,6 +45,7 @@ export class SubscriptionBilling implements INodeType {
 		// the base URL comes from the credential in actions/perform.ts, read once per run, not per item
 		requestDefaults: { headers: { Accept: 'application/json' } },
 		properties: nodeProperties(),
+		hints: executionHints,
 	};
 
 	methods = {

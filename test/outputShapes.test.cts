@@ -73,6 +73,29 @@ describe('switching the resource in the editor', () => {
 	});
 });
 
+describe('Output on lists and on Create, under the names each kind of result keeps', () => {
+	test('Selected Fields on a customer list and Raw on an invoice list apply', async () => {
+		const customers = await runBilling(sandbox, { resource: 'customer', operation: 'getMany', limit: 2, customerOutput: 'selected', customerFields: 'name, address.city' });
+		expect(customers.error).toBeUndefined();
+		expect(customers.json[0]).toEqual({ name: sandbox.fixtures.customerName, address: { city: expect.any(String) } });
+		const invoices = await runBilling(sandbox, {
+			resource: 'invoice',
+			operation: 'getManyForCustomer',
+			customerId: byId(sandbox.fixtures.customerId),
+			limit: 1,
+			invoiceOutput: 'raw',
+		});
+		expect(invoices.json[0]).toHaveProperty('line_items');
+	});
+
+	test('Raw on Customer Create returns the customer as the API sent it', async () => {
+		const created = await runBilling(sandbox, { resource: 'customer', operation: 'create', name: 'Raw Output Ltd', customerOutput: 'raw' });
+		expect(created.error).toBeUndefined();
+		expect(created.json[0]).toHaveProperty('address');
+		expect(created.json[0]).toHaveProperty('subscriptions');
+	});
+});
+
 describe('one shape for customers across Search, Create and Update', () => {
 	test('Create and Update give the Simplified shape of Search by default, with the same values', async () => {
 		const created = await runBilling(sandbox, {

@@ -79,6 +79,7 @@ function whenEvents(events: readonly string[], more: IDisplayOptions['show'] = {
 	return { show: { events: [...events], ...more } };
 }
 
+/** `property`, shown when Events includes one of `events` (and the `more` conditions hold). */
 function forEvents(property: INodeProperties, events: readonly string[], more: IDisplayOptions['show'] = {}): INodeProperties {
 	return { ...property, displayOptions: whenEvents(events, more) };
 }

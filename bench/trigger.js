@@ -122,7 +122,7 @@ async function events({ Poller, Trigger, Credential }) {
 			nodeType: new Trigger(),
 			credentialType: new Credential(),
 			credentials: { apiKey: sandbox.apiKey, environment: 'production', productionBaseUrl: sandbox.baseUrl },
-			parameters: { event: scenario.event, ...(scenario.scope ? { scope: scenario.scope } : {}) },
+			parameters: { events: [scenario.event], ...(scenario.scope ? { scope: scenario.scope } : {}) },
 		});
 		const measure = async () => {
 			sandbox.clearRequests();

@@ -168,7 +168,7 @@ async function main() {
 		const byEvent = {};
 		for (const wf of triggered) {
 			const trigger = wf.nodes.find((node) => node.type.endsWith('.subscriptionBillingTrigger'));
-			for (const event of trigger.parameters.events ?? [trigger.parameters.event]) byEvent[event] = wf.name;
+			for (const event of trigger.parameters.events) byEvent[event] = wf.name;
 		}
 		for (const line of tryLines(billing.sandbox, byEvent).lines) say(`     ${line}`);
 	}

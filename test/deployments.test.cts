@@ -413,7 +413,7 @@ describe('the trigger reads pages as the operations do', () => {
 	test('a customer list that repeats a customer on its next page (one added at its head): an invoice of that customer is reported once', async () => {
 		const customerIds = [...(sandbox.state.customers as Map<string, IDataObject>).keys()];
 		await withDeployment({ addedAtHead: true, pageCap: { size: 5, over: 'clamp' } }, async (front) => {
-			const trigger = activeTrigger({ apiKey: sandbox.apiKey, baseUrl: front.baseUrl } as Sandbox, { event: 'newInvoice', scope: 'all' });
+			const trigger = activeTrigger({ apiKey: sandbox.apiKey, baseUrl: front.baseUrl } as Sandbox, { events: ['newInvoice'], scope: 'all' });
 			expect((await trigger.poll()).items).toBeNull();
 			// The fifth customer ends the first page of five and begins the second.
 			const issued = sandbox.world.issueInvoice({ customer_id: customerIds[4], amount: 12 });

@@ -493,15 +493,10 @@ describe('Description', () => {
 	const properties = description.properties;
 	const operationPickers = properties.filter((property) => property.name === 'operation');
 
-	const versions = [description.version].flat();
-	/** The operation pickers a node of `version` shows: one per resource. */
-	const pickersOf = (version: number) =>
-		operationPickers.filter((picker) => (picker.displayOptions?.show?.['@version'] as number[] | undefined)?.includes(version) ?? true);
-
-	test.each(versions)('the resource picker offers every resource, and version %s has one operation picker per resource', (version) => {
+	test('the resource picker offers every resource, and there is one operation picker per resource', () => {
 		const resourcePicker = properties.find((property) => property.name === 'resource');
 		expect(resourcePicker?.options).toEqual(resources.map(({ name, value }) => ({ name, value })));
-		expect(pickersOf(version).map((picker) => picker.displayOptions?.show?.resource)).toEqual(resources.map((resource) => [resource.value]));
+		expect(operationPickers.map((picker) => picker.displayOptions?.show?.resource)).toEqual(resources.map((resource) => [resource.value]));
 	});
 
 	test.each(resources.map((resource) => [resource.name, resource] as const))(
@@ -512,10 +507,9 @@ describe('Description', () => {
 			expect(options.map((option) => option.name).sort()).toEqual(resource.operations.map((operation) => operation.name).sort());
 			expect(options.map((option) => option.value).sort()).toEqual(resource.operations.map((operation) => operation.value).sort());
 			expect(options.map((option) => option.name)).toEqual([...options.map((option) => option.name)].sort((a, b) => a.localeCompare(b)));
-			// version 1 starts on the first operation (saved workflows omit it as the default); version 2 on a read where the first is a write
-			const defaults = versions.map((version) => pickersOf(version).find((picker) => pickers.includes(picker))?.default);
-			expect(defaults).toEqual([options[0].value, resource.startOperation ?? options[0].value]);
-			for (const picker of pickers) expect(picker.options).toEqual(pickers[0].options);
+			// a read where the first is a write
+			expect(pickers).toHaveLength(1);
+			expect(pickers[0].default).toBe(resource.startOperation ?? options[0].value);
 			for (const option of options) {
 				expect(option.action).toEqual(expect.stringMatching(/^[A-Z].{4,}$/));
 				expect(option.description).toEqual(expect.stringMatching(/^[A-Z].{9,}$/));
@@ -525,10 +519,10 @@ describe('Description', () => {
 		},
 	);
 
-	test('version 2 starts each resource on a read where it has one', () => {
+	test('each resource starts on a read where it has one', () => {
 		const starts = Object.fromEntries(
 			resources.map((resource) => {
-				const picker = pickersOf(2).find((candidate) => candidate.displayOptions?.show?.resource?.[0] === resource.value);
+				const picker = operationPickers.find((candidate) => candidate.displayOptions?.show?.resource?.[0] === resource.value);
 				const option = (picker?.options as INodePropertyOptions[]).find((candidate) => candidate.value === picker?.default) as INodePropertyOptions & {
 					routing: { request: { method: string } };
 				};
@@ -561,7 +555,7 @@ describe('Description', () => {
 			usage: ['Create', 'Delete', 'Update'],
 		};
 		const shown = Object.fromEntries(
-			pickersOf(2).map((picker) => [
+			operationPickers.map((picker) => [
 				picker.displayOptions?.show?.resource?.[0] as string,
 				((picker.options ?? []) as INodePropertyOptions[]).map((option) => option.name),
 			]),
@@ -573,7 +567,7 @@ describe('Description', () => {
 		expect(description.usableAsTool).toBe(true);
 		// as the editor computes a canvas subtitle: the expression, evaluated for the node's parameters
 		const subtitle = (parameters: INodeParameters) => {
-			const node: INode = { id: 'n', name: 'Subscription Billing', type: description.name, typeVersion: 2, position: [0, 0], parameters };
+			const node: INode = { id: 'n', name: 'Subscription Billing', type: description.name, typeVersion: 1, position: [0, 0], parameters };
 			const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: new HarnessNodeTypes([new SubscriptionBilling()]) });
 			return workflow.expression.getSimpleParameterValue(node, description.subtitle, 'internal', {});
 		};
@@ -598,7 +592,7 @@ describe('Description', () => {
 		for (const resource of resources) {
 			for (const operation of resource.operations) {
 				// Defaults, and then the values that reveal the conditional fields.
-				for (const extra of [{}, { output: 'selected', returnAll: false, faultHandling: { idempotency: 'custom' } }]) {
+				for (const extra of [{}, { output: 'selected', customerOutput: 'selected', invoiceOutput: 'selected', returnAll: false, faultHandling: { idempotency: 'custom' } }]) {
 					const values = { resource: resource.value, operation: operation.value, ...extra } as INodeParameters;
 					const visible = properties.filter((property: INodeProperties) => NodeHelpers.displayParameter(values, property, node, description));
 					const names = visible.map((property) => property.name);

@@ -19,8 +19,6 @@ interface Example {
 	resource: string;
 	operation: string;
 	value: string;
-	/** The newest node version that shows it (parameters shown only in some versions say so). */
-	version?: number;
 }
 
 /** The value an example text shows: "e.g. 10 for 10%" → "10", a JSON list or object whole. */
@@ -40,7 +38,7 @@ function collect(properties: INodeProperties[], prefix = '', show: IDataObject =
 			if (value === undefined) return;
 			for (const resource of (shown.resource as string[] | undefined) ?? ['']) {
 				for (const operation of (shown.operation as string[] | undefined) ?? ['']) {
-					found.push({ path: where, resource, operation, value, version: (shown['@version'] as number[] | undefined)?.at(-1) });
+					found.push({ path: where, resource, operation, value });
 				}
 			}
 		};
@@ -68,7 +66,7 @@ const upgrade = (extra: INodeParameters): INodeParameters => ({
 	...extra,
 });
 
-/** Output and Fields under the names node version 2 gives them for one kind of result. */
+/** Output and Fields under the names one kind of result keeps them. */
 function renamed({ output, fields, ...parameters }: INodeParameters, outputName: string, fieldsName: string): INodeParameters {
 	return { ...parameters, [outputName]: output, [fieldsName]: fields };
 }
@@ -170,18 +168,18 @@ function milestone(invoiceDates: INodeParameters): INodeParameters {
 }
 
 const examples = collect(new SubscriptionBilling().description.properties);
-const distinct = [...new Map(examples.map((example) => [`${example.path} ${example.resource} ${example.value} ${example.version}`, example])).values()];
+const distinct = [...new Map(examples.map((example) => [`${example.path} ${example.resource} ${example.value}`, example])).values()];
 
 test('the description shows examples, and every one has a run below', () => {
 	expect(distinct.length).toBeGreaterThan(25);
 	expect(distinct.filter((example) => !runs[example.path]).map((example) => `${example.path}: ${example.value}`)).toEqual([]);
 });
 
-test.each(distinct.map((example) => [`${example.resource}/${example.operation} ${example.path}${example.version ? ` (version ${example.version})` : ''}`, example.value, example] as const))(
+test.each(distinct.map((example) => [`${example.resource}/${example.operation} ${example.path}`, example.value, example] as const))(
 	'%s: %s is accepted and sent',
 	async (_where, _value, example) => {
 		const parameters = runs[example.path](example);
-		const run = await runBilling(sandbox, parameters, { typeVersion: example.version });
+		const run = await runBilling(sandbox, parameters);
 		// The node's input errors say "Nothing was sent"; an API answer (a 404 for an example ID) is fine.
 		expect(run.error?.description ?? '').not.toMatch(/Nothing was sent/);
 		expect(sandbox.requests.length).toBeGreaterThan(0);

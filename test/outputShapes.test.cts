@@ -1,12 +1,11 @@
 /**
  * Output settings and shapes as users meet them: each kind of result keeps its own Output and
- * Fields (node version 2), workflows saved with version 1 keep theirs, Customer Create and Update
- * give the same Simplified shape as Search, amounts say their unit, and Simplified keeps every key
- * when the API answers null. Runs go through n8n's engine against the sandbox; the resource switch
+ * Fields, Customer Create and Update give the same Simplified shape as Search, amounts say their
+ * unit, and Simplified keeps every key when the API answers null. Runs go through n8n's engine against the sandbox; the resource switch
  * goes through n8n-workflow's getNodeParameters and the editor's own step for options, as the editor
  * does it.
  */
-import { NodeHelpers, type IDataObject, type INode, type INodeParameters } from 'n8n-workflow';
+import { NodeHelpers, type IDataObject, type INodeParameters } from 'n8n-workflow';
 import { SubscriptionBilling } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
 import { runBilling, useSandbox } from './helpers/billing.cjs';
 
@@ -19,7 +18,7 @@ const CUSTOMER_SIMPLIFIED = [
 
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 
-describe('switching the resource in the editor (node version 2)', () => {
+describe('switching the resource in the editor', () => {
 	const { description } = new SubscriptionBilling();
 
 	/**
@@ -27,8 +26,8 @@ describe('switching the resource in the editor (node version 2)', () => {
 	 * options whose value the newly shown parameter does not offer are dropped, then the parameters
 	 * are computed again with their defaults, and only what is shown is kept.
 	 */
-	function change(values: INodeParameters, parameter: string, value: string, typeVersion = 2): INodeParameters {
-		const node = { typeVersion };
+	function change(values: INodeParameters, parameter: string, value: string): INodeParameters {
+		const node = { typeVersion: 1 };
 		const updated: INodeParameters = { ...values, [parameter]: value };
 		for (const property of description.properties) {
 			if (!(property.name in updated) || property.type !== 'options' || !property.displayOptions?.show?.[parameter]) continue;
@@ -72,54 +71,32 @@ describe('switching the resource in the editor (node version 2)', () => {
 		expect(customers).toMatchObject({ customerOutput: 'simplified' });
 		expect(customers).not.toHaveProperty('invoiceOutput');
 	});
-
-	test('version 1 (workflows saved before) shows Output and Fields under the names it stored: output, fields', () => {
-		const shown = (values: INodeParameters) =>
-			description.properties
-				.filter((property) => NodeHelpers.displayParameter(values, property, { typeVersion: 1 } as INode, description))
-				.map((property) => property.name);
-		for (const [resource, operation] of [['customer', 'getMany'], ['invoice', 'search'], ['subscription', 'get']]) {
-			expect(shown({ resource, operation, output: 'selected' })).toEqual(expect.arrayContaining(['output', 'fields']));
-			expect(shown({ resource, operation, output: 'selected' })).not.toEqual(expect.arrayContaining(['customerOutput']));
-		}
-		// Create and Update had no Output in version 1, and still have none there
-		expect(shown({ resource: 'customer', operation: 'create' })).not.toContain('output');
-	});
 });
 
-describe('workflows saved with node version 1 run as before', () => {
-	test('output and fields on a customer and an invoice list still apply', async () => {
-		const customers = await runBilling(
-			sandbox,
-			{ resource: 'customer', operation: 'getMany', limit: 2, output: 'selected', fields: 'name, address.city' },
-			{ typeVersion: 1 },
-		);
+describe('Output on lists and on Create, under the names each kind of result keeps', () => {
+	test('Selected Fields on a customer list and Raw on an invoice list apply', async () => {
+		const customers = await runBilling(sandbox, { resource: 'customer', operation: 'getMany', limit: 2, customerOutput: 'selected', customerFields: 'name, address.city' });
 		expect(customers.error).toBeUndefined();
 		expect(customers.json[0]).toEqual({ name: sandbox.fixtures.customerName, address: { city: expect.any(String) } });
-		const invoices = await runBilling(
-			sandbox,
-			{ resource: 'invoice', operation: 'getManyForCustomer', customerId: byId(sandbox.fixtures.customerId), limit: 1, output: 'raw' },
-			{ typeVersion: 1 },
-		);
+		const invoices = await runBilling(sandbox, {
+			resource: 'invoice',
+			operation: 'getManyForCustomer',
+			customerId: byId(sandbox.fixtures.customerId),
+			limit: 1,
+			invoiceOutput: 'raw',
+		});
 		expect(invoices.json[0]).toHaveProperty('line_items');
 	});
 
-	test('Customer Create returns the customer as the API sent it, and Subscription Get keeps renewal_total', async () => {
-		const created = await runBilling(sandbox, { resource: 'customer', operation: 'create', name: 'Version One Ltd' }, { typeVersion: 1 });
+	test('Raw on Customer Create returns the customer as the API sent it', async () => {
+		const created = await runBilling(sandbox, { resource: 'customer', operation: 'create', name: 'Raw Output Ltd', customerOutput: 'raw' });
 		expect(created.error).toBeUndefined();
 		expect(created.json[0]).toHaveProperty('address');
 		expect(created.json[0]).toHaveProperty('subscriptions');
-		const subscription = await runBilling(
-			sandbox,
-			{ resource: 'subscription', operation: 'get', subscriptionId: byId(sandbox.fixtures.noPhasesSubscriptionId) },
-			{ typeVersion: 1 },
-		);
-		expect(subscription.json[0]).toHaveProperty('renewal_total', expect.any(Number));
-		expect(subscription.json[0]).not.toHaveProperty('renewal_total_cents');
 	});
 });
 
-describe('one shape for customers across Search, Create and Update (node version 2)', () => {
+describe('one shape for customers across Search, Create and Update', () => {
 	test('Create and Update give the Simplified shape of Search by default, with the same values', async () => {
 		const created = await runBilling(sandbox, {
 			resource: 'customer',

@@ -70,7 +70,7 @@ test('the trigger from dist/ is a polling node with the same credential, icons a
 			nodeType: trigger.type as INodeType,
 			credentialType: loader.credentialTypes.subscriptionBillingApi.type,
 			credentials: { apiKey: sandbox.apiKey, environment: 'production', productionBaseUrl: sandbox.baseUrl },
-			parameters: { event: 'newCustomer' },
+			parameters: { events: ['newCustomer'] },
 		});
 		expect(await poller.poll()).toMatchObject({ items: null, error: undefined });
 		sandbox.world.createCustomer({ name: 'Loaded From Dist' });

@@ -23,7 +23,7 @@ describe('first poll', () => {
 		['invoicePaid', { scope: 'all' }],
 		['invoiceOverdue', { scope: 'all' }],
 	])('%s: remembers where things stand and emits nothing', async (event, extra) => {
-		const trigger = activeTrigger(sandbox, { event, ...extra });
+		const trigger = activeTrigger(sandbox, { events: [event], ...extra });
 		const first = await trigger.poll();
 		expect(first.error).toBeUndefined();
 		expect(first.items).toBeNull();
@@ -36,7 +36,7 @@ describe('first poll', () => {
 
 describe('New Customer', () => {
 	test('a customer created after activation is emitted once', async () => {
-		const trigger = activeTrigger(sandbox, { event: 'newCustomer' });
+		const trigger = activeTrigger(sandbox, { events: ['newCustomer'] });
 		expect((await trigger.poll()).items).toBeNull();
 		const created = sandbox.world.createCustomer({ name: 'Nova Trading', external_id: 'EXT-NOVA' });
 		sandbox.clearRequests();
@@ -51,7 +51,7 @@ describe('New Customer', () => {
 
 describe('subscriptions', () => {
 	test('New Subscription: the subscription with its customer, once', async () => {
-		const trigger = activeTrigger(sandbox, { event: 'newSubscription' });
+		const trigger = activeTrigger(sandbox, { events: ['newSubscription'] });
 		await trigger.poll();
 		const created = sandbox.world.createSubscription({ customer_id: sandbox.fixtures.customerId, name: 'Acme - Analytics', status: 'SCHEDULED' });
 		const { items } = await trigger.poll();
@@ -71,7 +71,7 @@ describe('subscriptions', () => {
 	});
 
 	test('Subscription Status Changed: previous and new status, each change once', async () => {
-		const trigger = activeTrigger(sandbox, { event: 'subscriptionStatusChanged' });
+		const trigger = activeTrigger(sandbox, { events: ['subscriptionStatusChanged'] });
 		await trigger.poll();
 		const id = sandbox.fixtures.subscriptionId;
 		sandbox.world.setSubscriptionStatus({ subscription_id: id, status: 'TERMINATING' });
@@ -85,7 +85,7 @@ describe('subscriptions', () => {
 	});
 
 	test('Only Changes To: other changes are remembered but not emitted', async () => {
-		const trigger = activeTrigger(sandbox, { event: 'subscriptionStatusChanged', statuses: ['PAUSED', 'TERMINATED'] });
+		const trigger = activeTrigger(sandbox, { events: ['subscriptionStatusChanged'], statuses: ['PAUSED', 'TERMINATED'] });
 		await trigger.poll();
 		const id = sandbox.fixtures.subscriptionId;
 		const paused = sandbox.fixtures.pausedSubscriptionId;
@@ -107,7 +107,7 @@ describe('invoices of one customer', () => {
 
 	test('New Invoice: one request per poll; invoices sharing the newest timestamp are not lost', async () => {
 		const customer_id = sandbox.fixtures.customerId;
-		const trigger = activeTrigger(sandbox, { event: 'newInvoice', scope: 'customer', customerId: customerParameter() });
+		const trigger = activeTrigger(sandbox, { events: ['newInvoice'], scope: 'customer', customerId: customerParameter() });
 		await trigger.poll();
 		const issuedAt = new Date(Date.now() - 60_000).toISOString().slice(0, 19) + 'Z';
 		const a = sandbox.world.issueInvoice({ customer_id, issued_at: issuedAt, amount: 10 });
@@ -130,7 +130,7 @@ describe('invoices of one customer', () => {
 		const customer_id = sandbox.fixtures.bigCustomerId;
 		const [old] = openInvoicesOf(customer_id).map((entry) => ({ ...entry }));
 		expect(old).toBeDefined();
-		const trigger = activeTrigger(sandbox, { event: 'invoicePaid', scope: 'customer', customerId: { __rl: true, mode: 'id', value: customer_id } });
+		const trigger = activeTrigger(sandbox, { events: ['invoicePaid'], scope: 'customer', customerId: { __rl: true, mode: 'id', value: customer_id } });
 		await trigger.poll();
 		const customers = (trigger.nodeStaticData.trigger as { families: { invoices: { data: { customers: Record<string, string> } } } }).families.invoices.data.customers;
 		const remembered = decodeCustomerInvoices(Object.values(customers)[0])!;
@@ -161,7 +161,7 @@ describe('invoices of one customer', () => {
 
 	test('Invoice Overdue: emitted once when the due date passes unpaid; a paid one never', async () => {
 		const customer_id = sandbox.fixtures.customerId;
-		const trigger = activeTrigger(sandbox, { event: 'invoiceOverdue', scope: 'customer', customerId: customerParameter() });
+		const trigger = activeTrigger(sandbox, { events: ['invoiceOverdue'], scope: 'customer', customerId: customerParameter() });
 		await trigger.poll();
 		const late = sandbox.world.issueInvoice({ customer_id, amount: 50 });
 		const settled = sandbox.world.issueInvoice({ customer_id, amount: 60 });
@@ -178,7 +178,7 @@ describe('invoices of one customer', () => {
 
 	test('Fetch Test Event returns the most recent matching invoice and leaves the state alone', async () => {
 		const customer_id = sandbox.fixtures.customerId;
-		const trigger = activeTrigger(sandbox, { event: 'invoicePaid', scope: 'customer', customerId: customerParameter() });
+		const trigger = activeTrigger(sandbox, { events: ['invoicePaid'], scope: 'customer', customerId: customerParameter() });
 		await trigger.poll();
 		const before = trigger.nodeStaticData;
 		const paid = sandbox.world.issueInvoice({ customer_id, amount: 5 });
@@ -192,7 +192,7 @@ describe('invoices of one customer', () => {
 	});
 
 	test('a customer ID that cannot be a path segment is refused before any request', async () => {
-		const trigger = activeTrigger(sandbox, { event: 'newInvoice', scope: 'customer', customerId: { __rl: true, mode: 'id', value: '../plans' } });
+		const trigger = activeTrigger(sandbox, { events: ['newInvoice'], scope: 'customer', customerId: { __rl: true, mode: 'id', value: '../plans' } });
 		const { error } = await trigger.poll();
 		expect(error?.message).toBe('Customer: "../plans" may contain only letters, digits and hyphens');
 		expect(apiRequests(sandbox)).toEqual([]);
@@ -201,7 +201,7 @@ describe('invoices of one customer', () => {
 
 describe('invoices of all customers', () => {
 	test('one request per customer per poll; a customer created later is covered too', async () => {
-		const trigger = activeTrigger(sandbox, { event: 'newInvoice', scope: 'all' });
+		const trigger = activeTrigger(sandbox, { events: ['newInvoice'], scope: 'all' });
 		await trigger.poll();
 		const customers = sandbox.fixtures.customerCount as unknown as number;
 		const first = sandbox.world.issueInvoice({ customer_id: sandbox.fixtures.bigCustomerId, amount: 1 });
@@ -218,7 +218,7 @@ describe('invoices of all customers', () => {
 	});
 
 	test('Fetch Test Event looks at the newest customers first and changes nothing', async () => {
-		const trigger = activeTrigger(sandbox, { event: 'newInvoice', scope: 'all' });
+		const trigger = activeTrigger(sandbox, { events: ['newInvoice'], scope: 'all' });
 		await trigger.poll();
 		const before = trigger.nodeStaticData;
 		const manual = await trigger.fetchTestEvent();
@@ -230,7 +230,7 @@ describe('invoices of all customers', () => {
 
 describe('a poll that fails part-way', () => {
 	test('a transient fault is retried like the node\'s reads: the poll still succeeds, once', async () => {
-		const trigger = activeTrigger(sandbox, { event: 'newCustomer' });
+		const trigger = activeTrigger(sandbox, { events: ['newCustomer'] });
 		await trigger.poll();
 		const created = sandbox.world.createCustomer({ name: 'After A Retry' });
 		sandbox.clearRequests();
@@ -248,7 +248,7 @@ describe('a poll that fails part-way', () => {
 	});
 
 	test('customer list: its second page fails; the state stays, the next poll emits each change once', async () => {
-		const trigger = activeTrigger(sandbox, { event: 'newCustomer' });
+		const trigger = activeTrigger(sandbox, { events: ['newCustomer'] });
 		await trigger.poll();
 		const before = trigger.nodeStaticData;
 		const a = sandbox.world.createCustomer({ name: 'Page Two Failure A' });
@@ -270,7 +270,7 @@ describe('a poll that fails part-way', () => {
 	});
 
 	test('invoices of all customers: a customer request fails; nothing skipped or doubled after', async () => {
-		const trigger = activeTrigger(sandbox, { event: 'invoicePaid', scope: 'all' });
+		const trigger = activeTrigger(sandbox, { events: ['invoicePaid'], scope: 'all' });
 		await trigger.poll();
 		const before = trigger.nodeStaticData;
 		const one = sandbox.world.issueInvoice({ customer_id: sandbox.fixtures.customerId, amount: 7 });
@@ -290,12 +290,12 @@ describe('a poll that fails part-way', () => {
 });
 
 test('restarted from its saved static data, the trigger neither repeats nor misses', async () => {
-	const trigger = activeTrigger(sandbox, { event: 'newInvoice', scope: 'customer', customerId: { __rl: true, mode: 'id', value: sandbox.fixtures.customerId } });
+	const trigger = activeTrigger(sandbox, { events: ['newInvoice'], scope: 'customer', customerId: { __rl: true, mode: 'id', value: sandbox.fixtures.customerId } });
 	await trigger.poll();
 	const a = sandbox.world.issueInvoice({ customer_id: sandbox.fixtures.customerId, amount: 1 });
 	expect((await trigger.poll()).items?.map((item) => invoice(item).invoice_id)).toEqual([a.invoice_id]);
 	const saved = trigger.workflow.staticData;
 	const b = sandbox.world.issueInvoice({ customer_id: sandbox.fixtures.customerId, amount: 2 });
-	const restarted = activeTrigger(sandbox, { event: 'newInvoice', scope: 'customer', customerId: { __rl: true, mode: 'id', value: sandbox.fixtures.customerId } }, JSON.parse(JSON.stringify(saved)));
+	const restarted = activeTrigger(sandbox, { events: ['newInvoice'], scope: 'customer', customerId: { __rl: true, mode: 'id', value: sandbox.fixtures.customerId } }, JSON.parse(JSON.stringify(saved)));
 	expect((await restarted.poll()).items?.map((item) => invoice(item).invoice_id)).toEqual([b.invoice_id]);
 });

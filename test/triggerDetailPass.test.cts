@@ -7,7 +7,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { useSandbox } from './helpers/billing.cjs';
-import { activeTriggerV2, apiRequests } from './helpers/trigger.cjs';
+import { activeTrigger, apiRequests } from './helpers/trigger.cjs';
 import type { Poller } from './harness/index.cjs';
 
 const sandbox = useSandbox();
@@ -66,7 +66,7 @@ describe('Subscription Renewal Due over a pass', () => {
 		const live = liveInListOrder();
 		// In the window when the event is chosen, read in the pass's last poll: not reported.
 		sandbox.world.updateSubscription({ subscription_id: live.at(-1)!, renews_in_days: 3 });
-		const trigger = activeTriggerV2(sandbox, { events: ['subscriptionRenewalDue'], renewalDueDays: 7, subscriptionReadsPerPoll: READS });
+		const trigger = activeTrigger(sandbox, { events: ['subscriptionRenewalDue'], renewalDueDays: 7, subscriptionReadsPerPoll: READS });
 		const first = await pass(trigger);
 		expect(first.items).toEqual([]);
 		expect(first.reads.map((reads) => reads.length)).toEqual([10, 10, live.length - 20]);
@@ -79,7 +79,7 @@ describe('Subscription Renewal Due over a pass', () => {
 
 	test('a renewal date moved into the window is reported once, within one pass, from a detail read that poll', async () => {
 		const live = liveInListOrder();
-		const trigger = activeTriggerV2(sandbox, { events: ['subscriptionRenewalDue'], renewalDueDays: 7, subscriptionReadsPerPoll: READS });
+		const trigger = activeTrigger(sandbox, { events: ['subscriptionRenewalDue'], renewalDueDays: 7, subscriptionReadsPerPoll: READS });
 		await pass(trigger);
 		sandbox.world.updateSubscription({ subscription_id: live[2], renews_in_days: 5 });
 		sandbox.world.updateSubscription({ subscription_id: live.at(-2)!, renews_in_days: 6 });
@@ -102,11 +102,11 @@ describe('Subscription Renewal Due over a pass', () => {
 		const [soon, moved] = [live.at(-1)!, live.at(-3)!];
 		sandbox.world.updateSubscription({ subscription_id: soon, renews_in_days: 9 });
 		sandbox.world.updateSubscription({ subscription_id: moved, renews_in_days: 10 });
-		const saved = activeTriggerV2(sandbox, { events: ['subscriptionRenewalDue'], renewalDueDays: 7, subscriptionReadsPerPoll: READS });
+		const saved = activeTrigger(sandbox, { events: ['subscriptionRenewalDue'], renewalDueDays: 7, subscriptionReadsPerPoll: READS });
 		await pass(saved);
 		// The pass stands at its start again; Days Before Renewal raised to 10 in the saved workflow
 		// (n8n keeps the node's static data when the workflow is saved).
-		const trigger = activeTriggerV2(sandbox, { events: ['subscriptionRenewalDue'], renewalDueDays: 10, subscriptionReadsPerPoll: READS }, { 'node:Subscription Billing Trigger': saved.nodeStaticData });
+		const trigger = activeTrigger(sandbox, { events: ['subscriptionRenewalDue'], renewalDueDays: 10, subscriptionReadsPerPoll: READS }, { 'node:Subscription Billing Trigger': saved.nodeStaticData });
 		sandbox.world.updateSubscription({ subscription_id: moved, renews_in_days: 40 });
 		const next = await poll(trigger);
 		expect(next.items.map(renewing)).toEqual([[soon, inDays(9), 9]]);
@@ -120,9 +120,9 @@ describe('Subscription Renewal Due over a pass', () => {
 	test('during the first pass, a date learned outside the window that enters it later in the pass is reported', async () => {
 		const live = liveInListOrder();
 		sandbox.world.updateSubscription({ subscription_id: live[0], renews_in_days: 9 });
-		const saved = activeTriggerV2(sandbox, { events: ['subscriptionRenewalDue'], renewalDueDays: 7, subscriptionReadsPerPoll: READS });
+		const saved = activeTrigger(sandbox, { events: ['subscriptionRenewalDue'], renewalDueDays: 7, subscriptionReadsPerPoll: READS });
 		expect((await poll(saved)).items).toEqual([]);
-		const trigger = activeTriggerV2(sandbox, { events: ['subscriptionRenewalDue'], renewalDueDays: 9, subscriptionReadsPerPoll: READS }, { 'node:Subscription Billing Trigger': saved.nodeStaticData });
+		const trigger = activeTrigger(sandbox, { events: ['subscriptionRenewalDue'], renewalDueDays: 9, subscriptionReadsPerPoll: READS }, { 'node:Subscription Billing Trigger': saved.nodeStaticData });
 		const rest = await pass(trigger);
 		expect(rest.items.map(renewing)).toEqual([[live[0], inDays(9), 9]]);
 		expect((await pass(trigger)).items).toEqual([]);
@@ -130,7 +130,7 @@ describe('Subscription Renewal Due over a pass', () => {
 
 	test('a poll that fails on a subscription read keeps the state: the pass resumes there and reports once', async () => {
 		const live = liveInListOrder();
-		const trigger = activeTriggerV2(sandbox, { events: ['subscriptionRenewalDue'], renewalDueDays: 7, subscriptionReadsPerPoll: READS });
+		const trigger = activeTrigger(sandbox, { events: ['subscriptionRenewalDue'], renewalDueDays: 7, subscriptionReadsPerPoll: READS });
 		await pass(trigger);
 		await poll(trigger);
 		const before = trigger.nodeStaticData;
@@ -152,14 +152,14 @@ describe('a state saved by the release before passes', () => {
 		const live = liveInListOrder();
 		sandbox.world.updateSubscription({ subscription_id: live[3], renews_in_days: 3 });
 		// That release read every running subscription each poll, as 1,000 reads a poll do here.
-		const before = activeTriggerV2(sandbox, { events: ['subscriptionRenewalDue'], renewalDueDays: 7 });
+		const before = activeTrigger(sandbox, { events: ['subscriptionRenewalDue'], renewalDueDays: 7 });
 		await poll(before);
 		sandbox.world.updateSubscription({ subscription_id: live[4], renews_in_days: 4 });
 		expect((await poll(before)).items.map(renewing)).toEqual([[live[4], inDays(4), 4]]);
 		const saved = before.nodeStaticData as { trigger: { families: { customerList: { data: IDataObject } } } };
 		delete saved.trigger.families.customerList.data.detailSweep;
 
-		const trigger = activeTriggerV2(sandbox, { events: ['subscriptionRenewalDue'], renewalDueDays: 7, subscriptionReadsPerPoll: READS }, { 'node:Subscription Billing Trigger': saved });
+		const trigger = activeTrigger(sandbox, { events: ['subscriptionRenewalDue'], renewalDueDays: 7, subscriptionReadsPerPoll: READS }, { 'node:Subscription Billing Trigger': saved });
 		sandbox.world.updateSubscription({ subscription_id: live.at(-1)!, renews_in_days: 5 });
 		const rest = await pass(trigger);
 		expect(rest.items.map(renewing)).toEqual([[live.at(-1), inDays(5), 5]]);
@@ -170,7 +170,7 @@ describe('a state saved by the release before passes', () => {
 describe('Subscription Updated with Compare Detail Fields over a pass', () => {
 	test('a detail change is reported once within one pass; a listed change is read first and carries its detail', async () => {
 		const live = liveInListOrder();
-		const trigger = activeTriggerV2(sandbox, { events: ['subscriptionUpdated'], subscriptionDetails: true, subscriptionReadsPerPoll: READS });
+		const trigger = activeTrigger(sandbox, { events: ['subscriptionUpdated'], subscriptionDetails: true, subscriptionReadsPerPoll: READS });
 		const first = await pass(trigger);
 		expect(first.items).toEqual([]);
 		expect(first.reads.every((reads) => reads.length <= READS)).toBe(true);

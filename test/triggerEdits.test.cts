@@ -19,11 +19,11 @@ const oneCustomer = (customerId: string) => ({ scope: 'customer', customerId: { 
 const saved = (trigger: Poller) => JSON.parse(JSON.stringify(trigger.workflow.staticData)) as IDataObject;
 
 let nodes = 0;
-/** A published trigger (version 2) with a node id of its own; `edit` saves it (as `from` left it) with new parameters. */
+/** A published trigger with a node id of its own; `edit` saves it (as `from` left it) with new parameters. */
 function published(parameters: INodeParameters) {
 	const nodeId = `edited-trigger-${++nodes}`;
-	const trigger = activeTrigger(sandbox, parameters, undefined, { typeVersion: 2, nodeId });
-	const edit = (changed: INodeParameters, from = trigger) => activeTrigger(sandbox, { ...parameters, ...changed }, saved(from), { typeVersion: 2, nodeId });
+	const trigger = activeTrigger(sandbox, parameters, undefined, { nodeId });
+	const edit = (changed: INodeParameters, from = trigger) => activeTrigger(sandbox, { ...parameters, ...changed }, saved(from), { nodeId });
 	return { trigger, edit };
 }
 
@@ -237,7 +237,7 @@ describe('a state saved before the events were kept with it', () => {
 
 		sandbox.world.failPayment({ invoice_id: watched.invoice_id, error: 'card_declined' });
 		sandbox.world.payInvoice({ invoice_id: toPay.invoice_id });
-		const upgraded = activeTrigger(sandbox, { events: ['invoicePaymentFailed', 'invoicePaid'], ...oneCustomer(customer_id) }, state, { typeVersion: 2 });
+		const upgraded = activeTrigger(sandbox, { events: ['invoicePaymentFailed', 'invoicePaid'], ...oneCustomer(customer_id) }, state);
 		expect(await itemsOf(upgraded)).toEqual([['invoicePaymentFailed', watched.invoice_id, 'card_declined']]);
 		expect(invoiceFamily(upgraded)).toEqual(expect.objectContaining({ watching: JSON.stringify({ customerId: customer_id }), events: ['invoicePaymentFailed', 'invoicePaid'] }));
 		sandbox.world.payInvoice({ invoice_id: watched.invoice_id });
@@ -254,7 +254,7 @@ describe('renaming the trigger node', () => {
 	async function beforeRename() {
 		const nodeId = `renamed-trigger-${++nodes}`;
 		const open = sandbox.world.issueInvoice({ customer_id: sandbox.fixtures.customerId, amount: 24 });
-		const trigger = activeTrigger(sandbox, parameters, undefined, { typeVersion: 2, nodeId });
+		const trigger = activeTrigger(sandbox, parameters, undefined, { nodeId });
 		expect(await itemsOf(trigger)).toEqual([]);
 		const reported = sandbox.world.createCustomer({ name: 'Reported Before The Rename' });
 		expect(await itemsOf(trigger)).toEqual([['newCustomer', reported.customer_id]]);
@@ -268,7 +268,7 @@ describe('renaming the trigger node', () => {
 		async (_when, restarted) => {
 			const { nodeId, open, staticData } = await beforeRename();
 			// Saved and published again: n8n hands the node what it keeps under the new name (nothing yet).
-			const renamed = activeTrigger(sandbox, parameters, staticData, { typeVersion: 2, nodeId, nodeName: RENAMED, nodeType: restarted ? triggerOfNewProcess() : undefined });
+			const renamed = activeTrigger(sandbox, parameters, staticData, { nodeId, nodeName: RENAMED, nodeType: restarted ? triggerOfNewProcess() : undefined });
 			sandbox.clearRequests();
 			expect(await itemsOf(renamed)).toEqual([]);
 			// A first poll: every invoice read once to learn what is open.
@@ -287,11 +287,11 @@ describe('renaming the trigger node', () => {
 
 	test('a poll of the renamed trigger that overlaps the last poll under the old name waits for it, and then starts over too', async () => {
 		const { nodeId, open, staticData } = await beforeRename();
-		const before = activeTrigger(sandbox, parameters, staticData, { typeVersion: 2, nodeId });
+		const before = activeTrigger(sandbox, parameters, staticData, { nodeId });
 		const held = sandbox.world.holdRequests((request) => request.path.endsWith('/customers'));
 		const slow = before.poll();
 		await held.arrived;
-		const renamed = activeTrigger(sandbox, parameters, staticData, { typeVersion: 2, nodeId, nodeName: RENAMED });
+		const renamed = activeTrigger(sandbox, parameters, staticData, { nodeId, nodeName: RENAMED });
 		const overlapping = renamed.poll();
 		await until(() => skippedPollsWaiting() === 1);
 		held.release();
@@ -308,7 +308,7 @@ describe('renaming the trigger node', () => {
 		async (_when, restarted) => {
 			const { nodeId, open, pending, staticData } = await beforeRename();
 			const handed = { [`node:${RENAMED}`]: staticData[`node:${DEFAULT_NAME}`] } as IDataObject;
-			const renamed = activeTrigger(sandbox, parameters, handed, { typeVersion: 2, nodeId, nodeName: RENAMED, nodeType: restarted ? triggerOfNewProcess() : undefined });
+			const renamed = activeTrigger(sandbox, parameters, handed, { nodeId, nodeName: RENAMED, nodeType: restarted ? triggerOfNewProcess() : undefined });
 			expect(await itemsOf(renamed)).toEqual([
 				['newCustomer', pending.customer_id],
 				['invoicePaymentFailed', open.invoice_id, 'card_declined'],

@@ -1,12 +1,12 @@
 /**
- * The trigger's version 2 through n8n-core against the sandbox: several events in one trigger,
+ * The trigger through n8n-core against the sandbox: several events in one trigger,
  * each family's source read once per poll; Customer Updated, Subscription Updated, Paused,
  * Resumed, Ending Soon and Renewal Due, each silent on its first poll, emitted once, and with
  * Fetch Test Event that changes nothing.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { useSandbox } from './helpers/billing.cjs';
-import { activeTrigger, activeTriggerV2, apiRequests } from './helpers/trigger.cjs';
+import { activeTrigger, apiRequests } from './helpers/trigger.cjs';
 import type { Poller } from './harness/index.cjs';
 import { fingerprint, packFingerprints } from '../nodes/SubscriptionBilling/trigger/fingerprint';
 
@@ -19,10 +19,10 @@ const subscriptionOf = (item: IDataObject) => item.subscription as IDataObject;
 const liveSubscriptions = () => [...(sandbox.state.subscriptions as Map<string, { status: string }>).values()].filter((s) => !['INACTIVE', 'SUPERSEDED', 'TERMINATED'].includes(s.status));
 const detailReads = () => apiRequests(sandbox).filter((request) => /^GET \/subscriptions\/[^/?]+$/.test(request));
 
-describe('several events in one trigger (version 2)', () => {
+describe('several events in one trigger', () => {
 	test('one reading of the customer list and of the invoices for all events; each item names its event', async () => {
 		const customer_id = sandbox.fixtures.customerId;
-		const trigger = activeTriggerV2(sandbox, {
+		const trigger = activeTrigger(sandbox, {
 			events: ['newCustomer', 'customerUpdated', 'subscriptionUpdated', 'subscriptionStatusChanged', 'subscriptionPaused', 'subscriptionEndingSoon', 'newInvoice', 'invoicePaid'],
 			scope: 'customer',
 			customerId: { __rl: true, mode: 'list', value: customer_id },
@@ -74,19 +74,19 @@ describe('several events in one trigger (version 2)', () => {
 	});
 
 	test('no event chosen: an error that names Events, and nothing is sent', async () => {
-		const trigger = activeTriggerV2(sandbox, { events: [] });
+		const trigger = activeTrigger(sandbox, { events: [] });
 		const { error } = await trigger.poll();
 		expect(error?.message).toBe('Events: choose at least one event');
 		expect(apiRequests(sandbox)).toEqual([]);
 	});
 
 	test('an event added to the selection starts silently; the others carry on from their state', async () => {
-		const trigger = activeTriggerV2(sandbox, { events: ['newCustomer'] });
+		const trigger = activeTrigger(sandbox, { events: ['newCustomer'] });
 		await trigger.poll();
 		const before = sandbox.world.createCustomer({ name: 'Before The Change' });
 		const saved = JSON.parse(JSON.stringify(trigger.workflow.staticData)) as IDataObject;
 		sandbox.world.updateCustomer({ customer_id: sandbox.fixtures.customerId, legal_name: 'Acme Corporation Inc.' });
-		const widened = activeTriggerV2(sandbox, { events: ['newCustomer', 'customerUpdated'] }, saved);
+		const widened = activeTrigger(sandbox, { events: ['newCustomer', 'customerUpdated'] }, saved);
 		expect((await widened.poll()).items?.map((item) => [item.event, (item.customer as IDataObject).customer_id])).toEqual([['newCustomer', before.customer_id]]);
 		sandbox.world.updateCustomer({ customer_id: sandbox.fixtures.customerId, legal_name: 'Acme Corporation LLC' });
 		expect((await widened.poll()).items).toEqual([
@@ -110,7 +110,7 @@ describe('one reading of the customer list for both families (All Customers)', (
 	}
 
 	test('customer and invoice events: one pass over the customer list (three pages) a poll, not one per family', async () => {
-		const trigger = activeTriggerV2(sandbox, { events: ['newCustomer', 'newInvoice'], scope: 'all' });
+		const trigger = activeTrigger(sandbox, { events: ['newCustomer', 'newInvoice'], scope: 'all' });
 		const first = await pollCounted(trigger);
 		expect(first).toEqual({ items: [], listings: LISTING, visits: customers().length });
 		const created = sandbox.world.createCustomer({ name: 'Listed Once' });
@@ -125,7 +125,7 @@ describe('one reading of the customer list for both families (All Customers)', (
 	});
 
 	test('with the invoice sweep mid-way (Requests Per Poll 10, 12 customers): still one pass a poll; the sweep resumes in the same reading and reports each invoice once', async () => {
-		const trigger = activeTriggerV2(sandbox, { events: ['newCustomer', 'newInvoice'], scope: 'all', requestsPerPoll: 10 });
+		const trigger = activeTrigger(sandbox, { events: ['newCustomer', 'newInvoice'], scope: 'all', requestsPerPoll: 10 });
 		const polls = [await pollCounted(trigger)];
 		while (sweepAt(trigger) !== undefined) polls.push(await pollCounted(trigger));
 		expect(polls.length).toBeGreaterThan(1);
@@ -155,7 +155,7 @@ describe('one reading of the customer list for both families (All Customers)', (
 
 describe('Customer Updated', () => {
 	test('each changed field with its previous and new value, once; a new customer is not an update', async () => {
-		const trigger = activeTriggerV2(sandbox, { events: ['customerUpdated'] });
+		const trigger = activeTrigger(sandbox, { events: ['customerUpdated'] });
 		expect((await trigger.poll()).items).toBeNull();
 		const id = sandbox.fixtures.customerId;
 		const before = (sandbox.state.customers as Map<string, IDataObject>).get(id)!;
@@ -182,7 +182,7 @@ describe('Customer Updated', () => {
 
 describe('Subscription Updated', () => {
 	test('list fields: name, start, end, status with previous and new values, one item per subscription, once', async () => {
-		const trigger = activeTriggerV2(sandbox, { events: ['subscriptionUpdated'] });
+		const trigger = activeTrigger(sandbox, { events: ['subscriptionUpdated'] });
 		await trigger.poll();
 		const id = sandbox.fixtures.noPhasesSubscriptionId;
 		sandbox.world.updateSubscription({ subscription_id: id, name: 'Acme Corporation - Starter Plus', ends_at: '2027-06-30' });
@@ -208,7 +208,7 @@ describe('Subscription Updated', () => {
 	});
 
 	test('Compare Detail Fields: renewal, auto-renewal, totals and line items through Subscription Get, 1 request per running subscription', async () => {
-		const trigger = activeTriggerV2(sandbox, { events: ['subscriptionUpdated'], subscriptionDetails: true });
+		const trigger = activeTrigger(sandbox, { events: ['subscriptionUpdated'], subscriptionDetails: true });
 		await trigger.poll();
 		expect(detailReads()).toHaveLength(liveSubscriptions().length);
 		const id = sandbox.fixtures.noPhasesSubscriptionId;
@@ -231,7 +231,7 @@ describe('Subscription Updated', () => {
 	});
 
 	test('a subscription read fails: the poll fails, the state stays, the next poll emits the change once', async () => {
-		const trigger = activeTriggerV2(sandbox, { events: ['subscriptionUpdated'], subscriptionDetails: true });
+		const trigger = activeTrigger(sandbox, { events: ['subscriptionUpdated'], subscriptionDetails: true });
 		await trigger.poll();
 		const before = trigger.nodeStaticData;
 		sandbox.world.updateSubscription({ subscription_id: sandbox.fixtures.subscriptionId, quantity: 30 });
@@ -249,7 +249,7 @@ describe('Subscription Updated', () => {
 
 describe('Subscription Paused and Resumed', () => {
 	test('named as such, each once; other status changes are neither', async () => {
-		const trigger = activeTriggerV2(sandbox, { events: ['subscriptionPaused', 'subscriptionResumed'] });
+		const trigger = activeTrigger(sandbox, { events: ['subscriptionPaused', 'subscriptionResumed'] });
 		await trigger.poll();
 		const id = sandbox.fixtures.subscriptionId;
 		const paused = sandbox.fixtures.pausedSubscriptionId;
@@ -273,7 +273,7 @@ describe('Subscription Paused and Resumed', () => {
 
 describe('Subscription Ending Soon', () => {
 	test('Days Before End: once per subscription and end date; a moved end date is reported again', async () => {
-		const trigger = activeTriggerV2(sandbox, { events: ['subscriptionEndingSoon'], endingSoonDays: 14 });
+		const trigger = activeTrigger(sandbox, { events: ['subscriptionEndingSoon'], endingSoonDays: 14 });
 		const near = sandbox.fixtures.noPhasesSubscriptionId;
 		const far = sandbox.fixtures.subscriptionId;
 		// Already in the window when activated: not reported (the first poll only remembers).
@@ -308,7 +308,7 @@ describe('Subscription Ending Soon', () => {
 
 describe('Subscription Renewal Due', () => {
 	test('renews_at from Subscription Get, Days Before Renewal ahead, once per subscription and renewal date', async () => {
-		const trigger = activeTriggerV2(sandbox, { events: ['subscriptionRenewalDue'], renewalDueDays: 7 });
+		const trigger = activeTrigger(sandbox, { events: ['subscriptionRenewalDue'], renewalDueDays: 7 });
 		expect((await trigger.poll()).items).toBeNull();
 		expect(detailReads()).toHaveLength(liveSubscriptions().length);
 		const id = sandbox.fixtures.subscriptionId;
@@ -333,10 +333,10 @@ describe('Subscription Renewal Due', () => {
 	});
 });
 
-describe('Fetch Test Event (version 2)', () => {
+describe('Fetch Test Event', () => {
 	test('a sample for each selected event, with the shape of a real item; the state is untouched', async () => {
 		sandbox.world.updateSubscription({ subscription_id: sandbox.fixtures.noPhasesSubscriptionId, ends_in_days: 9, renews_in_days: 10 });
-		const trigger = activeTriggerV2(sandbox, {
+		const trigger = activeTrigger(sandbox, {
 			events: ['customerUpdated', 'subscriptionUpdated', 'subscriptionPaused', 'subscriptionResumed', 'subscriptionEndingSoon', 'subscriptionRenewalDue'],
 			endingSoonDays: 30,
 			renewalDueDays: 30,
@@ -356,13 +356,13 @@ describe('Fetch Test Event (version 2)', () => {
 	});
 });
 
-describe('saved workflows (version 1)', () => {
+describe('trigger state saved in its version 1 form', () => {
 	const v1State = (event: string, data: IDataObject) => ({ 'node:Subscription Billing Trigger': { trigger: { version: 1, watching: JSON.stringify({ event }), data } } });
 
 	test('New Customer restarted from state saved in version 1\'s form: neither repeats nor misses', async () => {
 		const known = packFingerprints([...(sandbox.state.customers as Map<string, unknown>).keys()].map(fingerprint));
 		const later = sandbox.world.createCustomer({ name: 'After The Upgrade' });
-		const trigger = activeTrigger(sandbox, { event: 'newCustomer' }, v1State('newCustomer', { known }));
+		const trigger = activeTrigger(sandbox, { events: ['newCustomer'] }, v1State('newCustomer', { known }));
 		expect((await trigger.poll()).items?.map((item) => (item.customer as IDataObject).customer_id)).toEqual([later.customer_id]);
 		expect((await trigger.poll()).items).toBeNull();
 	});
@@ -372,7 +372,7 @@ describe('saved workflows (version 1)', () => {
 		for (const sub of (sandbox.state.subscriptions as Map<string, { subscription_id: string; status: string }>).values()) (byStatus[sub.status] ??= []).push(fingerprint(sub.subscription_id));
 		const statuses = Object.fromEntries(Object.entries(byStatus).map(([status, prints]) => [status, packFingerprints(prints)]));
 		sandbox.world.setSubscriptionStatus({ subscription_id: sandbox.fixtures.subscriptionId, status: 'TERMINATING' });
-		const trigger = activeTrigger(sandbox, { event: 'subscriptionStatusChanged' }, v1State('subscriptionStatusChanged', { statuses }));
+		const trigger = activeTrigger(sandbox, { events: ['subscriptionStatusChanged'] }, v1State('subscriptionStatusChanged', { statuses }));
 		expect((await trigger.poll()).items?.map((item) => [item.previous_status, item.status])).toEqual([['ACTIVE', 'TERMINATING']]);
 	});
 
@@ -385,13 +385,13 @@ describe('saved workflows (version 1)', () => {
 		const customer = `${newest.toString(36)}|${packFingerprints(atNewest)}|`;
 		const saved = { 'node:Subscription Billing Trigger': { trigger: { version: 1, watching: JSON.stringify({ event: 'newInvoice', customerId: customer_id }), data: { customer } } } };
 		const issued = sandbox.world.issueInvoice({ customer_id, amount: 12 });
-		const trigger = activeTrigger(sandbox, { event: 'newInvoice', scope: 'customer', customerId: { __rl: true, mode: 'id', value: customer_id } }, saved);
+		const trigger = activeTrigger(sandbox, { events: ['newInvoice'], scope: 'customer', customerId: { __rl: true, mode: 'id', value: customer_id } }, saved);
 		expect((await trigger.poll()).items?.map((item) => (item.invoice as IDataObject).invoice_id)).toEqual([issued.invoice_id]);
 		expect((await trigger.poll()).items).toBeNull();
 	});
 
 	test('a version 1 state that cannot be read restarts silently', async () => {
-		const trigger = activeTrigger(sandbox, { event: 'newCustomer' }, { 'node:Subscription Billing Trigger': { trigger: { version: 1, watching: 'not json', data: {} } } });
+		const trigger = activeTrigger(sandbox, { events: ['newCustomer'] }, { 'node:Subscription Billing Trigger': { trigger: { version: 1, watching: 'not json', data: {} } } });
 		sandbox.world.createCustomer({ name: 'Not A Flood' });
 		expect((await trigger.poll()).items).toBeNull();
 	});

@@ -24,7 +24,7 @@ describe('doubled while paging', () => {
 		['invoicePaid', (id: string) => sandbox.world.payInvoice({ invoice_id: id })],
 	])('%s: 150 new invoices of one customer, one more issued while its second page is read: each once', async (event, afterIssue) => {
 		const customer_id = sandbox.fixtures.customerId;
-		const trigger = activeTrigger(sandbox, { event, ...oneCustomer(customer_id) });
+		const trigger = activeTrigger(sandbox, { events: [event], ...oneCustomer(customer_id) });
 		expect((await trigger.poll()).items).toBeNull();
 		// Issued an hour ago, one second apart: the newest first, 100 on the first page.
 		const issued = Array.from({ length: 150 }, (_, n) => sandbox.world.issueInvoice({ customer_id, amount: n + 1, issued_at: isoSecondsAgo(3600 - n) }).invoice_id);
@@ -57,7 +57,7 @@ describe('doubled while paging', () => {
 describe('an issue time in the future', () => {
 	test('a milestone invoice dated two weeks ahead does not hide the invoices issued before that date; it is reported when its issue time comes', async () => {
 		const customer_id = sandbox.fixtures.customerId;
-		const trigger = activeTrigger(sandbox, { event: 'newInvoice', ...oneCustomer(customer_id) });
+		const trigger = activeTrigger(sandbox, { events: ['newInvoice'], ...oneCustomer(customer_id) });
 		await trigger.poll();
 		const ahead = sandbox.world.issueInvoice({ customer_id, amount: 500, issued_at: new Date(Date.now() + 14 * DAY_MS).toISOString() });
 		expect((await trigger.poll()).items).toBeNull();
@@ -72,7 +72,7 @@ describe('an issue time in the future', () => {
 
 	test('its payment is reported even before its issue time', async () => {
 		const customer_id = sandbox.fixtures.customerId;
-		const trigger = activeTrigger(sandbox, { event: 'invoicePaid', ...oneCustomer(customer_id) });
+		const trigger = activeTrigger(sandbox, { events: ['invoicePaid'], ...oneCustomer(customer_id) });
 		await trigger.poll();
 		const ahead = sandbox.world.issueInvoice({ customer_id, amount: 500, issued_at: new Date(Date.now() + 14 * DAY_MS).toISOString() });
 		expect((await trigger.poll()).items).toBeNull();
@@ -85,8 +85,8 @@ describe('an issue time in the past', () => {
 	test('an invoice published late, within the look-back window, is reported once, and so is its payment; one older than the window is not', async () => {
 		const customer_id = sandbox.fixtures.bigCustomerId;
 		const scope = oneCustomer(customer_id);
-		const newInvoices = activeTrigger(sandbox, { event: 'newInvoice', ...scope, lookBackDays: 7 });
-		const payments = activeTrigger(sandbox, { event: 'invoicePaid', ...scope, lookBackDays: 7 });
+		const newInvoices = activeTrigger(sandbox, { events: ['newInvoice'], ...scope, lookBackDays: 7 });
+		const payments = activeTrigger(sandbox, { events: ['invoicePaid'], ...scope, lookBackDays: 7 });
 		await newInvoices.poll();
 		await payments.poll();
 		const today = sandbox.world.issueInvoice({ customer_id, amount: 1 });
@@ -104,7 +104,7 @@ describe('an issue time in the past', () => {
 	});
 
 	test('with all customers, a back-dated invoice of any customer is reported once', async () => {
-		const trigger = activeTrigger(sandbox, { event: 'newInvoice', scope: 'all' });
+		const trigger = activeTrigger(sandbox, { events: ['newInvoice'], scope: 'all' });
 		await trigger.poll();
 		const recent = sandbox.world.issueInvoice({ customer_id: sandbox.fixtures.customerId, amount: 1 });
 		expect((await trigger.poll()).items?.map(invoiceIdOf)).toEqual([recent.invoice_id]);
@@ -116,7 +116,7 @@ describe('an issue time in the past', () => {
 
 describe('overlapping polls', () => {
 	test('a poll that starts while the last one still runs reads nothing, emits nothing and says so in the log', async () => {
-		const trigger = activeTrigger(sandbox, { event: 'newInvoice', scope: 'all' });
+		const trigger = activeTrigger(sandbox, { events: ['newInvoice'], scope: 'all' });
 		await trigger.poll();
 		const issued = sandbox.world.issueInvoice({ customer_id: sandbox.fixtures.bigCustomerId, amount: 5 });
 		// The first poll is held on its customer list: slow, as with many customers.
@@ -139,7 +139,7 @@ describe('overlapping polls', () => {
 });
 
 test('a poll handed the state from before the last poll that emitted (n8n 2.41 with durable cursors: saved after the execution) does not emit again', async () => {
-	const parameters = { event: 'newInvoice', ...oneCustomer(sandbox.fixtures.customerId) };
+	const parameters = { events: ['newInvoice'], ...oneCustomer(sandbox.fixtures.customerId) };
 	const trigger = activeTrigger(sandbox, parameters, undefined, { nodeId: 'one-trigger' });
 	await trigger.poll();
 	const issued = sandbox.world.issueInvoice({ customer_id: sandbox.fixtures.customerId, amount: 6 });
@@ -153,7 +153,7 @@ test('a poll handed the state from before the last poll that emitted (n8n 2.41 w
 });
 
 test('after n8n restarts with durable cursors: polls handed the state saved before the restart, while the first poll that emitted is not saved yet, do not emit again', async () => {
-	const parameters = { event: 'newInvoice', ...oneCustomer(sandbox.fixtures.customerId) };
+	const parameters = { events: ['newInvoice'], ...oneCustomer(sandbox.fixtures.customerId) };
 	const earlier = activeTrigger(sandbox, parameters, undefined, { nodeId: 'restarted-trigger' });
 	await earlier.poll();
 	// What the process before the restart saved: its own marks.
@@ -168,7 +168,7 @@ test('after n8n restarts with durable cursors: polls handed the state saved befo
 });
 
 test('a state this process has never seen (another n8n process polled meanwhile) is taken as it is', async () => {
-	const parameters = { event: 'newInvoice', ...oneCustomer(sandbox.fixtures.customerId) };
+	const parameters = { events: ['newInvoice'], ...oneCustomer(sandbox.fixtures.customerId) };
 	const here = activeTrigger(sandbox, parameters, undefined, { nodeId: 'shared-trigger' });
 	await here.poll();
 	const elsewhere = activeTrigger(sandbox, parameters, undefined, { nodeId: 'elsewhere' });
@@ -184,7 +184,7 @@ test('a state this process has never seen (another n8n process polled meanwhile)
 describe('paid, refunded, paid again', () => {
 	test('Invoice Paid is reported each time the invoice becomes fully paid', async () => {
 		const customer_id = sandbox.fixtures.customerId;
-		const trigger = activeTrigger(sandbox, { event: 'invoicePaid', ...oneCustomer(customer_id) });
+		const trigger = activeTrigger(sandbox, { events: ['invoicePaid'], ...oneCustomer(customer_id) });
 		await trigger.poll();
 		const { invoice_id } = sandbox.world.issueInvoice({ customer_id, amount: 40 });
 		expect((await trigger.poll()).items).toBeNull();
@@ -203,7 +203,7 @@ describe('paid, refunded, paid again', () => {
 
 	test('refunded and paid again between two polls, an old invoice found by Invoice Search: reported again', async () => {
 		const customer_id = sandbox.fixtures.bigCustomerId;
-		const trigger = activeTrigger(sandbox, { event: 'invoicePaid', ...oneCustomer(customer_id) });
+		const trigger = activeTrigger(sandbox, { events: ['invoicePaid'], ...oneCustomer(customer_id) });
 		await trigger.poll();
 		const open = (sandbox.state.invoicesByCustomer as Map<string, Array<{ invoice_id: string; paidMs: number | null; remaining: number }>>)
 			.get(customer_id)!
@@ -221,7 +221,7 @@ describe('paid, refunded, paid again', () => {
 
 test('a state saved by release 0.1 (newest issue time and the ids at it) is carried on: nothing repeated, nothing missed', async () => {
 	const customer_id = sandbox.fixtures.customerId;
-	const parameters = { event: 'newInvoice', ...oneCustomer(customer_id) };
+	const parameters = { events: ['newInvoice'], ...oneCustomer(customer_id) };
 	const markAt = isoSecondsAgo(60);
 	const seen = sandbox.world.issueInvoice({ customer_id, amount: 1, issued_at: markAt });
 	const mark = Date.parse(markAt);

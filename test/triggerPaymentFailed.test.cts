@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { useSandbox } from './helpers/billing.cjs';
-import { activeTriggerV2, apiRequests } from './helpers/trigger.cjs';
+import { activeTrigger, apiRequests } from './helpers/trigger.cjs';
 
 // Invoice Payment Failed (issue 21): a payment with an error appears on an invoice.
 const sandbox = useSandbox();
@@ -18,7 +18,7 @@ test('one customer: each failed attempt once, with the error, the attempt count 
 	const customer_id = sandbox.fixtures.customerId;
 	const { invoice_id } = sandbox.world.issueInvoice({ customer_id, amount: 80 });
 	sandbox.world.failPayment({ invoice_id, error: 'insufficient_funds' });
-	const trigger = activeTriggerV2(sandbox, { events: ['invoicePaymentFailed'], ...oneCustomer(customer_id) });
+	const trigger = activeTrigger(sandbox, { events: ['invoicePaymentFailed'], ...oneCustomer(customer_id) });
 	expect((await trigger.poll()).items).toBeNull();
 
 	const second = sandbox.world.failPayment({ invoice_id, error: 'card_declined' });
@@ -48,7 +48,7 @@ test('one customer: each failed attempt once, with the error, the attempt count 
 });
 
 test('all customers: a failure on an old open invoice (found by Invoice Search) and on an invoice that appeared with one, each once', async () => {
-	const trigger = activeTriggerV2(sandbox, { events: ['invoicePaymentFailed'], scope: 'all' });
+	const trigger = activeTrigger(sandbox, { events: ['invoicePaymentFailed'], scope: 'all' });
 	await trigger.poll();
 	const old = openInvoiceOf(sandbox.fixtures.bigCustomerId);
 	const failedOld = sandbox.world.failPayment({ invoice_id: old });
@@ -66,7 +66,7 @@ test('all customers: a failure on an old open invoice (found by Invoice Search) 
 
 test('Fetch Test Event: the most recent failed payment, state untouched', async () => {
 	const customer_id = sandbox.fixtures.customerId;
-	const trigger = activeTriggerV2(sandbox, { events: ['invoicePaymentFailed'], ...oneCustomer(customer_id) });
+	const trigger = activeTrigger(sandbox, { events: ['invoicePaymentFailed'], ...oneCustomer(customer_id) });
 	expect((await trigger.fetchTestEvent()).items).toEqual([
 		{
 			event: 'invoicePaymentFailed',
@@ -86,7 +86,7 @@ test('Fetch Test Event: the most recent failed payment, state untouched', async 
 });
 
 test('Fetch Test Event of Invoice Overdue and Invoice Payment Failed with no failed payment anywhere: the overdue example, and an item saying Payment Failed has none', async () => {
-	const trigger = activeTriggerV2(sandbox, { events: ['invoiceOverdue', 'invoicePaymentFailed'], scope: 'all' });
+	const trigger = activeTrigger(sandbox, { events: ['invoiceOverdue', 'invoicePaymentFailed'], scope: 'all' });
 	const manual = await trigger.fetchTestEvent();
 	expect(manual.error).toBeUndefined();
 	expect(manual.items).toEqual([

@@ -37,7 +37,7 @@ async function pollSweep(trigger: Poller): Promise<Array<{ items: string[]; requ
 
 test('a sweep spans several polls under Requests Per Poll, each resuming where the last stopped; changes before and behind the cursor, each once', async () => {
 	const customers = customersInListOrder();
-	const trigger = activeTrigger(sandbox, { event: 'newInvoice', scope: 'all', requestsPerPoll: BUDGET });
+	const trigger = activeTrigger(sandbox, { events: ['newInvoice'], scope: 'all', requestsPerPoll: BUDGET });
 	const first = await pollSweep(trigger);
 	expect(first.map((poll) => poll.items)).toEqual(first.map(() => []));
 	expect(first.length).toBeGreaterThan(1);
@@ -64,7 +64,7 @@ test('a sweep spans several polls under Requests Per Poll, each resuming where t
 });
 
 test('the state is bounded: sweep after sweep it keeps the same size; only customers with invoices in the look-back window take room', async () => {
-	const trigger = activeTrigger(sandbox, { event: 'newInvoice', scope: 'all', requestsPerPoll: BUDGET });
+	const trigger = activeTrigger(sandbox, { events: ['newInvoice'], scope: 'all', requestsPerPoll: BUDGET });
 	await pollSweep(trigger);
 	const [one, two] = customersInListOrder();
 	sandbox.world.issueInvoice({ customer_id: one, amount: 1 });
@@ -78,7 +78,7 @@ test('the state is bounded: sweep after sweep it keeps the same size; only custo
 });
 
 test('a 429 slows the poll through the request budget (the action node\'s): no poll fails, nothing is missed or doubled', async () => {
-	const trigger = activeTrigger(sandbox, { event: 'newInvoice', scope: 'all' });
+	const trigger = activeTrigger(sandbox, { events: ['newInvoice'], scope: 'all' });
 	await trigger.poll();
 	const customers = customersInListOrder();
 	const issued = customers.slice(0, 6).map((customer_id) => sandbox.world.issueInvoice({ customer_id, amount: 4 }).invoice_id);

@@ -103,7 +103,7 @@ async function sweepRun({ Poller, Trigger, Credential, customers, budget, event 
 		nodeType: new Trigger(),
 		credentialType: new Credential(),
 		credentials: { apiKey: sandbox.info.apiKey, environment: 'production', productionBaseUrl: sandbox.info.baseUrl },
-		parameters: { event, scope: 'all', requestsPerPoll: budget },
+		parameters: { events: [event], scope: 'all', requestsPerPoll: budget },
 	});
 	const sweepDone = () => {
 		const data = invoiceData(poller.nodeStaticData);

@@ -20,9 +20,7 @@ export class SubscriptionBilling implements INodeType {
 		name: 'subscriptionBilling',
 		icon: { light: 'file:../../icons/subscriptionBilling.svg', dark: 'file:../../icons/subscriptionBilling.dark.svg' },
 		group: ['transform'],
-		// 2: Output and Fields stored per kind of result, Output on Customer Create and Update, renewal_total_cents (actions/output.ts)
-		// no defaultVersion: n8n adds the newest, and offers Custom API Call only on a description without one
-		version: [1, 2],
+		version: 1,
 		subtitle: operationSubtitle(resources),
 		description: 'Manage customers, subscriptions, invoices, payment methods and usage of the Subscription Billing Service',
 		// the panel's Docs link opens this as it is; the codex's link gets n8n's tracking query appended

@@ -18,8 +18,7 @@ export class SubscriptionBillingTrigger implements INodeType {
 		name: 'subscriptionBillingTrigger',
 		icon: { light: 'file:../../icons/subscriptionBilling.svg', dark: 'file:../../icons/subscriptionBilling.dark.svg' },
 		group: ['trigger'],
-		// 1: one Event. 2: several Events in one trigger, each item naming its event.
-		version: [1, 2],
+		version: 1,
 		subtitle: TRIGGER_SUBTITLE,
 		// n8n's nodes panel lists this trigger and the action node as one entry and shows this
 		// description for both, above their actions and triggers: it says what the pair does.

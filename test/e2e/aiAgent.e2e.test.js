@@ -53,7 +53,7 @@ function agentWorkflow(id, { responsesApi }) {
 				id: 'agent-tool',
 				name: TOOL_NODE,
 				type: `${PACKAGE_NAME}.subscriptionBillingTool`,
-				typeVersion: 2,
+				typeVersion: 1,
 				position: [320, 220],
 				parameters: {
 					resource: 'subscription',

@@ -75,7 +75,7 @@ function usageBatchWorkflow({ id, path, fixtures, batching, responseMode = 'onRe
 	};
 }
 
-/** Subscription Billing Trigger (`event`, polled every 10 s) → a No Operation node. */
+/** Subscription Billing Trigger (Events: `event`, polled every 10 s) → a No Operation node. */
 function triggerWorkflow({ id, event, pollTimes = EVERY_10_SECONDS }) {
 	const trigger = {
 		id: crypto.randomUUID(),
@@ -83,7 +83,7 @@ function triggerWorkflow({ id, event, pollTimes = EVERY_10_SECONDS }) {
 		type: TRIGGER_TYPE,
 		typeVersion: 1,
 		position: [0, 0],
-		parameters: { pollTimes, event },
+		parameters: { pollTimes, events: [event] },
 		credentials: { subscriptionBillingApi: { id: EXAMPLE_CREDENTIAL_ID, name: 'Subscription Billing account' } },
 	};
 	const received = { id: crypto.randomUUID(), name: 'Received', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [220, 0], parameters: {} };

@@ -32,7 +32,7 @@ function workflow(credential) {
 				type: TRIGGER_TYPE,
 				typeVersion: 1,
 				position: [0, 0],
-				parameters: { pollTimes: EVERY_2_SECONDS, event: 'invoicePaid', scope: 'all' },
+				parameters: { pollTimes: EVERY_2_SECONDS, events: ['invoicePaid'], scope: 'all' },
 				credentials,
 			},
 			{
@@ -41,14 +41,14 @@ function workflow(credential) {
 				type: TRIGGER_TYPE,
 				typeVersion: 1,
 				position: [0, 300],
-				parameters: { pollTimes: EVERY_2_SECONDS, event: 'subscriptionStatusChanged', statuses: ['TERMINATING', 'PAUSED'] },
+				parameters: { pollTimes: EVERY_2_SECONDS, events: ['subscriptionStatusChanged'], statuses: ['TERMINATING', 'PAUSED'] },
 				credentials,
 			},
 			{
 				id: '7d0c1f4e-0000-4000-8000-000000000003',
 				name: 'Several Events',
 				type: TRIGGER_TYPE,
-				typeVersion: 2,
+				typeVersion: 1,
 				position: [0, 600],
 				parameters: {
 					pollTimes: EVERY_2_SECONDS,
@@ -235,7 +235,7 @@ test('changes in the sandbox arrive as executions with the right items, once; n8
 	expect(statusChanges(all)).toEqual([...expectedChanges, `${sandbox.fixtures.noPhasesSubscriptionId} ACTIVE->PAUSED`].sort());
 });
 
-test('version 2: several events in one trigger, each item naming its event, once; the Ending Soon example prepares the reminder', async () => {
+test('several events in one trigger, each item naming its event, once; the Ending Soon example prepares the reminder', async () => {
 	const { fixtures } = sandbox;
 	const subscriptions = [...sandbox.state.subscriptions.values()];
 	// subscriptions the tests before have not changed

@@ -1,10 +1,9 @@
 'use strict';
-// The trigger in n8n's editor (Chromium): the example workflow's Invoice Paid trigger (version 1)
-// shows its notices (first activation, cost of All Customers), and Fetch Test Event shows the most
-// recent paid invoice without changing what the trigger remembers. Added fresh from the nodes panel
-// (version 2), it asks for Events, watches All Customers by default, says why Fetch Test Event is
-// unavailable while One Customer has no customer, fetches one item per chosen event, and its canvas
-// subtitle names the events; with Renewal Due chosen it shows Days Before Renewal (30) and Subscription
+// The trigger in n8n's editor (Chromium): the example workflow's Invoice Paid trigger shows its
+// notices (first activation, cost of All Customers), and Fetch Test Event shows the most recent paid
+// invoice without changing what the trigger remembers. Added fresh from the nodes panel, it asks for
+// Events, watches All Customers by default, says why Fetch Test Event is unavailable while One
+// Customer has no customer, fetches one item per chosen event, and its canvas subtitle names the events; with Renewal Due chosen it shows Days Before Renewal (30) and Subscription
 // Reads Per Poll (1000) as the editor stores them, and what a pass costs.
 // Screenshot: docs/images/trigger-panel.png with E2E_SCREENSHOTS=docs.
 const { example, credentialFor, startEnvironment } = require('./helpers');
@@ -64,7 +63,7 @@ test('the trigger panel explains first activation and cost; Fetch Test Event sho
 	await page.mouse.move(5, 790);
 	expect(sandbox.requests.filter((r) => r.path.startsWith('/api/v2/')).every((r) => r.method === 'GET' && r.status === 200)).toBe(true);
 	await shotReady();
-	await screenshot(page, 'trigger-panel-version-1', { docs: false });
+	await screenshot(page, 'trigger-panel-example', { docs: false });
 });
 
 /** Before a screenshot: the toasts closed and nothing moving. */
@@ -85,7 +84,7 @@ async function pickAll(ndv, parameterName, names) {
 	for (const name of names) await select.getByText(name, { exact: true }).first().waitFor();
 }
 
-test('added fresh from the nodes panel: version 2 with Events, All Customers by default, a word on why Fetch Test Event waits, one item per event, a subtitle in words', async () => {
+test('added fresh from the nodes panel: Events, All Customers by default, a word on why Fetch Test Event waits, one item per event, a subtitle in words', async () => {
 	sandbox.world.updateSubscription({ subscription_id: sandbox.fixtures.noPhasesSubscriptionId, ends_in_days: 9 });
 	// a fresh tab of the signed-in session: nothing left over from the example workflow's panel
 	const session = await page.context().storageState();
@@ -98,7 +97,7 @@ test('added fresh from the nodes panel: version 2 with Events, All Customers by 
 	await page.locator(byTestId('canvas-add-button')).waitFor({ timeout: 4 * UI_TIMEOUT });
 	await page.click(byTestId('canvas-add-button'));
 	await page.fill(byTestId('node-creator-search-bar'), 'Subscription Billing Trigger');
-	// the trigger panel lists the package by its name, and inside it every event of version 2 as a trigger
+	// the trigger panel lists the package by its name, and inside it every event as a trigger
 	await page.locator(byTestId('item-iterator-item'), { hasText: 'Subscription Billing' }).first().click();
 	await page.locator(byTestId('item-iterator-item'), { hasText: 'On subscription ending soon' }).first().waitFor();
 	const triggers = (await page.locator(byTestId('item-iterator-item')).allTextContents()).join('\n');

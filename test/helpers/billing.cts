@@ -57,8 +57,6 @@ export async function runBilling(
 		baseUrl?: string;
 		settings?: Pick<INode, 'retryOnFail' | 'maxTries' | 'waitBetweenTries'>;
 		retryOf?: IRun;
-		/** The node's typeVersion (default: the newest, as the nodes panel adds it). */
-		typeVersion?: number;
 	} = {},
 ): Promise<BillingRun> {
 	const result = await runNode({
@@ -70,13 +68,12 @@ export async function runBilling(
 			productionBaseUrl: options.baseUrl ?? sandbox.baseUrl,
 		},
 		// as the editor stores them: a fresh node's fields, with the test's changes made in the panel
-		parameters: editedParameters({ faultHandling: { retryDelay: 5 }, ...parameters } as unknown as INodeParameters & { resource: string; operation: string }, options.typeVersion),
+		parameters: editedParameters({ faultHandling: { retryDelay: 5 }, ...parameters } as unknown as INodeParameters & { resource: string; operation: string }),
 		items: options.items,
 		continueOnFail: options.continueOnFail,
 		continueErrorOutput: options.continueErrorOutput,
 		settings: options.settings,
 		retryOf: options.retryOf,
-		typeVersion: options.typeVersion,
 	});
 	return { ...result, json: result.items.map((item) => item.json) };
 }

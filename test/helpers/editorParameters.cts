@@ -12,8 +12,8 @@ const served = new SubscriptionBilling();
 DirectoryLoader.applyDeclarativeNodeOptionParameters(served);
 const description = served.description;
 
-/** The version the nodes panel adds: the newest. */
-export const NEWEST_VERSION = Math.max(...[description.version].flat());
+/** The node as getNodeParameters reads it: its one version. */
+const NODE = { typeVersion: 1 };
 
 /**
  * What the editor's number box does to a stored value when the panel opens (n8n 2.8.4's
@@ -39,8 +39,8 @@ function asNumberBoxesStore(properties: INodeProperties[], values: INodeParamete
  * The parameters of a fresh node: n8n's own defaults for the fields shown for this resource and
  * operation (NodeHelpers.getNodeParameters, as the editor calls it), as the number boxes store them.
  */
-export function freshParameters(resource: string, operation: string, typeVersion = NEWEST_VERSION): INodeParameters {
-	const values = NodeHelpers.getNodeParameters(description.properties, { resource, operation }, true, false, { typeVersion }, description) ?? {};
+export function freshParameters(resource: string, operation: string): INodeParameters {
+	const values = NodeHelpers.getNodeParameters(description.properties, { resource, operation }, true, false, NODE, description) ?? {};
 	asNumberBoxesStore(description.properties, values);
 	return values;
 }
@@ -49,16 +49,16 @@ export function freshParameters(resource: string, operation: string, typeVersion
  * A fresh node's parameters with `changes` made in the panel (top-level fields replaced), and
  * what n8n fills in for the fields the change shows, as the editor does.
  */
-export function editedParameters(changes: INodeParameters & { resource: string; operation: string }, typeVersion = NEWEST_VERSION): INodeParameters {
-	const edited = { ...freshParameters(changes.resource, changes.operation, typeVersion), ...changes };
-	const values = NodeHelpers.getNodeParameters(description.properties, edited, true, false, { typeVersion }, description) ?? {};
+export function editedParameters(changes: INodeParameters & { resource: string; operation: string }): INodeParameters {
+	const edited = { ...freshParameters(changes.resource, changes.operation), ...changes };
+	const values = NodeHelpers.getNodeParameters(description.properties, edited, true, false, NODE, description) ?? {};
 	asNumberBoxesStore(description.properties, values);
 	return values;
 }
 
 /** The parameters the editor marks as issues ("Parameter … is required."), by name, as it does before running. */
-export function editorIssues(parameters: INodeParameters, typeVersion = NEWEST_VERSION): Record<string, string[]> {
-	const node: INode = { id: 'fresh', name: 'Subscription Billing', type: 'subscriptionBilling', typeVersion, position: [0, 0], parameters };
+export function editorIssues(parameters: INodeParameters): Record<string, string[]> {
+	const node: INode = { id: 'fresh', name: 'Subscription Billing', type: 'subscriptionBilling', ...NODE, position: [0, 0], parameters };
 	return (NodeHelpers.getNodeParametersIssues(description.properties, node, description)?.parameters ?? {}) as Record<string, string[]>;
 }
 

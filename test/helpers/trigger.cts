@@ -4,9 +4,8 @@ import { SubscriptionBillingTrigger } from '../../nodes/SubscriptionBilling/Subs
 import { Poller } from '../harness/index.cjs';
 import type { ReceivedRequest, Sandbox } from './billing.cjs';
 
-/** The node as a workflow stores it: its version (default 1), id (default: one of its own per poller) and name (default: the node's default name). */
+/** The node as a workflow stores it: its id (default: one of its own per poller) and name (default: the node's default name). */
 interface TriggerNode {
-	typeVersion?: number;
 	nodeId?: string;
 	nodeName?: string;
 	/** The trigger as another n8n process loaded it (`triggerOfNewProcess`); default: this test's. */
@@ -27,9 +26,8 @@ export function triggerOfNewProcess(): INodeType {
 }
 
 /** The trigger in an active workflow against the sandbox; each `poll()` is one scheduled poll. */
-export function activeTrigger(sandbox: Sandbox, parameters: INodeParameters, staticData?: IDataObject, { typeVersion = 1, nodeId, nodeName, nodeType }: TriggerNode = {}): Poller {
+export function activeTrigger(sandbox: Sandbox, parameters: INodeParameters, staticData?: IDataObject, { nodeId, nodeName, nodeType }: TriggerNode = {}): Poller {
 	return new Poller({
-		typeVersion,
 		nodeId,
 		nodeName,
 		nodeType: nodeType ?? new SubscriptionBillingTrigger(),
@@ -38,11 +36,6 @@ export function activeTrigger(sandbox: Sandbox, parameters: INodeParameters, sta
 		parameters,
 		staticData,
 	});
-}
-
-/** The trigger's version 2 (several Events) in an active workflow against the sandbox. */
-export function activeTriggerV2(sandbox: Sandbox, parameters: INodeParameters, staticData?: IDataObject): Poller {
-	return activeTrigger(sandbox, parameters, staticData, { typeVersion: 2 });
 }
 
 /** The API requests the sandbox received (not the test-only world routes), as `METHOD path?query`. */

@@ -9,17 +9,14 @@ import type {
 import { invalidInput, quoted } from '../shared/invalidInput';
 import type { Shaper } from './perform';
 
-/** The Simplified shape of a result; `version` is the node's typeVersion (a field renamed in 2 keeps its old name in 1). */
-export type Simplifier = (result: IDataObject, version: number) => IDataObject;
+/** The Simplified shape of a result. */
+export type Simplifier = (result: IDataObject) => IDataObject;
 
 /** The names the Output and Fields parameters are stored under. */
 export interface OutputParameterNames {
 	output: string;
 	fields: string;
 }
-
-/** Version 1 shares one Output and one Fields between every kind of result (see OutputDefinition.parameters). */
-const SHARED_NAMES: OutputParameterNames = { output: 'output', fields: 'fields' };
 
 /**
  * Documented fields of a result: `true` a value, a nested tree an object with documented fields,
@@ -41,68 +38,40 @@ export interface OutputDefinition {
 	/** Fields of this result shown as the example, e.g. `customer_id, name, address.city`. */
 	example: string;
 	/**
-	 * From node version 2, each kind of result keeps its Output and Fields under names of its own, so
-	 * that switching the resource in the editor does not carry them over to a result they do not fit.
-	 * Version 1 stores them as `output` and `fields` for every kind: workflows saved with it keep them.
+	 * Each kind of result keeps its Output and Fields under names of its own, so that switching the
+	 * resource in the editor does not carry them over to a result they do not fit.
 	 */
 	parameters: OutputParameterNames;
 }
 
-/** Operations of one resource that offer Output, per node version (a version without the entry has none). */
-export type OutputOperations = Partial<Record<1 | 2, string[]>>;
-
-export const NODE_VERSIONS = [1, 2] as const;
-
-function parameterNames(output: OutputDefinition, version: number): OutputParameterNames {
-	return version >= 2 ? output.parameters : SHARED_NAMES;
-}
-
-function nodeVersion(ctx: IExecuteSingleFunctions | IExecutePaginationFunctions): number {
-	return ctx.getNode().typeVersion;
-}
-
-/**
- * The Output choice (Simplified / Raw / Selected Fields) for operations returning large objects, once
- * per node version, or once for the versions that store it under the same names for the same operations.
- */
-export function outputFields(resource: string, operations: OutputOperations, output: OutputDefinition): INodeProperties[] {
-	const variants = new Map<string, { names: OutputParameterNames; operation: string[]; versions: number[] }>();
-	for (const version of NODE_VERSIONS) {
-		const operation = operations[version];
-		if (!operation?.length) continue;
-		const names = parameterNames(output, version);
-		const key = JSON.stringify([names, operation]);
-		const variant = variants.get(key) ?? { names, operation, versions: [] };
-		variant.versions.push(version);
-		variants.set(key, variant);
-	}
-	return [...variants.values()].flatMap(({ names, operation, versions }) => {
-		const show = { resource: [resource], operation, '@version': versions };
-		return [
-			{
-				displayName: 'Output',
-				name: names.output,
-				type: 'options',
-				options: [
-					{ name: 'Simplified', value: 'simplified', description: `Only the fields people act on: ${output.simplifiedFields}` },
-					{ name: 'Raw', value: 'raw', description: 'Everything the API returns' },
-					{ name: 'Selected Fields', value: 'selected', description: 'Only the fields you name' },
-				],
-				default: 'simplified',
-				displayOptions: { show },
-			},
-			{
-				displayName: 'Fields',
-				name: names.fields,
-				type: 'string',
-				required: true,
-				default: '',
-				placeholder: `e.g. ${output.example}`,
-				description: `Comma-separated fields of the ${output.noun} as the API documents them; a dot reaches into an object and keeps it nested (address.city gives {"address": {"city": …}})`,
-				displayOptions: { show: { ...show, [names.output]: ['selected'] } },
-			},
-		] satisfies INodeProperties[];
-	});
+/** The Output choice (Simplified / Raw / Selected Fields) for operations of one resource returning large objects. */
+export function outputFields(resource: string, operation: string[], output: OutputDefinition): INodeProperties[] {
+	const names = output.parameters;
+	const show = { resource: [resource], operation };
+	return [
+		{
+			displayName: 'Output',
+			name: names.output,
+			type: 'options',
+			options: [
+				{ name: 'Simplified', value: 'simplified', description: `Only the fields people act on: ${output.simplifiedFields}` },
+				{ name: 'Raw', value: 'raw', description: 'Everything the API returns' },
+				{ name: 'Selected Fields', value: 'selected', description: 'Only the fields you name' },
+			],
+			default: 'simplified',
+			displayOptions: { show },
+		},
+		{
+			displayName: 'Fields',
+			name: names.fields,
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: `e.g. ${output.example}`,
+			description: `Comma-separated fields of the ${output.noun} as the API documents them; a dot reaches into an object and keeps it nested (address.city gives {"address": {"city": …}})`,
+			displayOptions: { show: { ...show, [names.output]: ['selected'] } },
+		},
+	];
 }
 
 /** The names in a Fields text, trimmed, without empty entries or repeats. */
@@ -136,7 +105,7 @@ export function undocumentedPath(path: string, output: OutputDefinition): string
 /** The preSend check of Selected Fields: at least one field, each documented; nothing is sent otherwise. */
 export function selectedFieldsCheck(output: OutputDefinition): PreSendAction {
 	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
-		const names = parameterNames(output, nodeVersion(this));
+		const names = output.parameters;
 		if (this.getNodeParameter(names.output, 'simplified') !== 'selected') return requestOptions;
 		const paths = selectedPaths(this.getNodeParameter(names.fields, ''));
 		if (paths.length === 0) throw invalidInput(this, 'Fields', `is empty: name the ${output.noun} fields to return, e.g. ${output.example}`);
@@ -176,18 +145,13 @@ function selectFields(result: IDataObject, paths: string[]): IDataObject {
 	return selected;
 }
 
-/**
- * Applies the chosen output mode to each result. `sinceVersion`: the first node version whose
- * operation offers Output; older versions return the result as the API sent it, as they always did.
- */
-export function outputShaper(output: OutputDefinition, sinceVersion = 1): Shaper {
+/** Applies the chosen output mode to each result. */
+export function outputShaper(output: OutputDefinition): Shaper {
 	return function (this: IExecutePaginationFunctions) {
-		const version = nodeVersion(this);
-		if (version < sinceVersion) return (result) => result;
-		const names = parameterNames(output, version);
+		const names = output.parameters;
 		const mode = this.getNodeParameter(names.output, 'simplified') as string;
 		if (mode === 'raw') return (result) => result;
-		if (mode === 'simplified') return (result) => output.simplify(result, version);
+		if (mode === 'simplified') return (result) => output.simplify(result);
 		const paths = selectedPaths(this.getNodeParameter(names.fields, ''));
 		return (result) => selectFields(result, paths);
 	};

@@ -6,9 +6,8 @@ export interface ResourceDefinition {
 	value: string;
 	operations: OperationDefinition[];
 	/**
-	 * The operation a node of version 2 starts on when it is not the picker's first (a read, not a
-	 * write: an AI tool added from the panel starts on it). Version 1 keeps the first, which saved
-	 * workflows omit as the default.
+	 * The operation a new node starts on when it is not the picker's first (a read, not a write: an
+	 * AI tool added from the panel starts on it).
 	 */
 	startOperation?: string;
 	/** The operation's own fields; list and fault-handling fields are added for every resource. */

@@ -76,7 +76,7 @@ const fields: INodeProperties[] = [
 		displayOptions: show('get'),
 	},
 	{ ...customerIdField, displayOptions: show('get', 'update') },
-	...outputFields('customer', { 1: ['get', 'getMany', 'search'], 2: ['create', 'get', 'getMany', 'search', 'update', 'upsert'] }, customerOutput),
+	...outputFields('customer', ['create', 'get', 'getMany', 'search', 'update', 'upsert'], customerOutput),
 	{ ...customerNameField(true), displayOptions: show('create', 'upsert') },
 	...upsertFields(),
 	{
@@ -149,7 +149,7 @@ export const customerResource: ResourceDefinition = {
 			method: 'POST',
 			path: '/customers',
 			kind: 'write',
-			shape: outputShaper(customerOutput, 2),
+			shape: outputShaper(customerOutput),
 			preSend: [
 				selectedFieldsCheck(customerOutput),
 				omitEmptyFields,
@@ -168,7 +168,7 @@ export const customerResource: ResourceDefinition = {
 			path: '/customers',
 			kind: 'write',
 			upsert,
-			shape: outputShaper(customerOutput, 2),
+			shape: outputShaper(customerOutput),
 			preSend: [
 				selectedFieldsCheck(customerOutput),
 				omitEmptyFields,
@@ -233,7 +233,7 @@ export const customerResource: ResourceDefinition = {
 			method: 'PATCH',
 			path: '/customers/{customerId}',
 			kind: 'write',
-			shape: outputShaper(customerOutput, 2),
+			shape: outputShaper(customerOutput),
 			preSend: [selectedFieldsCheck(customerOutput), omitEmptyFields, requireAnyField(customerBodyRules, 'Update Fields'), validateFields(customerBodyRules)],
 		},
 	],

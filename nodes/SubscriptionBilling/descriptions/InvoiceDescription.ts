@@ -51,7 +51,7 @@ const fields: INodeProperties[] = [
 		default: '',
 		displayOptions: show('search'),
 	},
-	...outputFields('invoice', { 1: INVOICE_LISTS, 2: INVOICE_LISTS }, invoiceOutput),
+	...outputFields('invoice', INVOICE_LISTS, invoiceOutput),
 	{ ...customerIdField, displayOptions: show('getManyForCustomer') },
 	{
 		...customerIdField,

@@ -17,7 +17,7 @@ const fields: INodeProperties[] = [
 		description: 'Absolute http(s) URL the signer is sent to after signing; leave empty to send none',
 		displayOptions: show('getSignUrl'),
 	},
-	...outputFields('subscription', { 1: ['get'], 2: ['get'] }, subscriptionOutput),
+	...outputFields('subscription', ['get'], subscriptionOutput),
 ];
 
 export const subscriptionResource: ResourceDefinition = {

@@ -1,4 +1,4 @@
-import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { faultHandlingFields, listFields } from '../actions/commonFields';
 import { operationOption } from '../actions/operation';
 import type { ResourceDefinition } from '../actions/resource';
@@ -24,22 +24,19 @@ export const resources: ResourceDefinition[] = [
 	usageResource,
 ];
 
-/** The operation picker of a resource; two, by version, when version 2 starts on another operation. */
-function operationPickers(resource: ResourceDefinition): INodeProperties[] {
+/** The operation picker of a resource, starting on its start operation or else the first. */
+function operationPicker(resource: ResourceDefinition): INodeProperties {
 	const options = resource.operations.map(operationOption).sort((a, b) => a.name.localeCompare(b.name));
-	const firstOperation = options[0].value as string;
-	const picker = (show: IDisplayOptions['show'], operation: string): INodeProperties => ({
+	const start = resource.startOperation ?? options[0].value;
+	return {
 		displayName: 'Operation',
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
-		displayOptions: { show: { resource: [resource.value], ...show } },
-		options: [...options],
-		default: operation,
-	});
-	const start = resource.startOperation;
-	if (!start || start === firstOperation) return [picker({}, firstOperation)];
-	return [picker({ '@version': [1] }, firstOperation), picker({ '@version': [2] }, start)];
+		displayOptions: { show: { resource: [resource.value] } },
+		options,
+		default: start,
+	};
 }
 
 /** Resource picker, then for each resource its operation picker, its fields, list and fault-handling fields. */
@@ -54,7 +51,7 @@ export function nodeProperties(): INodeProperties[] {
 			options: resources.map(({ name, value }) => ({ name, value })),
 			default: firstResource,
 		},
-		...resources.flatMap(operationPickers),
+		...resources.map(operationPicker),
 		...resources.flatMap((resource) => [...resource.fields, ...listFields(resource), ...faultHandlingFields(resource)]),
 	];
 }

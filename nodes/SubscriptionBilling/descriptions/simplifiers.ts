@@ -30,13 +30,13 @@ function currentPause(pauses: unknown, now = Date.now()): IDataObject | null {
 
 /**
  * A subscription. `renewal_total` is in cents of the currency (the contract says so) while the other
- * totals are as the API gives them: from node version 2 the field's name says so (`renewal_total_cents`).
+ * totals are as the API gives them: the field's name says so (`renewal_total_cents`).
  */
-export function simplifySubscription(subscription: IDataObject, version = 2): IDataObject {
+export function simplifySubscription(subscription: IDataObject): IDataObject {
 	const customer = objectAt(subscription, 'customer');
 	return {
 		...keep(subscription, ['subscription_id', 'status', 'stage', 'starts_at', 'ends_at', 'renews_at', 'terminates_at', 'auto_renews']),
-		[version >= 2 ? 'renewal_total_cents' : 'renewal_total']: subscription.renewal_total ?? null,
+		renewal_total_cents: subscription.renewal_total ?? null,
 		...keep(subscription, ['grand_total', 'currency', 'billing_frequency']),
 		customer_id: customer?.customer_id ?? null,
 		customer_name: customer?.name ?? null,

@@ -26,7 +26,7 @@ function withCost(what: string, cost: string): string {
 	return `${what} ${cost}`;
 }
 
-/** Every event, as the editor names and describes it (version 2's Events); version 1 offers six of them. */
+/** Every event, as the editor names and describes it. */
 export const EVENT_OPTIONS: Array<INodePropertyOptions & { value: TriggerEvent }> = [
 	{
 		name: 'Customer Updated',
@@ -74,25 +74,19 @@ export const EVENT_OPTIONS: Array<INodePropertyOptions & { value: TriggerEvent }
 	},
 ];
 
-const VERSION_1_EVENTS: TriggerEvent[] = ['invoiceOverdue', 'invoicePaid', 'newCustomer', 'newInvoice', 'newSubscription', 'subscriptionStatusChanged'];
-const INVOICE_EVENTS_V1 = VERSION_1_EVENTS.filter((event) => (INVOICE_FAMILY_EVENTS as readonly string[]).includes(event));
-
-/** Shown in version 1 when its Event is one of `events`, in version 2 when Events includes one of them. */
-function whenEvents(events: readonly string[], more: IDisplayOptions['show'] = {}): Array<IDisplayOptions> {
-	const v1 = events.filter((event) => VERSION_1_EVENTS.includes(event as TriggerEvent));
-	const shows: IDisplayOptions[] = [{ show: { '@version': [2], events: [...events], ...more } }];
-	if (v1.length > 0) shows.unshift({ show: { '@version': [1], event: v1, ...more } });
-	return shows;
+/** Display options: shown when Events includes one of `events` (and the `more` conditions hold). */
+function whenEvents(events: readonly string[], more: IDisplayOptions['show'] = {}): IDisplayOptions {
+	return { show: { events: [...events], ...more } };
 }
 
-/** One property per version it appears in (n8n shows a property under one set of conditions). */
-function forEvents(property: INodeProperties, events: readonly string[], more: IDisplayOptions['show'] = {}): INodeProperties[] {
-	return whenEvents(events, more).map((displayOptions) => ({ ...property, displayOptions }));
+/** `property`, shown when Events includes one of `events` (and the `more` conditions hold). */
+function forEvents(property: INodeProperties, events: readonly string[], more: IDisplayOptions['show'] = {}): INodeProperties {
+	return { ...property, displayOptions: whenEvents(events, more) };
 }
 
 /** The canvas subtitle: the chosen events by the names the editor shows. */
 const NAMES = JSON.stringify(Object.fromEntries(EVENT_OPTIONS.map((option) => [option.value, option.name])));
-export const TRIGGER_SUBTITLE = `={{ ($parameter["events"] || [$parameter["event"]]).map((event) => (${NAMES})[event] || event).join(", ") || "No event chosen" }}`;
+export const TRIGGER_SUBTITLE = `={{ ($parameter["events"] || []).map((event) => (${NAMES})[event] || event).join(", ") || "No event chosen" }}`;
 
 export const triggerProperties: INodeProperties[] = [
 	{
@@ -102,8 +96,8 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	// Events before Event: n8n's nodes panel lists the options of the first of them as triggers
-	// ("On invoice paid", …) and adds the node with the one picked, in the newest version.
+	// n8n's nodes panel lists the options of Events as triggers ("On invoice paid", …) and adds the
+	// node with the one picked.
 	{
 		displayName: 'Events',
 		name: 'events',
@@ -113,22 +107,8 @@ export const triggerProperties: INodeProperties[] = [
 		default: [],
 		description: 'The changes that start the workflow; each item names its event in its event field',
 		options: EVENT_OPTIONS,
-		displayOptions: { show: { '@version': [2] } },
 	},
-	{
-		displayName: 'Event',
-		name: 'event',
-		type: 'options',
-		noDataExpression: true,
-		default: 'invoicePaid',
-		options: EVENT_OPTIONS.filter((option) => VERSION_1_EVENTS.includes(option.value)).map(({ name, value, description }) => ({
-			name,
-			value,
-			description: String(description).replace(/ Cost: .*$/, ''),
-		})),
-		displayOptions: { show: { '@version': [1] } },
-	},
-	...forEvents(
+	forEvents(
 		{
 			displayName: 'Only Changes To',
 			name: 'statuses',
@@ -140,7 +120,7 @@ export const triggerProperties: INodeProperties[] = [
 		},
 		['subscriptionStatusChanged'],
 	),
-	...forEvents(
+	forEvents(
 		{
 			displayName: 'Days Before End',
 			name: 'endingSoonDays',
@@ -151,7 +131,7 @@ export const triggerProperties: INodeProperties[] = [
 		},
 		['subscriptionEndingSoon'],
 	),
-	...forEvents(
+	forEvents(
 		{
 			displayName: 'Days Before Renewal',
 			name: 'renewalDueDays',
@@ -162,7 +142,7 @@ export const triggerProperties: INodeProperties[] = [
 		},
 		['subscriptionRenewalDue'],
 	),
-	...forEvents(
+	forEvents(
 		{
 			displayName: 'Compare Detail Fields',
 			name: 'subscriptionDetails',
@@ -173,7 +153,7 @@ export const triggerProperties: INodeProperties[] = [
 		},
 		['subscriptionUpdated'],
 	),
-	...forEvents(
+	forEvents(
 		{
 			displayName:
 				'Renewal dates are not in the customer list: each running subscription is read (Subscription Get) once per pass, at most Subscription Reads Per Poll a poll, and read again when its renewal date enters the window. The first pass after choosing this event only learns the dates.',
@@ -189,28 +169,16 @@ export const triggerProperties: INodeProperties[] = [
 		name: 'scope',
 		type: 'options',
 		noDataExpression: true,
-		default: 'customer',
-		options: [
-			{ name: 'One Customer', value: 'customer' },
-			{ name: 'All Customers', value: 'all' },
-		],
-		displayOptions: { show: { '@version': [1], event: INVOICE_EVENTS_V1 } },
-	},
-	{
-		displayName: 'Invoices Of',
-		name: 'scope',
-		type: 'options',
-		noDataExpression: true,
 		default: 'all',
 		description: 'All Customers: 1 request per customer, spread over polls by Requests Per Poll. One Customer: 1 request per poll.',
 		options: [
 			{ name: 'All Customers', value: 'all' },
 			{ name: 'One Customer', value: 'customer' },
 		],
-		displayOptions: { show: { '@version': [2], events: [...INVOICE_FAMILY_EVENTS] } },
+		displayOptions: whenEvents(INVOICE_FAMILY_EVENTS),
 	},
-	...forEvents(customerIdField, INVOICE_FAMILY_EVENTS, { scope: ['customer'] }),
-	...forEvents(
+	forEvents(customerIdField, INVOICE_FAMILY_EVENTS, { scope: ['customer'] }),
+	forEvents(
 		{
 			displayName:
 				'Choose the customer whose invoices to watch, or choose All Customers: until then n8n cannot run Fetch Test Event or activate the workflow.',
@@ -222,6 +190,6 @@ export const triggerProperties: INodeProperties[] = [
 		{ scope: ['customer'], customerId: [''] },
 	),
 	// Look-back window, Requests Per Poll and the cost notices of One Customer and All Customers.
-	...whenEvents(INVOICE_FAMILY_EVENTS).flatMap(({ show }) => invoiceSettings(show)),
+	...invoiceSettings(whenEvents(INVOICE_FAMILY_EVENTS).show),
 ];
 

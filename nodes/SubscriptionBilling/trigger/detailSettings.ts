@@ -14,12 +14,12 @@ const subscriptionReadsPerPoll: INodeProperties = {
 		'Most running subscriptions one poll reads (Subscription Get) for Subscription Renewal Due and Compare Detail Fields. With more than that, one pass over them spans several polls, each resuming where the last stopped; a renewal date or detail change is seen within one pass. Renewals entering the window and subscriptions whose listed fields changed are read first (up to half).',
 };
 
-/** Shown with Subscription Renewal Due, or with Subscription Updated when Compare Detail Fields is on (version 2 only). */
+/** Shown with Subscription Renewal Due, or with Subscription Updated when Compare Detail Fields is on */
 export const detailSettings: INodeProperties[] = [
-	{ ...subscriptionReadsPerPoll, displayOptions: { show: { '@version': [2], events: ['subscriptionRenewalDue'] } } },
+	{ ...subscriptionReadsPerPoll, displayOptions: { show: { events: ['subscriptionRenewalDue'] } } },
 	{
 		...subscriptionReadsPerPoll,
-		displayOptions: { show: { '@version': [2], events: ['subscriptionUpdated'], subscriptionDetails: [true] }, hide: { events: ['subscriptionRenewalDue'] } },
+		displayOptions: { show: { events: ['subscriptionUpdated'], subscriptionDetails: [true] }, hide: { events: ['subscriptionRenewalDue'] } },
 	},
 ];
 

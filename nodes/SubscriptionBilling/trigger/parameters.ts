@@ -21,9 +21,7 @@ export interface TriggerSettings extends CustomerListSettings {
 	invoiceCustomerId: string | undefined;
 }
 
-/** Version 1: one Event; version 2: several Events. */
 function selectedEvents(ctx: IPollFunctions): TriggerEvent[] {
-	if (ctx.getNode().typeVersion < 2) return [ctx.getNodeParameter('event') as TriggerEvent];
 	const events = ctx.getNodeParameter('events', []) as TriggerEvent[];
 	if (!Array.isArray(events) || events.length === 0) throw new NodeOperationError(ctx.getNode(), 'Events: choose at least one event');
 	return [...new Set(events)];

@@ -20,7 +20,7 @@ export const INVOICE_FAMILY_EVENTS = ['newInvoice', 'invoicePaid', 'invoiceOverd
 export type CustomerListEvent = (typeof CUSTOMER_LIST_EVENTS)[number];
 export type InvoiceFamilyEvent = (typeof INVOICE_FAMILY_EVENTS)[number];
 
-/** The event values of the trigger's Event (version 1) and Events (version 2) parameters. */
+/** The event values of the trigger's Events parameter. */
 export type TriggerEvent = CustomerListEvent | InvoiceFamilyEvent;
 
 export function isCustomerListEvent(event: string): event is CustomerListEvent {

@@ -1,5 +1,5 @@
 import type { IAuthenticateGeneric, Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
-import { apiKeyAuthentication } from '../nodes/SubscriptionBilling/shared/apiKey';
+import { apiKeyAuthentication } from '../nodes/SubscriptionBilling/shared/apiCredentials';
 
 /** An http address that is not on this machine (the node refuses to send the key there). */
 const PLAIN_HTTP_ELSEWHERE = '^\\s*[hH][tT][tT][pP]://(?!(localhost|127(\\.\\d{1,3}){3}|\\[::1\\])(:\\d+)?(/|$))';

@@ -9,7 +9,7 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 import { toNodeError } from './apiError';
-import { withApiKey } from './apiKey';
+import { withApiKey } from './apiCredentials';
 import { fetchRequest } from './fetchRequest';
 import { redact } from './redact';
 import { wait } from './wait';

@@ -1,4 +1,5 @@
-import { quoted } from './invalidInput';
+import type { IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import { invalidInput, quoted } from './invalidInput';
 
 /** One rule for an ID: the contract's pattern, and what an error says after a value that fails it. */
 export interface IdCheck {
@@ -66,4 +67,18 @@ export function checkedId(raw: unknown, check: IdCheck): { id: string } | { prob
 	if (typeof given !== 'string' || given.trim() === '') return { problem: 'is empty' };
 	const id = check.normalise ? check.normalise(given) : given;
 	return check.pattern.test(id) ? { id } : { problem: `${quoted(id)} ${check.hint}` };
+}
+
+/** Fills the `{name}` placeholders of an operation's path with its checked IDs (PATH_IDS). */
+export async function fillPathParameters(
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
+	requestOptions.url = requestOptions.url.replace(/\{(\w+)\}/g, (_, name: string) => {
+		const { label, check } = PATH_IDS[name];
+		const checked = checkedId(this.getNodeParameter(name, undefined, { extractValue: true }), check);
+		if ('problem' in checked) throw invalidInput(this, label, checked.problem);
+		return encodeURIComponent(checked.id);
+	});
+	return requestOptions;
 }

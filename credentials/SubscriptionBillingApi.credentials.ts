@@ -1,4 +1,5 @@
 import type { IAuthenticateGeneric, Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
+import { apiKeyAuthentication } from '../nodes/SubscriptionBilling/shared/apiCredentials';
 
 /** An http address that is not on this machine (the node refuses to send the key there). */
 const PLAIN_HTTP_ELSEWHERE = '^\\s*[hH][tT][tT][pP]://(?!(localhost|127(\\.\\d{1,3}){3}|\\[::1\\])(:\\d+)?(/|$))';
@@ -81,15 +82,9 @@ export class SubscriptionBillingApi implements ICredentialType {
 		httpsRequiredNotice('staging', 'stagingBaseUrl'),
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				'X-SERVICE-KEY': '={{$credentials.apiKey}}',
-			},
-		},
-	};
+	authenticate: IAuthenticateGeneric = apiKeyAuthentication;
 
-	// Tested by the nodes (testedBy: shared/credentialTest.ts), which can say why a test fails:
-	// an http base URL on another machine is refused there before anything is sent.
+	// Tested by the nodes (testedBy: shared/credentialTest.ts), which send the test through their
+	// transport and can say why it fails: an http base URL on another machine is refused there
+	// before anything is sent.
 }

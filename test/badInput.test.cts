@@ -98,7 +98,7 @@ const cases: Record<string, Case> = {
 	'empty customer ID in an invoice search body': { parameters: { ...base.invoiceSearch, customerId: '={{ "" }}' }, message: 'Customer in item 0: is required' },
 	'invoice ID that is not a UUID': {
 		parameters: { ...base.invoiceSearch, invoiceIdsInput: 'fields', invoiceIdsUi: { entry: [{ value: 'INV-1' }] } },
-		message: 'Invoice IDs in item 0: entry 1, "INV-1", is not a UUID',
+		message: `Invoice IDs in item 0: entry 1, "INV-1", ${UUID_RULE}`,
 	},
 	// Lengths and required fields.
 	'external ID of 256 characters (create)': {

@@ -47,6 +47,12 @@ test('an ID that is not an ID (from an expression, past the editor\'s own check)
 	expect(sandbox.requests).toHaveLength(0);
 });
 
+test('a number mapped into Customer is looked up as its text, as a path ID is (not refused as empty)', async () => {
+	const run = await get('={{ 12345 }}');
+	expect(run.error?.message).toBe('Customer in item 0: no customer has the ID "12345"');
+	expect(sandbox.requests).toHaveLength(3);
+});
+
 test('several items: each finds its own customer', async () => {
 	const [first, , third] = listed();
 	const run = await runBilling(

@@ -11,7 +11,7 @@ import type { ICredentialTestFunctions, IDataObject, INode, INodeCredentialTestR
 import { SubscriptionBillingApi } from '../credentials/SubscriptionBillingApi.credentials';
 import { SubscriptionBilling } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
 import { SubscriptionBillingTrigger } from '../nodes/SubscriptionBilling/SubscriptionBillingTrigger.node';
-import { testApiCredential } from '../nodes/SubscriptionBilling/shared/credentialTest';
+import { CREDENTIAL_TEST_MESSAGES, testApiCredential } from '../nodes/SubscriptionBilling/shared/credentialTest';
 import { apiBaseUrl } from '../nodes/SubscriptionBilling/shared/baseUrl';
 import { runBilling, startSandbox, type Sandbox } from './helpers/billing.cjs';
 import { shutdownN8nCore } from './harness/index.cjs';
@@ -302,6 +302,38 @@ describe('credential', () => {
 			expect(sandbox.requests).toHaveLength(0);
 		} finally {
 			await new Promise((resolve) => redirecting.close(resolve));
+		}
+	});
+
+	test('the test goes through the nodes\' transport: a redirect is answered once, its address shown with the key redacted, and nothing follows it', async () => {
+		const key = 'sbx_echoed_key_5678';
+		const echoing = await tinyServer((_req, res) => {
+			res.writeHead(302, { location: `${foreign.origin}/api/v2/customers?key=${key}` });
+			res.end();
+		});
+		try {
+			const result = await dialogResult({ productionBaseUrl: `${echoing.origin}/api/v2`, apiKey: key });
+			expect(result).toEqual({
+				status: 'Error',
+				message: `The Base URL answered with a redirect to ${foreign.origin}/api/v2/customers?key=[redacted] (HTTP 302): the key is not sent on, so set the Base URL to the API's own address, ending in /api/v2`,
+			});
+			expect(echoing.requests.map((request) => [request.method, request.url, request.headers['x-service-key'], request.headers.accept])).toEqual([
+				['GET', '/api/v2/customers?limit=1', key, 'application/json'],
+			]);
+			expect(foreign.requests).toHaveLength(0);
+		} finally {
+			await echoing.close();
+		}
+	});
+
+	test('the test is one attempt: an API that answers 503 is asked once, and the dialog says it did not answer with the list', async () => {
+		const unavailable = await tinyServer((_req, res) => json(res, 503, { error: { code: 'ERR_UNAVAILABLE', message: 'down for maintenance' } }, { 'Retry-After': '0' }));
+		try {
+			const result = await dialogResult({ productionBaseUrl: `${unavailable.origin}/api/v2` });
+			expect(result).toEqual({ status: 'Error', message: `${CREDENTIAL_TEST_MESSAGES.notTheList} (HTTP 503)` });
+			expect(unavailable.requests.map((request) => `${request.method} ${request.url}`)).toEqual(['GET /api/v2/customers?limit=1']);
+		} finally {
+			await unavailable.close();
 		}
 	});
 

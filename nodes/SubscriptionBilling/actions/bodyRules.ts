@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, PreSendAction } from 'n8n-workflow';
 import { isMissing, isPlainObject } from './emptyFields';
 import { invalidInput, quoted } from '../shared/invalidInput';
-import { ID_HINT, ID_PATTERN, listInsteadOfId, UUID_HINT, UUID_PATTERN } from '../shared/pathParameters';
+import { BODY_IDS, listInsteadOfId } from '../shared/idChecks';
 
 export type ValueType = 'string' | 'number' | 'integer' | 'boolean' | 'date' | 'dateTime' | 'httpUrl' | 'object' | 'array';
 
@@ -22,16 +22,6 @@ export interface FieldRule {
 const DATE_FORM = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^(\d{4}-\d{2}-\d{2})T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 const NUMBER_TEXT = /^-?\d+(\.\d+)?$/;
-
-/**
- * The contract's patterns for ids sent in a body, applied wherever a rule names one of these
- * fields, so a body id is held to the same rule as the same id in a path.
- */
-const ID_FIELDS: Record<string, { pattern: RegExp; hint: string }> = {
-	customer_id: { pattern: ID_PATTERN, hint: ID_HINT },
-	subscription_id: { pattern: ID_PATTERN, hint: ID_HINT },
-	order_id: { pattern: UUID_PATTERN, hint: UUID_HINT },
-};
 
 /** Why a text in the form YYYY-MM-DD is not a real calendar day (no 2026-13-45, no 2026-02-30), or undefined. */
 function calendarProblem(text: string): string | undefined {
@@ -67,15 +57,15 @@ function dateTimeProblem(value: unknown): Problem | undefined {
 function problemWith(value: unknown, rule: FieldRule): Problem | undefined {
 	switch (rule.type) {
 		case 'string':
-			if (ID_FIELDS[rule.field] && Array.isArray(value)) return { predicate: listInsteadOfId(value) as string };
+			if (BODY_IDS[rule.field] && Array.isArray(value)) return { predicate: listInsteadOfId(value) as string };
 			if (typeof value !== 'string') return about(value, 'is not text');
 			if (rule.required && value.trim() === '') return { predicate: 'is empty' };
 			if (rule.maxLength !== undefined && value.length > rule.maxLength)
 				return { predicate: `is ${value.length} characters long, at most ${rule.maxLength} are allowed` };
 			if (rule.oneOf && !rule.oneOf.includes(value)) return about(value, `is not one of ${rule.oneOf.join(', ')}`);
 			if (rule.pattern && !rule.pattern.test(value)) return about(value, rule.patternHint ?? 'has the wrong format');
-			if (!rule.pattern && ID_FIELDS[rule.field] && !ID_FIELDS[rule.field].pattern.test(value))
-				return about(value, ID_FIELDS[rule.field].hint);
+			if (!rule.pattern && BODY_IDS[rule.field] && !BODY_IDS[rule.field].pattern.test(value))
+				return about(value, BODY_IDS[rule.field].hint);
 			return undefined;
 		case 'number':
 			return typeof value === 'number' && Number.isFinite(value) ? undefined : about(value, 'is not a number');

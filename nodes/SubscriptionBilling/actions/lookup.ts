@@ -7,9 +7,9 @@ import {
 	type PreSendAction,
 } from 'n8n-workflow';
 import { MAX_PAGE_SIZE } from '../shared/constants';
+import { checkedId, ID } from '../shared/idChecks';
 import { invalidInput, quoted } from '../shared/invalidInput';
 import { visitPages } from '../shared/pagination';
-import { ID_HINT, ID_PATTERN, listInsteadOfId } from '../shared/pathParameters';
 import type { Session } from '../shared/transport';
 
 /**
@@ -34,11 +34,8 @@ function wantedId(ctx: IExecuteSingleFunctions | IExecutePaginationFunctions, lo
 /** The ID is checked before anything is sent, as a path ID would be. */
 export function lookupIdCheck(lookup: ListLookup): PreSendAction {
 	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
-		const id = wantedId(this, lookup);
-		const list = listInsteadOfId(id);
-		if (list) throw invalidInput(this, lookup.label, list);
-		if (typeof id !== 'string' || id.trim() === '') throw invalidInput(this, lookup.label, 'is empty');
-		if (!ID_PATTERN.test(id)) throw invalidInput(this, lookup.label, `${quoted(id)} ${ID_HINT}`);
+		const checked = checkedId(wantedId(this, lookup), ID);
+		if ('problem' in checked) throw invalidInput(this, lookup.label, checked.problem);
 		return requestOptions;
 	};
 }

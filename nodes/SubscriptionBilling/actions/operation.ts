@@ -1,5 +1,5 @@
 import type { IHttpRequestMethods, INodePropertyOptions, IParameterBuilderHint, PreSendAction } from 'n8n-workflow';
-import { fillPathParameters } from '../shared/pathParameters';
+import { fillPathParameters } from '../shared/idChecks';
 import { deferFailures } from './errorItem';
 import type { ListLookup } from './lookup';
 import { perform, type OperationKind, type Shaper } from './perform';

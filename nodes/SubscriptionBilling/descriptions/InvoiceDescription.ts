@@ -4,14 +4,13 @@ import { outputFields, outputShaper, selectedFieldsCheck } from '../actions/outp
 import { showFor, type ResourceDefinition } from '../actions/resource';
 import { invoiceOutput } from './outputs';
 import { structuredInputFields, structuredInputStep } from '../actions/structuredInput';
+import { UUID } from '../shared/idChecks';
 import { customerIdField, subscriptionIdField } from '../shared/idFields';
 import { stringListInput } from './inputs/stringList';
 
 const show = (...operation: string[]) => showFor('invoice', operation);
 
 const INVOICE_LISTS = ['getManyForCustomer', 'getManyForSubscription', 'search'];
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const invoiceNumbers = stringListInput('invoiceNumbers', 'Invoice Numbers', 'invoice_numbers', 'Invoice Number', 'Only invoices with these numbers', [
 	'INV-0001',
@@ -24,10 +23,7 @@ const invoiceIds = stringListInput(
 	'Invoice ID',
 	'Only invoices with these UUIDs',
 	['3f2c8a4e-9b1d-4e7a-8c55-1d2e3f4a5b6c', '7a9e1c3b-5d2f-4b8e-a6c4-0f1e2d3c4b5a'],
-	{
-		pattern: UUID,
-		hint: 'is not a UUID',
-	},
+	UUID,
 );
 
 function sortOption(values: Array<[string, string]>, defaultValue: string, description: string): INodeProperties {

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { validateFields, type FieldRule } from '../actions/bodyRules';
 import { deletedShaper, writtenShaper } from '../actions/output';
-import { ID_HINT, ID_PATTERN } from '../shared/pathParameters';
+import { ID } from '../shared/idChecks';
 import { showFor, type ResourceDefinition } from '../actions/resource';
 import { structuredInputFields, structuredInputStep } from '../actions/structuredInput';
 import { brickIdField, subscriptionIdField } from '../shared/idFields';
@@ -80,7 +80,7 @@ export const usageResource: ResourceDefinition = {
 				structuredInputStep(usageProperties),
 				validateFields([
 					transactionRule,
-					{ field: 'subscription_id', label: subscriptionIdField.displayName, type: 'string', required: true, pattern: ID_PATTERN, patternHint: ID_HINT },
+					{ field: 'subscription_id', label: subscriptionIdField.displayName, type: 'string', required: true, pattern: ID.pattern, patternHint: ID.hint },
 					{ field: 'brick_id', label: brickIdField.displayName, type: 'string', required: true },
 					{ field: 'value', label: 'Value', type: 'integer', required: true },
 					{ field: 'time', label: 'Time', type: 'dateTime', required: true },

@@ -1,4 +1,4 @@
-import type { ICredentialDataDecryptedObject, IExecuteData, IExecuteSingleFunctions } from 'n8n-workflow';
+import type { IAuthenticateGeneric, ICredentialDataDecryptedObject, IExecuteData, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import { CREDENTIAL_TYPE } from './constants';
 
 export type ApiCredentials = ICredentialDataDecryptedObject & {
@@ -7,6 +7,26 @@ export type ApiCredentials = ICredentialDataDecryptedObject & {
 	productionBaseUrl?: string;
 	stagingBaseUrl?: string;
 };
+
+/** The header the API reads the credential's key from. */
+export const API_KEY_HEADER = 'X-SERVICE-KEY';
+
+/**
+ * How n8n's HTTP Request node sends the key when it uses this credential (the credential's
+ * `authenticate`, which also gives the node's pickers n8n's Custom API Call).
+ */
+export const apiKeyAuthentication: IAuthenticateGeneric = {
+	type: 'generic',
+	properties: { headers: { [API_KEY_HEADER]: '={{$credentials.apiKey}}' } },
+};
+
+/**
+ * The request with the key in its header: the one place the nodes and the credential test put it
+ * (shared/transport.ts calls it for every request they send).
+ */
+export function withApiKey(options: IHttpRequestOptions, apiKey: string | undefined): IHttpRequestOptions {
+	return { ...options, headers: { ...options.headers, [API_KEY_HEADER]: apiKey ?? '' } };
+}
 
 /** The base URL of the environment the credential chooses, as entered. */
 export function credentialBaseUrl(credentials: ApiCredentials): string | undefined {

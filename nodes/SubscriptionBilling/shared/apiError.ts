@@ -127,6 +127,12 @@ export interface ErrorFields {
 }
 
 const fieldsOfErrors = new WeakMap<object, ErrorFields>();
+const failuresOfErrors = new WeakMap<object, Failure>();
+
+/** The failure an error made here stands for (its body and headers with the key redacted), for a caller that says it its own way. */
+export function failureOf(error: unknown): Failure | undefined {
+	return error && typeof error === 'object' ? failuresOfErrors.get(error) : undefined;
+}
 
 /** The fields of an error made here (the API's code, status, error id and message), all null for any other. */
 export function errorFieldsOf(error: unknown): ErrorFields {
@@ -188,6 +194,7 @@ export function toNodeError(node: INode, failure: Failure, context: ErrorContext
 	error.message = redact(message, context.secret);
 	const apiError = failure.type === 'http' ? apiErrorOf(failure.body) : undefined;
 	const text = (value: string | undefined) => (value === undefined ? null : redact(value, context.secret));
+	failuresOfErrors.set(error, failure);
 	fieldsOfErrors.set(error, {
 		code: failure.type === 'network' ? failure.code : text(apiError?.code),
 		status: failure.type === 'network' ? null : failure.status,

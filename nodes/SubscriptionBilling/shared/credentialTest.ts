@@ -1,8 +1,13 @@
-import type { ICredentialsDecrypted, ICredentialTestFunctions, INodeCredentialTestResult } from 'n8n-workflow';
+import type { ICredentialsDecrypted, ICredentialTestFunctions, INode, INodeCredentialTestResult } from 'n8n-workflow';
+import { failureOf } from './apiError';
 import { credentialBaseUrl, type ApiCredentials } from './apiCredentials';
 import { parsedBaseUrl } from './baseUrl';
+import { CREDENTIAL_TYPE } from './constants';
+import { redact } from './redact';
+import { DEFAULT_RETRY } from './retry';
+import { sendForAnswer, type Session } from './transport';
 
-/** How long the credential dialog waits for the API. */
+/** How long the credential dialog waits for the API: one attempt, not repeated. */
 const TEST_TIMEOUT_MS = 15000;
 
 export const CREDENTIAL_TEST_MESSAGES = {
@@ -41,6 +46,30 @@ function verdict(answer: Answer): INodeCredentialTestResult {
 	return fail(`${CREDENTIAL_TEST_MESSAGES.notTheList} (HTTP ${answer.statusCode})`);
 }
 
+/** The node the transport's errors name: the credential test runs outside any node. */
+const CREDENTIAL_TEST_NODE: INode = { id: 'credential-test', name: 'Credential test', type: CREDENTIAL_TYPE, typeVersion: 1, position: [0, 0], parameters: {} };
+
+/** GET /customers?limit=1 with the key, through the nodes' transport; what the API answered, whatever its status. */
+async function listOneCustomer(ctx: ICredentialTestFunctions, baseURL: string, apiKey: string | undefined): Promise<Answer | { networkCode: string }> {
+	const session: Session = {
+		ctx,
+		node: CREDENTIAL_TEST_NODE,
+		itemIndex: 0,
+		secret: apiKey,
+		retry: { ...DEFAULT_RETRY, maxRetries: 0, attemptTimeoutMs: TEST_TIMEOUT_MS, totalTimeoutMs: TEST_TIMEOUT_MS },
+		safeToRepeat: true,
+	};
+	try {
+		const answer = await sendForAnswer(session, { method: 'GET', baseURL, url: '/customers', qs: { limit: 1 } });
+		return { statusCode: answer.status, body: answer.body };
+	} catch (error) {
+		const failure = failureOf(error) ?? { type: 'network', code: 'ERR_NETWORK' };
+		if (failure.type === 'network') return { networkCode: failure.code };
+		const location = failure.type === 'http' && typeof failure.headers.location === 'string' ? redact(failure.headers.location, apiKey) : undefined;
+		return { statusCode: failure.status, location, body: failure.body };
+	}
+}
+
 /**
  * The credential dialog's test: the base URL of the chosen environment is checked as the nodes
  * check it (an http address on another machine is refused, and the key is not sent), then one
@@ -58,27 +87,8 @@ export async function testApiCredential(this: ICredentialTestFunctions, credenti
 			`The ${environment} Base URL must use https: ${parsed.text} is plain http on another machine, and the API key is never sent over http off this machine (only localhost and 127.0.0.1 may use http). Change it to https://… — the key was not sent.`,
 		);
 	}
-	const url = new URL(`${parsed.url.href.replace(/\/+$/, '')}/customers`);
-	url.searchParams.set('limit', '1');
-	try {
-		// ICredentialTestFunctions offers only helpers.request, which n8n's community-node rules
-		// forbid as deprecated; the test is one plain GET, never following a redirect with the key.
-		const response = await fetch(url, {
-			headers: { 'X-SERVICE-KEY': data.apiKey ?? '', Accept: 'application/json' },
-			redirect: 'manual',
-			signal: AbortSignal.timeout(TEST_TIMEOUT_MS),
-		});
-		const text = await response.text();
-		let body: unknown = text;
-		try {
-			body = JSON.parse(text);
-		} catch {
-			// not JSON: not the customer list
-		}
-		return verdict({ statusCode: response.status, location: response.headers.get('location') ?? undefined, body });
-	} catch (error) {
-		const cause = error as { name?: string; cause?: { code?: string; message?: string } };
-		const why = cause.name === 'TimeoutError' ? `no answer within ${TEST_TIMEOUT_MS / 1000} s` : cause.cause?.code ?? cause.cause?.message;
-		return fail(`Could not connect to ${parsed.url.origin}${why ? ` (${why})` : ''}: check the ${environment} Base URL and that the API can be reached from n8n`);
-	}
+	const answer = await listOneCustomer(this, parsed.url.href.replace(/\/+$/, ''), data.apiKey);
+	if ('statusCode' in answer) return verdict(answer);
+	const why = answer.networkCode === 'ETIMEDOUT' ? `no answer within ${TEST_TIMEOUT_MS / 1000} s` : answer.networkCode;
+	return fail(`Could not connect to ${parsed.url.origin} (${why}): check the ${environment} Base URL and that the API can be reached from n8n`);
 }

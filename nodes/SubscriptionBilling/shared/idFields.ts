@@ -1,10 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { ID_PATTERN } from './pathParameters';
-
-/** Checked in the editor with the pattern the node checks before sending. */
-const ANY_ID = { regex: ID_PATTERN.source, errorMessage: 'Only letters, digits and hyphens' };
-/** An order ID: a UUID, in either case (the node sends it in lowercase, as the API's path pattern requires). */
-const UUID_ANY_CASE = { regex: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$', errorMessage: 'A UUID such as e1e02167-f737-41fe-8eff-1f8971f96832' };
+import { ID, ORDER_ID } from './idChecks';
 
 /** A required id, picked from a searchable list or given as an id such as `exampleId`. */
 function resourceLocator(
@@ -13,7 +8,7 @@ function resourceLocator(
 	description: string,
 	searchListMethod: string,
 	exampleId: string,
-	idRule: { regex: string; errorMessage: string } = ANY_ID,
+	editorCheck: { regex: string; errorMessage: string } = ID.editor,
 ): INodeProperties {
 	return {
 		displayName,
@@ -35,7 +30,7 @@ function resourceLocator(
 				name: 'id',
 				type: 'string',
 				placeholder: `e.g. ${exampleId}`,
-				validation: [{ type: 'regex', properties: idRule }],
+				validation: [{ type: 'regex', properties: editorCheck }],
 			},
 		],
 	};
@@ -75,7 +70,7 @@ export function orderIdField(kind: 'upgrade' | 'recast'): INodeProperties {
 		`The ${kind} order: pick it from the subscription's ${kind} orders (choose the Subscription first) or give its UUID`,
 		kind === 'upgrade' ? 'searchUpgradeOrders' : 'searchRecastOrders',
 		'e1e02167-f737-41fe-8eff-1f8971f96832',
-		UUID_ANY_CASE,
+		ORDER_ID.editor,
 	);
 }
 

@@ -7,9 +7,9 @@ import {
 	type INodeListSearchResult,
 } from 'n8n-workflow';
 import { readAccess, type ReadAccess } from './apiAccess';
+import { ID } from './idChecks';
 import { MAX_PAGE_SIZE } from './constants';
 import { visitPages, type PageDecision } from './pagination';
-import { ID_HINT, ID_PATTERN } from './pathParameters';
 import { DEFAULT_RETRY } from './retry';
 import { sendWithRetries } from './transport';
 
@@ -186,7 +186,7 @@ async function bricksOf(api: ReadAccess, plan: IDataObject): Promise<IDataObject
 function plainSubscriptionId(ctx: ILoadOptionsFunctions): string | undefined {
 	const chosen = ctx.getCurrentNodeParameter('subscriptionId', { extractValue: true });
 	const id = typeof chosen === 'string' ? chosen.trim() : '';
-	return id !== '' && ID_PATTERN.test(id) ? id : undefined;
+	return id !== '' && ID.pattern.test(id) ? id : undefined;
 }
 
 const ON_THIS_SUBSCRIPTION = 'on this subscription';
@@ -244,7 +244,7 @@ function chosenSubscription(ctx: ILoadOptionsFunctions, what: string): string {
 	if (id.startsWith('=')) {
 		throw new NodeOperationError(ctx.getNode(), `The Subscription is an expression, so its ${what} cannot be listed here: give the ID (By ID), or pick the Subscription from the list`);
 	}
-	if (!ID_PATTERN.test(id)) throw new NodeOperationError(ctx.getNode(), `The Subscription "${id}" ${ID_HINT}`);
+	if (!ID.pattern.test(id)) throw new NodeOperationError(ctx.getNode(), `The Subscription "${id}" ${ID.hint}`);
 	return id;
 }
 

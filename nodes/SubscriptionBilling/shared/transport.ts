@@ -1,4 +1,5 @@
 import {
+	type ICredentialTestFunctions,
 	type IDataObject,
 	type IExecutePaginationFunctions,
 	type ILoadOptionsFunctions,
@@ -8,7 +9,8 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 import { toNodeError } from './apiError';
-import { API_KEY_HEADER } from './constants';
+import { withApiKey } from './apiCredentials';
+import { fetchRequest } from './fetchRequest';
 import { redact } from './redact';
 import { wait } from './wait';
 import { DEFAULT_MAX_CONCURRENT, requestBudget, type RequestBudget, type Ticket } from './rateBudget';
@@ -23,8 +25,8 @@ import {
 	type RetrySettings,
 } from './retry';
 
-/** Operations, the editor's pickers and the trigger's polls send through the same transport. */
-export type TransportContext = IExecutePaginationFunctions | ILoadOptionsFunctions | IPollFunctions;
+/** Operations, the editor's pickers, the trigger's polls and the credential test send through the same transport. */
+export type TransportContext = IExecutePaginationFunctions | ILoadOptionsFunctions | IPollFunctions | ICredentialTestFunctions;
 
 /** Everything one item's requests share: the node, the item, the key to redact and how to retry. */
 export interface Session {
@@ -47,8 +49,9 @@ export interface Session {
 /** A request not sent because `mayStart` said no: nothing of it reached the API. */
 export class NotSentError extends Error {}
 
-/** A usable answer: its body (parsed JSON) and its headers (names in lowercase). */
+/** A usable answer: its status, its body (parsed JSON) and its headers (names in lowercase). */
 export interface Answer {
+	status: number;
 	body: unknown;
 	headers: IDataObject;
 }
@@ -75,9 +78,10 @@ function originOf(options: IHttpRequestOptions): string {
 /**
  * Who shares a budget: the items of one execution, or the polls of one trigger (polls run outside
  * any execution; a trigger's next poll starts from what its last one learned). None for the
- * editor's pickers.
+ * editor's pickers and the credential test.
  */
 function budgetOwner(ctx: TransportContext): string | undefined {
+	if (!('getNode' in ctx)) return undefined;
 	if ('getActivationMode' in ctx) return `poll ${ctx.getWorkflow().id ?? ''} ${ctx.getNode().id}`;
 	return ctx.getExecutionId() as string | undefined;
 }
@@ -147,9 +151,9 @@ function judge(response: IN8nHttpFullResponse, secret: string | undefined): Answ
 	const text = redact(raw, secret);
 	const parsed = text.trim() === '' ? undefined : parseJson(text);
 	if (status >= 300) return { failure: { type: 'http', status, body: parsed ?? text, headers } };
-	if (text.trim() === '') return { body: {}, headers };
+	if (text.trim() === '') return { status, body: {}, headers };
 	if (parsed === undefined) return { failure: { type: 'notJson', status, body: text, contentType: header(headers, 'content-type') } };
-	return { body: parsed, headers };
+	return { status, body: parsed, headers };
 }
 
 function cancelSignalOf(ctx: TransportContext): AbortSignal | undefined {
@@ -173,9 +177,8 @@ function closeConnection(error: unknown): void {
 async function attempt(session: Session, options: IHttpRequestOptions, timeoutMs: number, deadline: AbortSignal): Promise<Answer | { failure: Failure }> {
 	const cancel = cancelSignalOf(session.ctx);
 	try {
-		const response = (await session.ctx.helpers.httpRequest({
+		const request = withApiKey({
 			...options,
-			headers: { ...options.headers, [API_KEY_HEADER]: session.secret ?? '' },
 			json: true,
 			encoding: 'text',
 			ignoreHttpStatusErrors: true,
@@ -183,7 +186,9 @@ async function attempt(session: Session, options: IHttpRequestOptions, timeoutMs
 			disableFollowRedirect: true,
 			abortSignal: cancel ? AbortSignal.any([deadline, cancel]) : deadline,
 			timeout: timeoutMs,
-		})) as IN8nHttpFullResponse;
+		}, session.secret);
+		const { helpers } = session.ctx;
+		const response = 'httpRequest' in helpers ? ((await helpers.httpRequest(request)) as IN8nHttpFullResponse) : await fetchRequest(request);
 		return judge(response, session.secret);
 	} catch (error) {
 		closeConnection(error);

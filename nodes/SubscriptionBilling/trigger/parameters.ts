@@ -1,5 +1,5 @@
 import { NodeOperationError, type IPollFunctions } from 'n8n-workflow';
-import { ID_HINT, ID_PATTERN } from '../shared/pathParameters';
+import { ID } from '../shared/idChecks';
 import { readSubscriptionReadsPerPoll } from './detailSettings';
 import { isCustomerListEvent, isInvoiceFamilyEvent, type CustomerListEvent, type CustomerListSettings, type InvoiceFamilyEvent, type TriggerEvent } from './events/types';
 
@@ -10,7 +10,7 @@ export function checkedCustomerId(ctx: IPollFunctions): string {
 	if (typeof value !== 'string' || value.trim() === '') {
 		throw new NodeOperationError(ctx.getNode(), 'Customer: choose the customer whose invoices to watch, or choose All Customers');
 	}
-	if (!ID_PATTERN.test(value)) throw new NodeOperationError(ctx.getNode(), `Customer: "${value}" ${ID_HINT}`);
+	if (!ID.pattern.test(value)) throw new NodeOperationError(ctx.getNode(), `Customer: "${value}" ${ID.hint}`);
 	return value;
 }
 

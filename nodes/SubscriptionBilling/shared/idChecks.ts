@@ -1,0 +1,84 @@
+import type { IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import { invalidInput, quoted } from './invalidInput';
+
+/** One rule for an ID: the contract's pattern, and what an error says after a value that fails it. */
+export interface IdCheck {
+	pattern: RegExp;
+	hint: string;
+	/** The check of a By ID field in the editor: looser where the node rewrites the value before checking it. */
+	editor?: { regex: string; errorMessage: string };
+	/** How the value is written before it is checked and sent. */
+	normalise?: (value: string) => string;
+}
+
+const ID_PATTERN = /^[a-zA-Z\d-]+$/;
+
+/** Customers, subscriptions, plans, bricks, milestones: the contract's pattern for their ids. */
+export const ID = {
+	pattern: ID_PATTERN,
+	hint: 'may contain only letters, digits and hyphens',
+	editor: { regex: ID_PATTERN.source, errorMessage: 'Only letters, digits and hyphens' },
+} satisfies IdCheck;
+
+/** A UUID as the API writes it (lowercase): invoice ids. */
+export const UUID: IdCheck = {
+	pattern: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+	hint: 'is not a UUID such as 0b6c1b7e-2f1a-4c55-9d2e-0a1b2c3d4e5f',
+};
+
+/** An order ID: a UUID in either case, sent in lowercase (the API's path pattern is lowercase; in capitals it is the same UUID). */
+export const ORDER_ID = {
+	...UUID,
+	editor: { regex: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$', errorMessage: 'A UUID such as e1e02167-f737-41fe-8eff-1f8971f96832' },
+	normalise: (value: string) => value.trim().toLowerCase(),
+} satisfies IdCheck;
+
+/** Every ID that goes into a path, by its `{placeholder}`, with the field's name as the editor shows it. */
+export const PATH_IDS: Record<string, { label: string; check: IdCheck }> = {
+	customerId: { label: 'Customer', check: ID },
+	subscriptionId: { label: 'Subscription', check: ID },
+	orderId: { label: 'Order ID', check: ORDER_ID },
+	planId: { label: 'Plan', check: ID },
+	milestoneId: { label: 'Milestone ID', check: ID },
+};
+
+/** IDs sent in a body, by their API field: held to the same rule as the same ID in a path. */
+export const BODY_IDS: Record<string, IdCheck> = {
+	customer_id: ID,
+	subscription_id: ID,
+	order_id: UUID,
+};
+
+/**
+ * What is wrong with a list mapped into a field that takes one ID (such as a customer's
+ * active_subscription_ids): how many it holds and how to run once per ID.
+ */
+export function listInsteadOfId(value: unknown): string | undefined {
+	if (!Array.isArray(value)) return undefined;
+	const count = value.length === 1 ? 'a list of 1 ID' : `a list of ${value.length} IDs`;
+	return `received ${count}${value.length > 0 ? ` (${value.slice(0, 3).map(quoted).join(', ')}${value.length > 3 ? ', …' : ''})` : ''}, and it takes one ID. To run once per ID, turn the list into one item per ID first: a Split Out node on the field that holds the list (such as active_subscription_ids), then map the ID of each item here`;
+}
+
+/** The ID as it is sent (a number mapped in is its text), or what is wrong with it, said after the field's name. */
+export function checkedId(raw: unknown, check: IdCheck): { id: string } | { problem: string } {
+	const given = typeof raw === 'number' ? String(raw) : raw;
+	const list = listInsteadOfId(given);
+	if (list) return { problem: list };
+	if (typeof given !== 'string' || given.trim() === '') return { problem: 'is empty' };
+	const id = check.normalise ? check.normalise(given) : given;
+	return check.pattern.test(id) ? { id } : { problem: `${quoted(id)} ${check.hint}` };
+}
+
+/** Fills the `{name}` placeholders of an operation's path with its checked IDs (PATH_IDS). */
+export async function fillPathParameters(
+	this: IExecuteSingleFunctions,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
+	requestOptions.url = requestOptions.url.replace(/\{(\w+)\}/g, (_, name: string) => {
+		const { label, check } = PATH_IDS[name];
+		const checked = checkedId(this.getNodeParameter(name, undefined, { extractValue: true }), check);
+		if ('problem' in checked) throw invalidInput(this, label, checked.problem);
+		return encodeURIComponent(checked.id);
+	});
+	return requestOptions;
+}

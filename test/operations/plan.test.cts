@@ -43,7 +43,7 @@ describe('Plan', () => {
 			},
 		},
 		{
-			title: 'Get Many with a limit sends it with the sort order',
+			title: 'Get Many sorted Oldest First with a limit of 2 sends both, and the two plans come oldest first',
 			parameters: { resource: 'plan', operation: 'getMany', ordering: 'created_at', limit: 2 },
 			sends: [{ method: 'GET', path: '/plans', query: { ordering: 'created_at', limit: '2' } }],
 			outputs: (plans) => {

@@ -1,10 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 import { useSandbox } from '../helpers/billing.cjs';
-import { operationTable } from '../helpers/operationTable.cjs';
+import { operationTable, UUID } from '../helpers/operationTable.cjs';
 
 const sandbox = useSandbox();
 const { customerId, customerName, customerExternalId, customerCount } = sandbox.fixtures;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const seededLegalName = (sandbox.state.customers as Map<string, IDataObject>).get(customerId)?.legal_name;
 
 function customerNamed(name: string): IDataObject | undefined {

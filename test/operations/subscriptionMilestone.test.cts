@@ -1,10 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 import { useSandbox } from '../helpers/billing.cjs';
-import { operationTable, readBack } from '../helpers/operationTable.cjs';
+import { operationTable, readBack, UUID } from '../helpers/operationTable.cjs';
 
 const sandbox = useSandbox();
 const { subscriptionId, milestoneId, milestoneBrickId, finishedMilestoneSubscriptionId, finishedMilestoneId } = sandbox.fixtures;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const completePath = `/subscriptions/${subscriptionId}/milestones/${milestoneId}/complete`;
 const complete = (fields: IDataObject) => ({ resource: 'subscriptionMilestone', operation: 'complete', subscriptionId, milestoneId, ...fields });
 

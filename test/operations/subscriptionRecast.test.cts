@@ -1,21 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
-import { runBilling, useSandbox, type BillingRun } from '../helpers/billing.cjs';
-import { operationTable, readBack } from '../helpers/operationTable.cjs';
+import { useSandbox } from '../helpers/billing.cjs';
+import { operationTable, orderStage, runOperation, subscriptionDetail, UUID, type OperationRun } from '../helpers/operationTable.cjs';
 
 const sandbox = useSandbox();
 const { subscriptionId, recastOrderId, deletedRecastOrderId, seatsBrickId, addOnBrickId, planId } = sandbox.fixtures;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const create = (fields: IDataObject) => ({ resource: 'subscriptionRecast', operation: 'create', subscriptionId, startsAt: '2026-10-01', ...fields });
-
-async function subscriptionDetail(): Promise<IDataObject> {
-	const [detail] = await readBack(sandbox, { resource: 'subscription', operation: 'get', subscriptionId, output: 'raw' });
-	return detail;
-}
-
-async function orderStage(orderId: string): Promise<unknown> {
-	const orders = await readBack(sandbox, { resource: 'subscriptionRecast', operation: 'getMany', subscriptionId, returnAll: true });
-	return orders.find((order) => order.order_id === orderId)?.stage;
-}
 
 describe('Subscription Recast', () => {
 	operationTable(sandbox, [
@@ -131,11 +120,11 @@ describe('Subscription Recast', () => {
 			parameters: { resource: 'subscriptionRecast', operation: 'delete', subscriptionId, orderId: recastOrderId },
 			sends: [{ method: 'DELETE', path: `/subscriptions/${subscriptionId}/recast/${recastOrderId}` }],
 			outputs: [expect.objectContaining({ deleted: true, order_id: recastOrderId, message: expect.any(String) })],
-			then: async () => expect(await orderStage(recastOrderId)).toBe('CLOSED_DELETE'),
+			then: async () => expect(await orderStage(sandbox, 'subscriptionRecast', subscriptionId, recastOrderId)).toBe('CLOSED_DELETE'),
 		},
 	]);
 
-	function expectStageClosedDelete(run: BillingRun): void {
+	function expectStageClosedDelete(run: OperationRun): void {
 		expect(run.items).toHaveLength(0);
 		expect(run.error?.message).toMatch(/^ERR_BAD_REQUEST: .*stage CLOSED_DELETE/s);
 		expect(run.error?.description).toContain('HTTP 400');
@@ -143,7 +132,7 @@ describe('Subscription Recast', () => {
 	}
 
 	async function createdOrder(parameters: IDataObject): Promise<string> {
-		const created = await runBilling(sandbox, create(parameters));
+		const created = await runOperation(sandbox, create(parameters));
 		expect(created.error).toBeUndefined();
 		return String(created.json[0].order_id);
 	}
@@ -152,7 +141,7 @@ describe('Subscription Recast', () => {
 		const orderId = await createdOrder({ contractLength: 24, billingFrequency: 'ANNUALLY', bricksUi: { brick: [{ brickId: seatsBrickId, quantity: 40 }, { brickId: addOnBrickId, quantity: 2 }] } });
 		sandbox.clearRequests();
 
-		const started = await runBilling(sandbox, { resource: 'subscriptionRecast', operation: 'start', subscriptionId, orderId });
+		const started = await runOperation(sandbox, { resource: 'subscriptionRecast', operation: 'start', subscriptionId, orderId });
 		expect(started.error).toBeUndefined();
 		expect(sandbox.requests.map(({ method, path, query, body }) => ({ method, path, query, body }))).toEqual([
 			{ method: 'POST', path: `/api/v2/subscriptions/${subscriptionId}/recast/${orderId}/start`, query: { charge_immediately: 'no' }, body: undefined },
@@ -160,29 +149,29 @@ describe('Subscription Recast', () => {
 		expect(sandbox.requests[0].headers['x-service-key']).toBe(sandbox.apiKey);
 		expect(started.json).toEqual([{ subscription_id: subscriptionId }]);
 
-		const detail = await subscriptionDetail();
+		const detail = await subscriptionDetail(sandbox, subscriptionId);
 		expect(detail.billing_frequency).toBe('ANNUALLY');
 		expect(detail.renewal_contract_period).toBe(24);
 		expect((detail.line_items as IDataObject[]).map((item) => [item.brick_id, item.quantity])).toEqual([
 			[seatsBrickId, 40],
 			[addOnBrickId, 2],
 		]);
-		expect(await orderStage(orderId)).toBe('CLOSED');
+		expect(await orderStage(sandbox, 'subscriptionRecast', subscriptionId, orderId)).toBe('CLOSED');
 	});
 
 	test('a created recast is in stage BUILDING; once deleted it can be neither signed nor started', async () => {
 		const orderId = await createdOrder({ contractLength: 12, billingFrequency: 'MONTHLY', bricksUi: { brick: [{ brickId: seatsBrickId, quantity: 5 }] } });
-		expect(await orderStage(orderId)).toBe('BUILDING');
+		expect(await orderStage(sandbox, 'subscriptionRecast', subscriptionId, orderId)).toBe('BUILDING');
 
-		const deleted = await runBilling(sandbox, { resource: 'subscriptionRecast', operation: 'delete', subscriptionId, orderId });
+		const deleted = await runOperation(sandbox, { resource: 'subscriptionRecast', operation: 'delete', subscriptionId, orderId });
 		expect(deleted.error).toBeUndefined();
 		expect(deleted.json[0]).toMatchObject({ deleted: true, order_id: orderId });
-		expect(await orderStage(orderId)).toBe('CLOSED_DELETE');
+		expect(await orderStage(sandbox, 'subscriptionRecast', subscriptionId, orderId)).toBe('CLOSED_DELETE');
 
 		sandbox.clearRequests();
-		expectStageClosedDelete(await runBilling(sandbox, { resource: 'subscriptionRecast', operation: 'getSignUrl', subscriptionId, orderId, redirectUrl: 'https://example.com/x' }));
+		expectStageClosedDelete(await runOperation(sandbox, { resource: 'subscriptionRecast', operation: 'getSignUrl', subscriptionId, orderId, redirectUrl: 'https://example.com/x' }));
 		sandbox.clearRequests();
-		expectStageClosedDelete(await runBilling(sandbox, { resource: 'subscriptionRecast', operation: 'start', subscriptionId, orderId }));
-		expect((await subscriptionDetail()).billing_frequency).toBe('QUARTERLY');
+		expectStageClosedDelete(await runOperation(sandbox, { resource: 'subscriptionRecast', operation: 'start', subscriptionId, orderId }));
+		expect((await subscriptionDetail(sandbox, subscriptionId)).billing_frequency).toBe('QUARTERLY');
 	});
 });

@@ -1,23 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
-import { runBilling, useSandbox, type BillingRun } from '../helpers/billing.cjs';
-import { operationTable, readBack } from '../helpers/operationTable.cjs';
+import { useSandbox } from '../helpers/billing.cjs';
+import { NOTHING_SENT, operationTable, orderStage, readBack, runOperation, subscriptionDetail, UUID, type OperationRun } from '../helpers/operationTable.cjs';
 
 const sandbox = useSandbox();
 const { subscriptionId, upgradeOrderId, addOnBrickId, seatsBrickId, planId } = sandbox.fixtures;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const IDEMPOTENCY_KEY = { 'x-service-idempotent-operation-key': expect.stringMatching(/^n8n-/) };
-const REFUSED = 'Nothing was sent to the API for this item. Correct the value and run again.';
 const create = (fields: IDataObject) => ({ resource: 'subscriptionUpgrade', operation: 'create', subscriptionId, startsAt: '2026-10-01', ...fields });
-
-async function subscriptionDetail(): Promise<IDataObject> {
-	const [detail] = await readBack(sandbox, { resource: 'subscription', operation: 'get', subscriptionId, output: 'raw' });
-	return detail;
-}
-
-async function orderStage(orderId: string): Promise<unknown> {
-	const orders = await readBack(sandbox, { resource: 'subscriptionUpgrade', operation: 'getMany', subscriptionId, returnAll: true });
-	return orders.find((order) => order.order_id === orderId)?.stage;
-}
 
 describe('Subscription Upgrade', () => {
 	operationTable(sandbox, [
@@ -133,7 +121,7 @@ describe('Subscription Upgrade', () => {
 			title: 'Get Sign URL still needs a redirect URL (the public reference requires it): refused before sending',
 			parameters: { resource: 'subscriptionUpgrade', operation: 'getSignUrl', subscriptionId, orderId: upgradeOrderId, redirectUrl: '={{ "" }}' },
 			sends: [],
-			fails: { message: 'Redirect URL in item 0: is required', description: REFUSED },
+			fails: { message: 'Redirect URL in item 0: is required', description: NOTHING_SENT },
 		},
 		{
 			title: 'Start with Charge Immediately sends charge_immediately=yes and raises an invoice for the upgrade',
@@ -141,7 +129,7 @@ describe('Subscription Upgrade', () => {
 			sends: [{ method: 'POST', path: `/subscriptions/${subscriptionId}/upgrade/${upgradeOrderId}/start`, query: { charge_immediately: 'yes' } }],
 			outputs: [{ subscription_id: subscriptionId }],
 			then: async () => {
-				expect((await subscriptionDetail()).line_items).toEqual(expect.arrayContaining([expect.objectContaining({ brick_id: addOnBrickId, quantity: 1 })]));
+				expect((await subscriptionDetail(sandbox, subscriptionId)).line_items).toEqual(expect.arrayContaining([expect.objectContaining({ brick_id: addOnBrickId, quantity: 1 })]));
 				const invoices = await readBack(sandbox, { resource: 'invoice', operation: 'getManyForSubscription', subscriptionId, returnAll: true, invoiceOutput: 'raw' });
 				expect(invoices.filter((invoice) => (invoice.metadata as IDataObject | null)?.order_id === upgradeOrderId)).toHaveLength(1);
 			},
@@ -154,7 +142,7 @@ describe('Subscription Upgrade', () => {
 		},
 	]);
 
-	function expectStageClosed(run: BillingRun): void {
+	function expectStageClosed(run: OperationRun): void {
 		expect(run.items).toHaveLength(0);
 		expect(run.error?.message).toMatch(/^ERR_BAD_REQUEST: .*stage CLOSED/s);
 		expect(run.error?.description).toContain('HTTP 400');
@@ -162,22 +150,22 @@ describe('Subscription Upgrade', () => {
 	}
 
 	test('a created upgrade is in stage BUILDING, can be signed and started once, then no longer', async () => {
-		const created = await runBilling(sandbox, create({ bricksUi: { brick: [{ brickId: addOnBrickId, quantity: 3 }] } }));
+		const created = await runOperation(sandbox, create({ bricksUi: { brick: [{ brickId: addOnBrickId, quantity: 3 }] } }));
 		expect(created.error).toBeUndefined();
 		const orderId = String(created.json[0].order_id);
-		expect(await orderStage(orderId)).toBe('BUILDING');
+		expect(await orderStage(sandbox, 'subscriptionUpgrade', subscriptionId, orderId)).toBe('BUILDING');
 
 		const sign = { resource: 'subscriptionUpgrade', operation: 'getSignUrl', subscriptionId, orderId, redirectUrl: 'https://example.com/x' };
-		expect((await runBilling(sandbox, sign)).error).toBeUndefined();
-		expect((await runBilling(sandbox, { resource: 'subscriptionUpgrade', operation: 'start', subscriptionId, orderId })).error).toBeUndefined();
-		expect(await orderStage(orderId)).toBe('CLOSED');
-		expect((await subscriptionDetail()).line_items).toEqual(expect.arrayContaining([expect.objectContaining({ brick_id: addOnBrickId, quantity: 3 })]));
+		expect((await runOperation(sandbox, sign)).error).toBeUndefined();
+		expect((await runOperation(sandbox, { resource: 'subscriptionUpgrade', operation: 'start', subscriptionId, orderId })).error).toBeUndefined();
+		expect(await orderStage(sandbox, 'subscriptionUpgrade', subscriptionId, orderId)).toBe('CLOSED');
+		expect((await subscriptionDetail(sandbox, subscriptionId)).line_items).toEqual(expect.arrayContaining([expect.objectContaining({ brick_id: addOnBrickId, quantity: 3 })]));
 
 		sandbox.clearRequests();
-		expectStageClosed(await runBilling(sandbox, sign));
+		expectStageClosed(await runOperation(sandbox, sign));
 		sandbox.clearRequests();
 		// A second execution carries a new derived key: the API processes the start again and refuses it.
-		expectStageClosed(await runBilling(sandbox, { resource: 'subscriptionUpgrade', operation: 'start', subscriptionId, orderId }));
+		expectStageClosed(await runOperation(sandbox, { resource: 'subscriptionUpgrade', operation: 'start', subscriptionId, orderId }));
 		expect(sandbox.requests.at(-1)?.headers['x-service-idempotent-operation-key']).toMatch(/^n8n-/);
 	});
 });

@@ -1,10 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
-import { runBilling, useSandbox } from '../helpers/billing.cjs';
-import { operationTable } from '../helpers/operationTable.cjs';
+import { useSandbox } from '../helpers/billing.cjs';
+import { NOTHING_SENT, operationTable, runOperation } from '../helpers/operationTable.cjs';
 
 const sandbox = useSandbox();
 const { subscriptionId, usageBrickId, usageTransactionId } = sandbox.fixtures;
-const REFUSED = 'Nothing was sent to the API for this item. Correct the value and run again.';
 
 /** The usage entry as the sandbox holds it now. */
 const usageEntry = (transactionId = usageTransactionId) => (sandbox.state.usage as Map<string, IDataObject>).get(transactionId) as IDataObject;
@@ -96,7 +95,7 @@ describe('Usage', () => {
 			title: 'Update with Value left at its default (no default: null) is refused, naming Value and the item; nothing is sent',
 			parameters: { resource: 'usage', operation: 'update', transactionId: usageTransactionId },
 			sends: [],
-			fails: { message: 'Value in item 0: is required', description: REFUSED },
+			fails: { message: 'Value in item 0: is required', description: NOTHING_SENT },
 			then: () => expect(usageEntry().value).toBe(seeded.value),
 		},
 		{
@@ -104,7 +103,7 @@ describe('Usage', () => {
 			parameters: { resource: 'usage', operation: 'update', transactionId: usageTransactionId, value: '={{ $json.quantity }}' },
 			items: [{ note: 'no quantity here' }],
 			sends: [],
-			fails: { message: 'Value in item 0: is required', description: REFUSED },
+			fails: { message: 'Value in item 0: is required', description: NOTHING_SENT },
 			then: () => expect(usageEntry().value).toBe(seeded.value),
 		},
 		{
@@ -123,11 +122,11 @@ describe('Usage', () => {
 
 	test("creating usage answers 201; a second entry with the same transaction ID is the API's 400", async () => {
 		const usage = (value: number) => ({ resource: 'usage', operation: 'create', transactionId: 'txn-dup-1', subscriptionId, brickId: usageBrickId, value, time: '2026-09-14T10:30:00Z' });
-		const first = await runBilling(sandbox, usage(10));
+		const first = await runOperation(sandbox, usage(10));
 		expect(first.error).toBeUndefined();
 		expect(sandbox.requests.map((request) => request.status)).toEqual([201]);
 
-		const duplicate = await runBilling(sandbox, usage(11));
+		const duplicate = await runOperation(sandbox, usage(11));
 		expect(duplicate.items).toHaveLength(0);
 		expect(duplicate.error?.message).toMatch(/^ERR_BAD_REQUEST: .*transaction_id: /s);
 		expect(duplicate.error?.description).toContain('HTTP 400');

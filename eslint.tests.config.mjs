@@ -34,8 +34,9 @@ export default tseslint.config(
 		rules: {
 			// "no test that asserts nothing": the project's own checks are named expect…
 			'jest/expect-expect': ['error', { assertFunctionNames: ['expect', 'expect*'] }],
-			// a setup that fails must fail the tests that rely on it; a test run only where n8n is installed
-			'jest/no-standalone-expect': ['error', { additionalTestBlockFunctions: ['beforeAll', 'beforeEach', 'testWhereN8nIsInstalled'] }],
+			// a setup that fails must fail the tests that rely on it; a test run only where n8n is installed;
+			// an operation table's rows, whose checks run in the test of their row
+			'jest/no-standalone-expect': ['error', { additionalTestBlockFunctions: ['beforeAll', 'beforeEach', 'testWhereN8nIsInstalled', 'operationTable'] }],
 			// tables of cases pick the check each case needs (a fixed message or a pattern, a status
 			// that has an error id or not); every branch asserts
 			'jest/no-conditional-expect': 'off',

@@ -119,21 +119,6 @@ describe('one shape for customers across Search, Create and Update', () => {
 		expect(updated.json).toEqual(found.json);
 		expect(updated.json[0]).toMatchObject({ tax_id: 'DE123456789', country: 'US' });
 	});
-
-	test('Raw and Selected Fields on Create, checked before anything is sent', async () => {
-		const raw = await runBilling(sandbox, { resource: 'customer', operation: 'create', name: 'Raw Corp', customerOutput: 'raw' });
-		expect(raw.json[0]).toHaveProperty('subscriptions', []);
-		sandbox.clearRequests();
-		const refused = await runBilling(sandbox, {
-			resource: 'customer',
-			operation: 'create',
-			name: 'Refused Corp',
-			customerOutput: 'selected',
-			customerFields: 'name, status',
-		});
-		expect(refused.error?.message).toMatch(/^Fields in item 0: "status" is not a field of a customer/);
-		expect(sandbox.requests).toHaveLength(0);
-	});
 });
 
 describe('amounts say their unit', () => {

@@ -6,7 +6,10 @@ import { editedParameters } from './editorParameters.cjs';
 import type { SandboxWorld } from '../sandbox/index.cjs';
 
 // The sandbox is plain CommonJS so that demos and benchmarks run it without compiling.
-const sandboxModule = require('../sandbox/index.cjs') as { startSandbox: (options?: IDataObject) => Promise<Sandbox> };
+const sandboxModule = require('../sandbox/index.cjs') as {
+	startSandbox: (options?: IDataObject) => Promise<Sandbox>;
+	Sandbox: new (options?: IDataObject) => Sandbox & { listen(): Promise<Sandbox> };
+};
 
 export interface ReceivedRequest {
 	n: number;
@@ -84,27 +87,19 @@ export function getSubscriptionsContinuingOnFail(sandbox: Sandbox, ids: string[]
 }
 
 /**
- * Starts a sandbox for the test file (reset before each test unless `resetEachTest` is false),
- * closes it and n8n-core's background timers after the file. The returned object forwards to the
- * running sandbox.
+ * The test file's sandbox: seeded now (its fixtures can be read while the tests are declared),
+ * listening from beforeAll, reset before each test unless `resetEachTest` is false, closed with
+ * n8n-core's background timers after the file.
  */
 export function useSandbox(options?: IDataObject, { resetEachTest = true } = {}): Sandbox {
-	let current: Sandbox | undefined;
-	beforeAll(async () => {
-		current = await startSandbox(options);
-	});
-	if (resetEachTest) beforeEach(() => current?.reset());
+	const sandbox = new sandboxModule.Sandbox(options);
+	beforeAll(() => sandbox.listen());
+	if (resetEachTest) beforeEach(() => sandbox.reset());
 	afterAll(async () => {
-		await current?.close();
+		await sandbox.close();
 		shutdownN8nCore();
 	});
-	return new Proxy({} as Sandbox, {
-		get(_, property) {
-			if (!current) throw new Error('The sandbox is used before beforeAll started it');
-			const value = Reflect.get(current, property, current) as unknown;
-			return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(current) : value;
-		},
-	});
+	return sandbox;
 }
 
 /** A customer's invoice IDs as the API lists them now (newest first), read directly over HTTP, 1,000 a page. */

@@ -147,26 +147,6 @@ describe('Subscription Renewal Due over a pass', () => {
 	});
 });
 
-describe('a state saved by the release before passes', () => {
-	test('Renewal Due carries on from it: what was reported is not reported again, what comes due since is', async () => {
-		const live = liveInListOrder();
-		sandbox.world.updateSubscription({ subscription_id: live[3], renews_in_days: 3 });
-		// That release read every running subscription each poll, as 1,000 reads a poll do here.
-		const before = activeTriggerV2(sandbox, { events: ['subscriptionRenewalDue'], renewalDueDays: 7 });
-		await poll(before);
-		sandbox.world.updateSubscription({ subscription_id: live[4], renews_in_days: 4 });
-		expect((await poll(before)).items.map(renewing)).toEqual([[live[4], inDays(4), 4]]);
-		const saved = before.nodeStaticData as { trigger: { families: { customerList: { data: IDataObject } } } };
-		delete saved.trigger.families.customerList.data.detailSweep;
-
-		const trigger = activeTriggerV2(sandbox, { events: ['subscriptionRenewalDue'], renewalDueDays: 7, subscriptionReadsPerPoll: READS }, { 'node:Subscription Billing Trigger': saved });
-		sandbox.world.updateSubscription({ subscription_id: live.at(-1)!, renews_in_days: 5 });
-		const rest = await pass(trigger);
-		expect(rest.items.map(renewing)).toEqual([[live.at(-1), inDays(5), 5]]);
-		expect((await pass(trigger)).items).toEqual([]);
-	});
-});
-
 describe('Subscription Updated with Compare Detail Fields over a pass', () => {
 	test('a detail change is reported once within one pass; a listed change is read first and carries its detail', async () => {
 		const live = liveInListOrder();

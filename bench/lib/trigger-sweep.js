@@ -21,23 +21,19 @@ const percentile = (values, p) => {
 	return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 };
 
-/** What the trigger remembers for its invoice events (trigger/state.ts: one section per event family). */
-const invoiceData = (staticData) => staticData.trigger?.families?.invoices?.data;
+/** What the trigger remembers for its invoice events (trigger/state.ts: its `invoices` section). */
+const invoiceData = (staticData) => staticData.trigger?.invoices;
 
-/** Bytes of the state as n8n stores it (JSON), split into the per-customer part and the watched open invoices. */
+/**
+ * Bytes of the state as n8n stores it (JSON), split into the per-customer part and the watched
+ * open invoices (events/invoiceState.ts: each watched invoice is `=` and its id, status and flags).
+ */
 function stateSize(staticData) {
 	const total = JSON.stringify(staticData).length;
-	const data = invoiceData(staticData);
-	const entries = Object.values((data && data.customers) || {});
-	let watchedBytes = 0;
-	let watched = 0;
-	for (const entry of entries) {
-		const list = entry.slice(entry.indexOf('|') + 1);
-		if (list === '') continue;
-		watchedBytes += list.length + 1;
-		watched += list.split(',').length;
-	}
-	return { total, watchedBytes, watched, customersStored: entries.length };
+	const packed = invoiceData(staticData)?.customers ?? '';
+	const entries = packed.match(/=[^=;]*/g) ?? [];
+	const watchedBytes = entries.reduce((sum, entry) => sum + entry.length, 0);
+	return { total, watchedBytes, watched: entries.length, customersStored: (packed.match(/;/g) ?? []).length };
 }
 
 /** The sandbox process for one run; resolves once seeded and listening. */
@@ -108,7 +104,7 @@ async function sweepRun({ Poller, Trigger, Credential, customers, budget, event 
 	const sweepDone = () => {
 		const data = invoiceData(poller.nodeStaticData);
 		if (data === undefined) throw new Error(`the trigger's state has no invoice section: ${JSON.stringify(poller.nodeStaticData).slice(0, 300)}`);
-		return data.c === undefined;
+		return data.sweep.nextCustomer === undefined;
 	};
 	const results = [];
 	const changedAt = new Map();

@@ -6,17 +6,21 @@
 //    back: requests per poll, sweep time against the ideal (customers ÷ limit), 429s, failed polls,
 //    time from a change to its emission, state bytes per customer and per open invoice. First at
 //    10,000 customers for several Requests Per Poll (the default is chosen from these).
+// 3. State size (--only state): every event selected, Compare Detail Fields on, all customers,
+//    --state-customers customers (default 100,000): the saved static data after the first pass and
+//    sweep and after the next, per section, and the most any poll left (bench/lib/trigger-state-size.js).
 // 2. Every event at 10,000 customers (10,004 subscriptions) and 100,006 invoices without latency
 //    or limit: the first poll, then a poll after a few changes: requests, items, state, poll time.
 //
 //   BENCH_PROGRESS=1 prints each poll.
 //   node bench/trigger.js [--customers 10000] [--invoices 60000] [--sweep-customers 10000,100000]
-//     [--budgets 250,1000,4000] [--sweeps 3] [--only sweep|events]          (npm run bench:trigger)
+//     [--budgets 250,1000,4000] [--sweeps 3] [--state-customers 100000] [--only sweep|events|state]   (npm run bench:trigger)
 
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { startSandbox } = require('../test/sandbox');
 const { sweepRun, percentile, seconds, LATENCY_MS, LIMIT_PER_SECOND } = require('./lib/trigger-sweep');
+const { stateSizeRun } = require('./lib/trigger-state-size');
 
 const ROOT = path.resolve(__dirname, '..');
 let DEFAULT_REQUESTS_PER_POLL;
@@ -32,6 +36,7 @@ const list = (name, fallback) => {
 };
 const SWEEP_CUSTOMERS = list('sweep-customers', '10000,100000');
 const SWEEPS = arg('sweeps', 3);
+const STATE_CUSTOMERS = arg('state-customers', 100000);
 const BUDGETS = list('budgets', '250,1000,4000');
 const ONLY = (() => {
 	const i = process.argv.indexOf('--only');
@@ -86,9 +91,26 @@ async function sweeps(built) {
 
 async function main() {
 	const built = build();
-	if (ONLY !== 'events') await sweeps(built);
-	if (ONLY !== 'sweep') await events(built);
+	if (ONLY === undefined || ONLY === 'sweep') await sweeps(built);
+	if (ONLY === undefined || ONLY === 'events') await events(built);
+	if (ONLY === undefined || ONLY === 'state') await stateSize(built);
 	built.shutdown();
+}
+
+const STATE_BUDGET_BYTES = 10 * 1000 * 1000;
+
+async function stateSize(built) {
+	const r = await stateSizeRun({ ...built, customers: STATE_CUSTOMERS, bigCustomerInvoices: BIG_CUSTOMER_INVOICES });
+	const mb = (n) => `${(n / 1e6).toFixed(2)} MB`;
+	const row = (label, s) => `| ${label} | ${mb(s.total)} | ${kb(s.customers)} | ${kb(s.subscriptions)} | ${kb(s.otherCustomerList)} | ${kb(s.invoices)} |`;
+	console.log('');
+	console.log(`Saved state, every event selected, Compare Detail Fields on, All Customers: ${r.customers.toLocaleString('en-US')} customers, ${r.subscriptions.toLocaleString('en-US')} subscriptions (${r.runningSubscriptions.toLocaleString('en-US')} running), ${r.openInvoices.toLocaleString('en-US')} open invoices; JSON bytes of the node's static data.`);
+	console.log('| After | Static data | customers table | subscriptions table | rest of customerList | invoices |');
+	console.log('|---|---|---|---|---|---|');
+	console.log(row(`first pass and sweep (${r.firstPolls} polls)`, r.first));
+	console.log(row(`next pass and sweep (${r.laterPolls} polls)`, r.later));
+	console.log('');
+	console.log(`STATE SIZE: ${mb(r.later.total)} (most any poll left: ${mb(r.most)}; budget ${mb(STATE_BUDGET_BYTES)}: ${r.most <= STATE_BUDGET_BYTES ? 'within' : 'OVER'}); per customer and subscription together ${(r.later.total / r.customers).toFixed(1)} B: customers table ${(r.later.customers / r.customers).toFixed(1)} B a customer, subscriptions table ${(r.later.subscriptions / r.subscriptions).toFixed(1)} B a subscription, invoices ${(r.later.invoices / r.customers).toFixed(1)} B a customer`);
 }
 
 async function events({ Poller, Trigger, Credential }) {

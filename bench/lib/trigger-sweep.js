@@ -37,13 +37,13 @@ function stateSize(staticData) {
 }
 
 /** The sandbox process for one run; resolves once seeded and listening. */
-function startSandboxProcess({ customers, bigCustomerInvoices }) {
+function startSandboxProcess({ customers, bigCustomerInvoices, limits = { latencyMs: LATENCY_MS, ratePerSecond: LIMIT_PER_SECOND } }) {
 	const child = fork(path.join(__dirname, 'trigger-sandbox.js'), [], {
 		env: {
 			...process.env,
 			BENCH_CUSTOMERS: String(customers),
 			BENCH_INVOICES: String(bigCustomerInvoices),
-			BENCH_LIMITS: JSON.stringify({ latencyMs: LATENCY_MS, ratePerSecond: LIMIT_PER_SECOND }),
+			BENCH_LIMITS: JSON.stringify(limits),
 		},
 		execArgv: ['--max-old-space-size=8192'],
 		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -182,4 +182,4 @@ async function sweepRun({ Poller, Trigger, Credential, customers, budget, event 
 	return { results, latencies, missed, doubled, failedPolls, openInvoices, customers, budget, event };
 }
 
-module.exports = { sweepRun, stateSize, percentile, seconds, LIMIT_PER_SECOND, LATENCY_MS };
+module.exports = { sweepRun, startSandboxProcess, stateSize, percentile, seconds, LIMIT_PER_SECOND, LATENCY_MS };

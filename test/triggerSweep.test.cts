@@ -76,7 +76,7 @@ test('the state is bounded: sweep after sweep it keeps the same size; only custo
 	const size = JSON.stringify(trigger.nodeStaticData).length;
 	for (let sweep = 0; sweep < 3; sweep++) await pollSweep(trigger);
 	expect(JSON.stringify(trigger.nodeStaticData).length).toBe(size);
-	expect(InvoiceTable.read(invoiceState(trigger).customers, invoiceState(trigger).statuses).customers.size).toBe(2);
+	expect(InvoiceTable.read(invoiceState(trigger).customers, invoiceState(trigger).statuses).rows.size).toBe(2);
 });
 
 test('a 429 slows the poll through the request budget (the action node\'s): no poll fails, nothing is missed or doubled', async () => {

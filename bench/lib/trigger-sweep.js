@@ -24,16 +24,25 @@ const percentile = (values, p) => {
 /** What the trigger remembers for its invoice events (trigger/state.ts: its `invoices` section). */
 const invoiceData = (staticData) => staticData.trigger?.invoices;
 
-/**
- * Bytes of the state as n8n stores it (JSON), split into the per-customer part and the watched
- * open invoices (events/invoiceState.ts: each watched invoice is `=` and its id, status and flags).
- */
+/** The trigger's own reader of the invoice section (events/invoiceState.ts), from the bench's build. */
+const invoiceTable = (section) => {
+	const { InvoiceTable } = require(path.join(__dirname, '..', 'dist', 'pkg', 'dist', 'nodes', 'SubscriptionBilling', 'trigger', 'events', 'invoiceState'));
+	return InvoiceTable.read(section?.customers ?? '', section?.statuses ?? []);
+};
+
+/** Bytes of the state as n8n stores it (JSON), split into the per-customer part and the watched open invoices. */
 function stateSize(staticData) {
 	const total = JSON.stringify(staticData).length;
-	const packed = invoiceData(staticData)?.customers ?? '';
-	const entries = packed.match(/=[^=;]*/g) ?? [];
-	const watchedBytes = entries.reduce((sum, entry) => sum + entry.length, 0);
-	return { total, watchedBytes, watched: entries.length, customersStored: (packed.match(/;/g) ?? []).length };
+	const table = invoiceTable(invoiceData(staticData));
+	let watched = 0;
+	let watchedBytes = 0;
+	for (const [print, row] of table.rows) {
+		const count = Object.keys(table.get(print).watched).length;
+		watched += count;
+		// A row: the known invoices' fingerprints, then the watched invoices.
+		if (count > 0) watchedBytes += row.length - table.get(print).known.length;
+	}
+	return { total, watchedBytes, watched, customersStored: table.rows.size };
 }
 
 /** The sandbox process for one run; resolves once seeded and listening. */

@@ -4,17 +4,19 @@ import { fingerprint, FINGERPRINT_LENGTH, hashCell, HASH_CELL_LENGTH } from './f
 /**
  * What the trigger remembers of a list of records (customers, subscriptions): per record, keyed
  * by the fingerprint of its id, one cell per column. Stored as one string, the rows one after
- * the other, each its fingerprint then its cells; a cell is self-delimiting (its first character
- * says how long it is):
+ * the other, each its fingerprint then its cells; a cell is self-delimiting (its first character,
+ * and whether its column is exact, say how long it is):
  *
  * | Cell | Meaning | Previous value reported |
  * |---|---|---|
- * | 4 characters of `A–Z a–z 0–9 - _` | a 24-bit hash of the value (JSON) | no (null) |
+ * | 4 characters of `A–Z a–z 0–9 - _` (other columns) | a 24-bit hash of the value (JSON) | no |
+ * | 3 characters of `A–Z a–z 0–9 - _` (exact columns) | a date `YYYY-MM-DD`, as days since 1900-01-01 in base 64 | yes |
  * | `.` | null | yes |
  * | `+` / `!` | true / false | yes |
- * | `:` and 3 characters | a date `YYYY-MM-DD`, as days since 1900-01-01 (base 64) | yes |
- * | `'` and 1 character | an entry of the table's `words` (a status) | yes |
+ * | one of `#$%&()*,/=?@^{|}` | one of the table's first 17 `words` (statuses), by position | yes |
+ * | `'` and 1 character | a word after those, its position in base 64 | yes |
  * | `<` … `>` | the value itself (JSON, URI-encoded): an exact column's value that fits none of the above | yes |
+ * | `[` … `]` | a row of another section kept with the record (state.ts: the invoices of a customer) | – |
  * | `~` | not known yet (the detail of a subscription not read yet) | – |
  *
  * Exact columns (status and dates) are never hashed; the other columns keep a hash unless the
@@ -23,7 +25,7 @@ import { fingerprint, FINGERPRINT_LENGTH, hashCell, HASH_CELL_LENGTH } from './f
 export interface StoredTable {
 	/** The columns, in cell order. */
 	columns: string[];
-	/** The values of exact columns kept as `'` cells (statuses), at most 64. */
+	/** The values of exact columns kept by their position (statuses), at most 81. */
 	words?: string[];
 	rows: string;
 }
@@ -32,22 +34,25 @@ export const UNKNOWN = '~';
 const NULL = '.';
 const TRUE = '+';
 const FALSE = '!';
-const DATE = ':';
 const WORD = "'";
+const SHORT_WORDS = '#$%&()*,/=?@^{|}';
 const LITERAL = '<';
 const LITERAL_END = '>';
+const NESTED = '[';
+const NESTED_END = ']';
 
 const DAY_MS = 86_400_000;
 const DAY_ZERO = Date.UTC(1900, 0, 1);
 const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_LENGTH = 3;
 
-/** Length of the cell starting at `at`. */
-function cellLength(rows: string, at: number): number {
+/** Length of the cell starting at `at`, in a column that is `exact` or not. */
+function cellLength(rows: string, at: number, exact: boolean): number {
 	const first = rows[at];
-	if (isBase64Char(first)) return HASH_CELL_LENGTH;
-	if (first === DATE) return 4;
+	if (isBase64Char(first)) return exact ? DATE_LENGTH : HASH_CELL_LENGTH;
 	if (first === WORD) return 2;
 	if (first === LITERAL) return rows.indexOf(LITERAL_END, at) + 1 - at;
+	if (first === NESTED) return rows.indexOf(NESTED_END, at) + 1 - at;
 	return 1;
 }
 
@@ -56,7 +61,7 @@ function dateCell(value: string): string | undefined {
 	const ms = Date.parse(`${value}T00:00:00Z`);
 	const days = (ms - DAY_ZERO) / DAY_MS;
 	if (!Number.isInteger(days) || days < 0 || days >= 64 ** 3 || new Date(ms).toISOString().slice(0, 10) !== value) return undefined;
-	return DATE + toBase64(days, 3);
+	return toBase64(days, DATE_LENGTH);
 }
 
 export class RecordTable {
@@ -88,7 +93,7 @@ export class RecordTable {
 			at += FINGERPRINT_LENGTH;
 			const cells: string[] = [];
 			for (let column = 0; column < table.columns.length && at < rows.length; column++) {
-				const length = cellLength(rows, at);
+				const length = cellLength(rows, at, exact.has(table.columns[column]));
 				if (length <= 0) return undefined;
 				cells.push(rows.slice(at, at + length));
 				at += length;
@@ -118,20 +123,21 @@ export class RecordTable {
 			const date = dateCell(value);
 			if (date) return date;
 			let index = this.words.indexOf(value);
-			if (index < 0 && this.words.length < 64 && /^[A-Z_]{1,32}$/.test(value)) index = this.words.push(value) - 1;
-			if (index >= 0) return WORD + BASE64[index];
+			if (index < 0 && this.words.length < SHORT_WORDS.length + 64 && /^[A-Z_]{1,32}$/.test(value)) index = this.words.push(value) - 1;
+			if (index >= 0) return index < SHORT_WORDS.length ? SHORT_WORDS[index] : WORD + BASE64[index - SHORT_WORDS.length];
 		}
 		return LITERAL + encodeURIComponent(JSON.stringify(value)) + LITERAL_END;
 	}
 
 	/** The value a cell stands for; undefined for a hash or a cell not known. */
 	value(cell: string | undefined): unknown {
-		if (cell === undefined || cell === UNKNOWN || isBase64Char(cell[0])) return undefined;
+		if (cell === undefined || cell === UNKNOWN || cell[0] === NESTED || (isBase64Char(cell[0]) && cell.length !== DATE_LENGTH)) return undefined;
 		if (cell === NULL) return null;
 		if (cell === TRUE) return true;
 		if (cell === FALSE) return false;
-		if (cell[0] === DATE) return new Date(DAY_ZERO + fromBase64(cell.slice(1)) * DAY_MS).toISOString().slice(0, 10);
-		if (cell[0] === WORD) return this.words[BASE64.indexOf(cell[1])];
+		if (isBase64Char(cell[0])) return new Date(DAY_ZERO + fromBase64(cell) * DAY_MS).toISOString().slice(0, 10);
+		if (SHORT_WORDS.includes(cell)) return this.words[SHORT_WORDS.indexOf(cell)];
+		if (cell[0] === WORD) return this.words[SHORT_WORDS.length + BASE64.indexOf(cell[1])];
 		return JSON.parse(decodeURIComponent(cell.slice(1, -1))) as unknown;
 	}
 

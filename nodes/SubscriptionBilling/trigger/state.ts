@@ -1,7 +1,8 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import type { LearningEvents } from './events/invoiceLearning';
+import { InvoiceTable } from './events/invoiceState';
 import type { CustomerListEvent, InvoiceFamilyEvent } from './events/types';
-import type { StoredTable } from './recordTable';
+import { RecordTable, UNKNOWN, type StoredTable } from './recordTable';
 
 /**
  * Everything the trigger remembers between polls, in the node's static data under `trigger`.
@@ -12,6 +13,10 @@ import type { StoredTable } from './recordTable';
  * Each family of events owns one section, read from its own source; a family none of whose events
  * is selected is not written (forgotten: selected again, it starts from where things stand). A
  * state this code did not write (no `format: 1`) is not read: the trigger starts silently.
+ *
+ * As saved, the invoice rows of the customers the customers table has are kept in that table, in
+ * an `invoices` column (a `[row]` cell, `~` for none): one fingerprint a customer instead of two.
+ * Reading the state splits them back, so each family sees only its own section.
  */
 export interface TriggerState {
 	format: 1;
@@ -53,10 +58,10 @@ export interface DetailPass {
 	/** Its position in the list then: where the pass resumes if that subscription is gone. */
 	position?: number;
 	/**
-	 * While Renewal Due's first pass runs: the fingerprints of the subscriptions it has read
-	 * (packed). A renewal date read for the first time in that pass is only remembered.
+	 * While Renewal Due's first pass runs (from the poll the event was chosen): a renewal date read
+	 * for the first time is only remembered, as are the dates inside the window when it was chosen.
 	 */
-	renewalsLearned?: string;
+	learningRenewals?: true;
 }
 
 /** The invoice events (customers' invoice lists), for one customer or all. */
@@ -88,14 +93,44 @@ export interface InvoiceSweep {
 }
 
 const STATE_KEY = 'trigger';
+const INVOICES_COLUMN = 'invoices';
+const NOT_EXACT = new Set<string>();
 
 export function readTriggerState(ctx: IPollFunctions): TriggerState {
 	const stored = ctx.getWorkflowStaticData('node')[STATE_KEY] as TriggerState | undefined;
-	return stored?.format === 1 ? stored : { format: 1 };
+	return stored?.format === 1 ? withOwnRows(stored) : { format: 1 };
 }
 
 export function writeTriggerState(ctx: IPollFunctions, state: TriggerState): void {
-	ctx.getWorkflowStaticData('node')[STATE_KEY] = state as unknown as IDataObject;
+	ctx.getWorkflowStaticData('node')[STATE_KEY] = withSharedRows(state) as unknown as IDataObject;
+}
+
+/** The state as saved: the invoice rows of the customers table's customers in its `invoices` column. */
+function withSharedRows(state: TriggerState): TriggerState {
+	const customers = RecordTable.read(state.customerList?.customers, NOT_EXACT);
+	if (!customers || !state.invoices) return state;
+	const invoices = InvoiceTable.read(state.invoices.customers, state.invoices.statuses);
+	const shared = RecordTable.after(customers, [...customers.columns, INVOICES_COLUMN], NOT_EXACT);
+	for (const [print, cells] of customers.rows) {
+		const row = invoices.rows.get(print);
+		shared.rows.set(print, [...cells, row === undefined ? UNKNOWN : `[${row}]`]);
+		invoices.rows.delete(print);
+	}
+	return { ...state, customerList: { ...state.customerList!, customers: shared.store() }, invoices: { ...state.invoices, customers: invoices.pack() } };
+}
+
+/** The state as the families read it: the invoice rows kept in the customers table back in the invoice section. */
+function withOwnRows(state: TriggerState): TriggerState {
+	const shared = RecordTable.read(state.customerList?.customers, NOT_EXACT);
+	if (!shared?.has(INVOICES_COLUMN)) return state;
+	const index = shared.columns.indexOf(INVOICES_COLUMN);
+	const customers = RecordTable.after(shared, shared.columns.filter((column) => column !== INVOICES_COLUMN), NOT_EXACT);
+	const invoices = state.invoices && InvoiceTable.read(state.invoices.customers, state.invoices.statuses);
+	for (const [print, cells] of shared.rows) {
+		customers.rows.set(print, cells.filter((_, column) => column !== index));
+		if (invoices && cells[index].startsWith('[')) invoices.rows.set(print, cells[index].slice(1, -1));
+	}
+	return { ...state, customerList: { ...state.customerList!, customers: customers.store() }, ...(state.invoices && { invoices: { ...state.invoices, customers: invoices!.pack() } }) };
 }
 
 /** The events selected now that the memory was not kept for: they only learn at first. None when there is no memory. */

@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { fingerprint, packFingerprints, unpackFingerprints } from '../fingerprint';
+import { fingerprint } from '../fingerprint';
 import type { DetailPass } from '../state';
 import { isLive, type ListSnapshot } from './customerList';
 import { readSubscriptionDetails } from './subscriptionDetails';
@@ -13,8 +13,6 @@ export interface DetailReads {
 	pass: DetailPass;
 	/** Renewal Due's first pass was running when this poll started: a date read for the first time is only remembered. */
 	learningRenewals: boolean;
-	/** Subscriptions read for the first time in Renewal Due's first pass. */
-	firstLearned: Set<string>;
 }
 
 /** Running subscriptions, in the customer list's order (new ones come last). */
@@ -41,9 +39,9 @@ export async function readDetailsInPass(
 	{ first, budget, renewals, startLearning }: { first: string[]; budget: number; renewals: boolean; startLearning: boolean },
 ): Promise<DetailReads> {
 	const ids = liveSubscriptionIds(snapshot);
-	const pass: DetailPass = startLearning ? { renewalsLearned: '' } : { ...(previous ?? {}) };
-	if (!renewals) delete pass.renewalsLearned;
-	const learningRenewals = pass.renewalsLearned !== undefined;
+	const pass: DetailPass = startLearning ? { learningRenewals: true } : { ...(previous ?? {}) };
+	if (!renewals) delete pass.learningRenewals;
+	const learningRenewals = pass.learningRenewals === true;
 	// At most half the reads go to `first`, so the pass keeps moving.
 	const asked = new Set(first.slice(0, Math.ceil(budget / 2)));
 	const start = resumeAt(ids, pass);
@@ -51,22 +49,13 @@ export async function readDetailsInPass(
 	while (end < ids.length && asked.size < budget) asked.add(ids[end++]);
 	const details = await readSubscriptionDetails(input.api, [...asked]);
 
-	const firstLearned = new Set<string>();
-	if (learningRenewals) {
-		const learned = unpackFingerprints(pass.renewalsLearned);
-		for (const id of details.keys()) {
-			if (!learned.has(fingerprint(id))) firstLearned.add(id);
-			learned.add(fingerprint(id));
-		}
-		pass.renewalsLearned = packFingerprints(learned);
-	}
 	if (end >= ids.length) {
 		delete pass.lastRead;
 		delete pass.position;
-		delete pass.renewalsLearned;
+		delete pass.learningRenewals;
 	} else if (end > start) {
 		pass.lastRead = fingerprint(ids[end - 1]);
 		pass.position = end;
 	}
-	return { details, asked, pass, learningRenewals, firstLearned };
+	return { details, asked, pass, learningRenewals };
 }

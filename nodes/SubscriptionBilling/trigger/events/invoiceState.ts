@@ -29,101 +29,125 @@ export function isEmpty(entry: CustomerInvoices): boolean {
 
 /**
  * The invoice family's customers (state.ts `InvoiceState.customers`), one string: per customer its
- * fingerprint, the fingerprints of its known invoices, then each watched invoice as `=`, its id,
- * its status and its flags, and `;`. An id is 22 characters (a lowercase UUID's 128 bits in base
- * 64) or `<` the id URI-encoded `>`; the status 1 character (its number in `statuses`) or `<…>`;
- * flags: `!` overdue reported, `$` the fingerprints of the failed payments seen, `@` fully paid at
- * (epoch seconds, 6 characters). An open invoice of a customer with nothing else takes 34 bytes.
+ * fingerprint, then its row and `;`. A row: the fingerprints of its known invoices, then each
+ * watched invoice as `=`, its id, its status and its flags. An id is 20 characters (a lowercase
+ * UUID's 128 bits in base 89: the printable characters but `"`, `\`, `<`, `;` and `]`) or `<` the id
+ * URI-encoded `>`; the status 1 character (its number in `statuses` times 2, plus 1 when its
+ * overdue state was reported) or `<` the status `>` and `!` when overdue; flags: `$` the
+ * fingerprints of the failed payments seen, `@` fully paid at (epoch seconds, 6 characters). An
+ * open invoice of a customer with nothing else takes 32 bytes. Rows are decoded only for the
+ * customers a poll visits.
  */
 export class InvoiceTable {
-	readonly customers = new Map<string, CustomerInvoices>();
+	/** Per customer fingerprint, its row as stored. */
+	readonly rows = new Map<string, string>();
 
 	constructor(readonly statuses: string[] = []) {}
 
 	static read(packed: string, statuses: string[]): InvoiceTable {
 		const table = new InvoiceTable([...statuses]);
-		let at = 0;
-		const literal = () => {
-			const close = packed.indexOf('>', at);
-			const text = decodeURIComponent(packed.slice(at + 1, close));
-			at = close + 1;
-			return text;
-		};
-		const prints = () => {
-			let out = '';
-			while (isBase64Char(packed[at])) {
-				out += packed.slice(at, at + FINGERPRINT_LENGTH);
-				at += FINGERPRINT_LENGTH;
-			}
-			return out;
-		};
-		while (at + FINGERPRINT_LENGTH <= packed.length) {
-			const print = packed.slice(at, at + FINGERPRINT_LENGTH);
-			at += FINGERPRINT_LENGTH;
-			const entry: CustomerInvoices = { known: prints(), watched: {} };
-			while (packed[at] === '=') {
-				at++;
-				let id: string;
-				if (packed[at] === '<') id = literal();
-				else {
-					id = uuidOf(packed.slice(at, at + UUID_LENGTH));
-					at += UUID_LENGTH;
-				}
-				const status = packed[at] === '<' ? literal() : table.statuses[BASE64.indexOf(packed[at++])];
-				const watched: Watched = { status, failed: '', overdue: false };
-				for (;;) {
-					if (packed[at] === '!') {
-						at++;
-						watched.overdue = true;
-					} else if (packed[at] === '$') {
-						at++;
-						watched.failed = prints();
-					} else if (packed[at] === '@') {
-						watched.paidAt = fromBase64(packed.slice(at + 1, at + 7)) * 1000;
-						at += 7;
-					} else break;
-				}
-				entry.watched[id] = watched;
-			}
-			at++;
-			table.customers.set(print, entry);
+		for (let at = 0; at + FINGERPRINT_LENGTH <= packed.length; ) {
+			const end = packed.indexOf(';', at);
+			if (end < 0) break;
+			table.rows.set(packed.slice(at, at + FINGERPRINT_LENGTH), packed.slice(at + FINGERPRINT_LENGTH, end));
+			at = end + 1;
 		}
 		return table;
 	}
 
 	pack(): string {
-		const rows = [...this.customers].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-		return rows.map(([print, entry]) => print + entry.known + Object.entries(entry.watched).map(([id, watched]) => `=${packedId(id)}${this.packedStatus(watched.status)}${flags(watched)}`).join('') + ';').join('');
+		const rows = [...this.rows].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+		return rows.map(([print, row]) => `${print}${row};`).join('');
 	}
 
-	private packedStatus(status: string): string {
+	get(print: string): CustomerInvoices | undefined {
+		const row = this.rows.get(print);
+		return row === undefined ? undefined : this.decode(row);
+	}
+
+	set(print: string, entry: CustomerInvoices): void {
+		if (isEmpty(entry)) this.rows.delete(print);
+		else this.rows.set(print, entry.known + Object.entries(entry.watched).map(([id, watched]) => `=${packedId(id)}${this.packedStatus(watched)}${flags(watched)}`).join(''));
+	}
+
+	private decode(row: string): CustomerInvoices {
+		let at = 0;
+		const literal = () => {
+			const close = row.indexOf('>', at);
+			const text = decodeURIComponent(row.slice(at + 1, close));
+			at = close + 1;
+			return text;
+		};
+		const prints = () => {
+			const from = at;
+			while (isBase64Char(row[at])) at += FINGERPRINT_LENGTH;
+			return row.slice(from, at);
+		};
+		const entry: CustomerInvoices = { known: prints(), watched: {} };
+		while (row[at] === '=') {
+			at++;
+			let id: string;
+			if (row[at] === '<') id = literal();
+			else {
+				id = uuidOf(row.slice(at, at + ID_LENGTH));
+				at += ID_LENGTH;
+			}
+			const watched: Watched = { status: '', failed: '', overdue: false };
+			if (row[at] === '<') watched.status = literal();
+			else {
+				const code = BASE64.indexOf(row[at++]);
+				watched.status = this.statuses[code >> 1];
+				watched.overdue = (code & 1) === 1;
+			}
+			for (;;) {
+				if (row[at] === '!') {
+					at++;
+					watched.overdue = true;
+				} else if (row[at] === '$') {
+					at++;
+					watched.failed = prints();
+				} else if (row[at] === '@') {
+					watched.paidAt = fromBase64(row.slice(at + 1, at + 7)) * 1000;
+					at += 7;
+				} else break;
+			}
+			entry.watched[id] = watched;
+		}
+		return entry;
+	}
+
+	private packedStatus({ status, overdue }: Watched): string {
 		let index = this.statuses.indexOf(status);
-		if (index < 0 && this.statuses.length < 64) index = this.statuses.push(status) - 1;
-		return index >= 0 ? BASE64[index] : `<${encodeURIComponent(status)}>`;
+		if (index < 0 && this.statuses.length < 32) index = this.statuses.push(status) - 1;
+		return index >= 0 ? BASE64[index * 2 + (overdue ? 1 : 0)] : `<${encodeURIComponent(status)}>${overdue ? '!' : ''}`;
 	}
 }
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const UUID_LENGTH = 22;
+const ID_DIGITS = [...Array(94)].map((_, i) => String.fromCharCode(33 + i)).filter((ch) => !'"\\<;]'.includes(ch)).join('');
+const ID_BASE = BigInt(ID_DIGITS.length);
+const ID_LENGTH = 20;
 
-/** 32 hex digits as 10 groups of 3 (2 characters each) and one of 2 (2 characters). */
 function packedId(id: string): string {
 	if (!UUID_PATTERN.test(id)) return `<${encodeURIComponent(id)}>`;
-	const hex = id.replace(/-/g, '');
+	let value = BigInt(`0x${id.replace(/-/g, '')}`);
 	let out = '';
-	for (let i = 0; i < 32; i += 3) out += toBase64(parseInt(hex.slice(i, i + 3), 16), 2);
+	for (let i = 0; i < ID_LENGTH; i++) {
+		out = ID_DIGITS[Number(value % ID_BASE)] + out;
+		value /= ID_BASE;
+	}
 	return out;
 }
 
 function uuidOf(packed: string): string {
-	let hex = '';
-	for (let i = 0; i < 20; i += 2) hex += fromBase64(packed.slice(i, i + 2)).toString(16).padStart(3, '0');
-	hex += fromBase64(packed.slice(20, 22)).toString(16).padStart(2, '0');
+	let value = BigInt(0);
+	for (const ch of packed) value = value * ID_BASE + BigInt(ID_DIGITS.indexOf(ch));
+	const hex = value.toString(16).padStart(32, '0');
 	return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 function flags(watched: Watched): string {
-	return (watched.overdue ? '!' : '') + (watched.failed !== '' ? `$${watched.failed}` : '') + (watched.paidAt !== undefined ? `@${toBase64(Math.floor(watched.paidAt / 1000), 6)}` : '');
+	return (watched.failed !== '' ? `$${watched.failed}` : '') + (watched.paidAt !== undefined ? `@${toBase64(Math.floor(watched.paidAt / 1000), 6)}` : '');
 }
 
 function timeMs(value: unknown): number {

@@ -6,7 +6,7 @@ import type { InvoiceState, InvoiceSweep } from '../state';
 import { customerPage, readCustomerList, type CustomerPage } from './customerList';
 import { mostRecentInvoice, visitCustomer, type InvoiceEvent, type Visit } from './customerInvoices';
 import { learningAfter, learningAt, learningAtPosition } from './invoiceLearning';
-import { InvoiceTable, isEmpty } from './invoiceState';
+import { InvoiceTable } from './invoiceState';
 import type { PollInput } from './types';
 
 export type { InvoiceEvent };
@@ -76,10 +76,9 @@ export async function pollInvoiceEvents(
 			visiting++;
 			const print = fingerprint(id);
 			const atCustomer = { ...visit, learning: learningAtPosition(learning, position) };
-			const { items, entry } = await visitCustomer(atCustomer, id, table.customers.get(print));
+			const { items, entry } = await visitCustomer(atCustomer, id, table.get(print));
 			found.set(id, items);
-			if (isEmpty(entry)) table.customers.delete(print);
-			else table.customers.set(print, entry);
+			table.set(print, entry);
 			visiting--;
 		},
 		() => customerId !== undefined || spent + visiting < requestsPerPoll,

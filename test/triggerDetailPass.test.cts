@@ -147,6 +147,32 @@ describe('Subscription Renewal Due over a pass', () => {
 	});
 });
 
+describe('Renewal Due added to a trigger that compares detail fields', () => {
+	test('a renewal date already in the window when the event is added is not reported by it (Subscription Updated reports the change once); one that enters the window later is', async () => {
+		const live = liveInListOrder();
+		const before = activeTriggerV2(sandbox, { events: ['subscriptionUpdated'], subscriptionDetails: true, subscriptionReadsPerPoll: READS });
+		await pass(before);
+		await pass(before);
+		// Read by the edited trigger's pass in its last poll.
+		const last = live.at(-1)!;
+		const renewsBefore = (sandbox.state.subscriptions as Map<string, IDataObject>).get(last)!.renews_at;
+		sandbox.world.updateSubscription({ subscription_id: last, renews_in_days: 3 });
+
+		const edited = activeTriggerV2(sandbox, { events: ['subscriptionUpdated', 'subscriptionRenewalDue'], subscriptionDetails: true, renewalDueDays: 7, subscriptionReadsPerPoll: READS }, { 'node:Subscription Billing Trigger': before.nodeStaticData });
+		const firstPass = await pass(edited);
+		expect(firstPass.items.map((item) => [item.event, (item.subscription as IDataObject).subscription_id, item.changes])).toEqual([
+			['subscriptionUpdated', last, { renews_at: { previous: renewsBefore, current: inDays(3) } }],
+		]);
+		sandbox.world.updateSubscription({ subscription_id: live[5], renews_in_days: 4 });
+		const next = await pass(edited);
+		expect(next.items.map((item) => [item.event, (item.subscription as IDataObject).subscription_id])).toEqual([
+			['subscriptionUpdated', live[5]],
+			['subscriptionRenewalDue', live[5]],
+		]);
+		expect((await pass(edited)).items).toEqual([]);
+	});
+});
+
 describe('Subscription Updated with Compare Detail Fields over a pass', () => {
 	test('a detail change is reported once within one pass; a listed change is read first and carries its detail', async () => {
 		const live = liveInListOrder();

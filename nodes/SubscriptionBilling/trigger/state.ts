@@ -59,9 +59,11 @@ export interface DetailPass {
 	position?: number;
 	/**
 	 * While Renewal Due's first pass runs (from the poll the event was chosen): a renewal date read
-	 * for the first time is only remembered, as are the dates inside the window when it was chosen.
+	 * for the first time in the pass is only remembered. The pass reads in list order, so a
+	 * subscription before `position` has been read; `readAhead`: the fingerprints (packed) of those
+	 * after it read already (due renewals confirmed, changed subscriptions).
 	 */
-	learningRenewals?: true;
+	learningRenewals?: { readAhead: string };
 }
 
 /** The invoice events (customers' invoice lists), for one customer or all. */

@@ -187,8 +187,7 @@ export async function pollCustomerListEvents(
 		for (const { record, date, daysLeft } of due) items.push({ event: 'subscriptionEndingSoon', detected_at: detectedAt, ends_at: date, days_left: daysLeft, subscription: record });
 	}
 	if (renewals && reads) {
-		const tables = { before: subscriptionsBefore, after: subscriptionsAfterPoll! };
-		const renewal = renewalItems(snapshot, reads, tables, previous?.renewalDue, settings.renewalDueDays, { learning: reads.learningRenewals, starting: startLearning });
+		const renewal = renewalItems(snapshot, reads, subscriptionsAfterPoll!, previous?.renewalDue, settings.renewalDueDays, reads.learningRenewals);
 		state.renewalDue = renewal.notified;
 		items.push(...renewal.items);
 	}

@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { fingerprint } from '../fingerprint';
+import { fingerprint, packFingerprints, unpackFingerprints } from '../fingerprint';
 import type { DetailPass } from '../state';
 import { isLive, type ListSnapshot } from './customerList';
 import { readSubscriptionDetails } from './subscriptionDetails';
@@ -13,6 +13,8 @@ export interface DetailReads {
 	pass: DetailPass;
 	/** Renewal Due's first pass was running when this poll started: a date read for the first time is only remembered. */
 	learningRenewals: boolean;
+	/** In Renewal Due's first pass: the subscriptions read for the first time in the pass. */
+	firstRead: Set<string>;
 }
 
 /** Running subscriptions, in the customer list's order (new ones come last). */
@@ -39,9 +41,9 @@ export async function readDetailsInPass(
 	{ first, budget, renewals, startLearning }: { first: string[]; budget: number; renewals: boolean; startLearning: boolean },
 ): Promise<DetailReads> {
 	const ids = liveSubscriptionIds(snapshot);
-	const pass: DetailPass = startLearning ? { learningRenewals: true } : { ...(previous ?? {}) };
+	const pass: DetailPass = startLearning ? { learningRenewals: { readAhead: '' } } : { ...(previous ?? {}) };
 	if (!renewals) delete pass.learningRenewals;
-	const learningRenewals = pass.learningRenewals === true;
+	const learningRenewals = pass.learningRenewals !== undefined;
 	// At most half the reads go to `first`, so the pass keeps moving.
 	const asked = new Set(first.slice(0, Math.ceil(budget / 2)));
 	const start = resumeAt(ids, pass);
@@ -49,6 +51,18 @@ export async function readDetailsInPass(
 	while (end < ids.length && asked.size < budget) asked.add(ids[end++]);
 	const details = await readSubscriptionDetails(input.api, [...asked]);
 
+	const firstRead = new Set<string>();
+	if (pass.learningRenewals) {
+		const position = new Map(ids.map((id, index) => [id, index]));
+		const readAhead = unpackFingerprints(pass.learningRenewals.readAhead);
+		for (const id of details.keys()) {
+			const at = position.get(id) ?? -1;
+			if (at >= start && !readAhead.has(fingerprint(id))) firstRead.add(id);
+			if (at >= end) readAhead.add(fingerprint(id));
+		}
+		const passed = new Set(ids.slice(0, end).map(fingerprint));
+		pass.learningRenewals = { readAhead: packFingerprints([...readAhead].filter((print) => !passed.has(print))) };
+	}
 	if (end >= ids.length) {
 		delete pass.lastRead;
 		delete pass.position;
@@ -57,5 +71,5 @@ export async function readDetailsInPass(
 		pass.lastRead = fingerprint(ids[end - 1]);
 		pass.position = end;
 	}
-	return { details, asked, pass, learningRenewals };
+	return { details, asked, pass, learningRenewals, firstRead };
 }

@@ -35,19 +35,17 @@ export function renewalsToConfirm(snapshot: ListSnapshot, before: RecordTable | 
 }
 
 /**
- * Subscription Renewal Due from the renewal dates the table knows (`before`: the last poll's,
- * `after`: this poll's): a subscription is reported from the detail read this poll, once per
- * renewal date. While `learning` (the first pass after the event was chosen) a date read for the
- * first time is only remembered, as the first poll of the other events does; so are, at the poll
- * the event is chosen (`starting`), the dates already known (read for Compare Detail Fields).
+ * Subscription Renewal Due from the renewal dates the table knows (`after`: this poll's): a
+ * subscription is reported from the detail read this poll, once per renewal date. While `learning` (the first pass after the event was chosen) a date read for the
+ * first time in the pass is only remembered, as the first poll of the other events does.
  */
 export function renewalItems(
 	snapshot: ListSnapshot,
 	reads: DetailReads,
-	{ before, after }: { before: RecordTable | undefined; after: RecordTable },
+	after: RecordTable,
 	notified: string | undefined,
 	days: number,
-	{ learning, starting }: { learning: boolean; starting: boolean },
+	learning: boolean,
 ): { items: IDataObject[]; notified: string } {
 	const reported = unpackFingerprints(notified);
 	const entries: Dated[] = [];
@@ -59,8 +57,7 @@ export function renewalItems(
 		if (date === undefined || date === '') continue;
 		// A date not read this poll and not reported yet waits for its confirming read.
 		if (reads.details.has(id) || reported.has(fingerprint(`${id}|${date}`))) entries.push({ record: subscription, id, date });
-		const firstRead = reads.details.has(id) && rememberedRenewal(before, id) === undefined;
-		if (learning && (firstRead || starting) && inWindow(date, days, snapshot.now)) reported.add(fingerprint(`${id}|${date}`));
+		if (learning && reads.firstRead.has(id) && inWindow(date, days, snapshot.now)) reported.add(fingerprint(`${id}|${date}`));
 	}
 	const { due, notified: remembered } = trackDateWindow(entries, days, snapshot.now, packFingerprints(reported), snapshot.complete && allKnown);
 	const items = due.map(({ record, date, daysLeft }) => {

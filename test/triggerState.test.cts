@@ -7,26 +7,13 @@ import type { IDataObject } from 'n8n-workflow';
 import { useSandbox } from './helpers/billing.cjs';
 import { activeTriggerV2 } from './helpers/trigger.cjs';
 import { InvoiceTable } from '../nodes/SubscriptionBilling/trigger/events/invoiceState';
+import { CUSTOMER_LIST_EVENTS, INVOICE_FAMILY_EVENTS } from '../nodes/SubscriptionBilling/trigger/events/types';
 import { RecordTable } from '../nodes/SubscriptionBilling/trigger/recordTable';
 import type { TriggerState } from '../nodes/SubscriptionBilling/trigger/state';
 
 const sandbox = useSandbox();
 
-const EVERY_EVENT = [
-	'newCustomer',
-	'customerUpdated',
-	'newSubscription',
-	'subscriptionUpdated',
-	'subscriptionStatusChanged',
-	'subscriptionPaused',
-	'subscriptionResumed',
-	'subscriptionEndingSoon',
-	'subscriptionRenewalDue',
-	'newInvoice',
-	'invoicePaid',
-	'invoiceOverdue',
-	'invoicePaymentFailed',
-];
+const EVERY_EVENT = [...CUSTOMER_LIST_EVENTS, ...INVOICE_FAMILY_EVENTS];
 
 describe('the saved state', () => {
 	test('every event selected: one section per family with named keys; the invoices of listed customers kept in the customers table', async () => {
@@ -35,7 +22,7 @@ describe('the saved state', () => {
 		const state = trigger.nodeStaticData.trigger as TriggerState;
 		expect(Object.keys(state).sort()).toEqual(['customerList', 'format', 'invoices']);
 		expect(state.customerList).toEqual({
-			events: EVERY_EVENT.slice(0, 9),
+			events: CUSTOMER_LIST_EVENTS,
 			customers: { columns: ['name', 'legal_name', 'external_id', 'address', 'processor_customer_id', 'tax_id', 'invoices'], rows: expect.any(String) },
 			subscriptions: {
 				columns: ['status', 'name', 'starts_at', 'ends_at', 'renews_at', 'auto_renews', 'sub_total', 'grand_total', 'renewal_total', 'line_items'],
@@ -47,7 +34,7 @@ describe('the saved state', () => {
 			detailPass: {},
 		});
 		expect(state.invoices).toEqual({
-			events: EVERY_EVENT.slice(9),
+			events: INVOICE_FAMILY_EVENTS,
 			customer: '*',
 			sweep: { startedAt: expect.any(Number), lookBackMs: 7 * 86_400_000 },
 			customers: '',

@@ -6,23 +6,14 @@
 // reports the JSON bytes of the node's static data as n8n saves it: after each phase, the most
 // any poll left, and per section.
 
+const path = require('node:path');
 const { startSandboxProcess } = require('./trigger-sweep');
 
-const ALL_EVENTS = [
-	'newCustomer',
-	'customerUpdated',
-	'newSubscription',
-	'subscriptionUpdated',
-	'subscriptionStatusChanged',
-	'subscriptionPaused',
-	'subscriptionResumed',
-	'subscriptionEndingSoon',
-	'subscriptionRenewalDue',
-	'newInvoice',
-	'invoicePaid',
-	'invoiceOverdue',
-	'invoicePaymentFailed',
-];
+/** Every event of the trigger (events/types.ts), from the bench's build. */
+function allEvents() {
+	const types = require(path.join(__dirname, '..', 'dist', 'pkg', 'dist', 'nodes', 'SubscriptionBilling', 'trigger', 'events', 'types'));
+	return [...types.CUSTOMER_LIST_EVENTS, ...types.INVOICE_FAMILY_EVENTS];
+}
 
 const bytes = (value) => (value === undefined ? 0 : JSON.stringify(value).length);
 
@@ -59,7 +50,7 @@ async function stateSizeRun({ Poller, Trigger, Credential, customers, bigCustome
 			nodeType: new Trigger(),
 			credentialType: new Credential(),
 			credentials: { apiKey: sandbox.info.apiKey, environment: 'production', productionBaseUrl: sandbox.info.baseUrl },
-			parameters: { events: ALL_EVENTS, scope: 'all', subscriptionDetails: true, subscriptionReadsPerPoll: readsPerPoll, requestsPerPoll: readsPerPoll },
+			parameters: { events: allEvents(), scope: 'all', subscriptionDetails: true, subscriptionReadsPerPoll: readsPerPoll, requestsPerPoll: readsPerPoll },
 			typeVersion: 2,
 		});
 		let most = 0;
@@ -78,4 +69,4 @@ async function stateSizeRun({ Poller, Trigger, Credential, customers, bigCustome
 	}
 }
 
-module.exports = { stateSizeRun, ALL_EVENTS };
+module.exports = { stateSizeRun };

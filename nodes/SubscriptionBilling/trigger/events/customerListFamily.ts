@@ -87,9 +87,10 @@ function detailKnown(table: RecordTable | undefined, id: string): boolean {
  * of the subscriptions read this poll, merged into one item per subscription, in the list's order.
  */
 function subscriptionUpdates(snapshot: ListSnapshot, before: RecordTable | undefined, after: RecordTable, changes: Map<string, FieldChange>, details: Map<string, IDataObject> | undefined): IDataObject[] {
+	const summaries = new Map(snapshot.subscriptions.map((subscription) => [String(subscription.subscription_id), subscription]));
 	for (const [id, detail] of details ?? []) {
 		if (!detailKnown(before, id)) continue;
-		const summary = snapshot.subscriptions.find((subscription) => String(subscription.subscription_id) === id);
+		const summary = summaries.get(id);
 		const fields = detailFields(detail);
 		const change = summary && fieldChange(summary, id, DETAIL_FIELDS, (field) => fields[field], before, after);
 		if (!change) continue;

@@ -147,23 +147,29 @@ describe('Subscription Renewal Due over a pass', () => {
 	});
 });
 
-describe('a state saved by the release before passes', () => {
-	test('Renewal Due carries on from it: what was reported is not reported again, what comes due since is', async () => {
+describe('Renewal Due added to a trigger that compares detail fields', () => {
+	test('a renewal date already in the window when the event is added is not reported by it (Subscription Updated reports the change once); one that enters the window later is', async () => {
 		const live = liveInListOrder();
-		sandbox.world.updateSubscription({ subscription_id: live[3], renews_in_days: 3 });
-		// That release read every running subscription each poll, as 1,000 reads a poll do here.
-		const before = activeTrigger(sandbox, { events: ['subscriptionRenewalDue'], renewalDueDays: 7 });
-		await poll(before);
-		sandbox.world.updateSubscription({ subscription_id: live[4], renews_in_days: 4 });
-		expect((await poll(before)).items.map(renewing)).toEqual([[live[4], inDays(4), 4]]);
-		const saved = before.nodeStaticData as { trigger: { families: { customerList: { data: IDataObject } } } };
-		delete saved.trigger.families.customerList.data.detailSweep;
+		const before = activeTrigger(sandbox, { events: ['subscriptionUpdated'], subscriptionDetails: true, subscriptionReadsPerPoll: READS });
+		await pass(before);
+		await pass(before);
+		// Read by the edited trigger's pass in its last poll.
+		const last = live.at(-1)!;
+		const renewsBefore = (sandbox.state.subscriptions as Map<string, IDataObject>).get(last)!.renews_at;
+		sandbox.world.updateSubscription({ subscription_id: last, renews_in_days: 3 });
 
-		const trigger = activeTrigger(sandbox, { events: ['subscriptionRenewalDue'], renewalDueDays: 7, subscriptionReadsPerPoll: READS }, { 'node:Subscription Billing Trigger': saved });
-		sandbox.world.updateSubscription({ subscription_id: live.at(-1)!, renews_in_days: 5 });
-		const rest = await pass(trigger);
-		expect(rest.items.map(renewing)).toEqual([[live.at(-1), inDays(5), 5]]);
-		expect((await pass(trigger)).items).toEqual([]);
+		const edited = activeTrigger(sandbox, { events: ['subscriptionUpdated', 'subscriptionRenewalDue'], subscriptionDetails: true, renewalDueDays: 7, subscriptionReadsPerPoll: READS }, { 'node:Subscription Billing Trigger': before.nodeStaticData });
+		const firstPass = await pass(edited);
+		expect(firstPass.items.map((item) => [item.event, (item.subscription as IDataObject).subscription_id, item.changes])).toEqual([
+			['subscriptionUpdated', last, { renews_at: { previous: renewsBefore, current: inDays(3) } }],
+		]);
+		sandbox.world.updateSubscription({ subscription_id: live[5], renews_in_days: 4 });
+		const next = await pass(edited);
+		expect(next.items.map((item) => [item.event, (item.subscription as IDataObject).subscription_id])).toEqual([
+			['subscriptionUpdated', live[5]],
+			['subscriptionRenewalDue', live[5]],
+		]);
+		expect((await pass(edited)).items).toEqual([]);
 	});
 });
 

@@ -10,6 +10,7 @@ import { useSandbox } from './helpers/billing.cjs';
 import { activeTrigger, apiRequests, triggerOfNewProcess } from './helpers/trigger.cjs';
 import type { Poller } from './harness/index.cjs';
 import { skippedPollsWaiting } from '../nodes/SubscriptionBilling/trigger/pollLock';
+import type { TriggerState } from '../nodes/SubscriptionBilling/trigger/state';
 
 const sandbox = useSandbox();
 beforeEach(() => sandbox.clearRequests());
@@ -49,7 +50,7 @@ const customerListings = () => apiRequests(sandbox).filter((request) => /^GET \/
 const invoiceReads = (customerId: string) => apiRequests(sandbox).filter((request) => request.startsWith(`GET /customers/${customerId}/invoices?`));
 const activeSubscriptions = () => [...(sandbox.state.subscriptions as Map<string, { subscription_id: string; status: string }>).values()].filter((s) => s.status === 'ACTIVE').map((s) => s.subscription_id);
 const customersInListOrder = () => [...(sandbox.state.customers as Map<string, unknown>).keys()];
-const invoiceFamily = (trigger: Poller) => (trigger.nodeStaticData.trigger as { families: { invoices: { watching: string; events: string[]; data: IDataObject } } }).families.invoices;
+const invoiceFamily = (trigger: Poller) => (trigger.nodeStaticData.trigger as TriggerState).invoices!;
 
 describe('an event added or removed while changes are pending', () => {
 	test('the issue\'s case: Invoice Paid and Subscription Paused added while a payment failure and a new customer are pending: both emitted once, nothing from before the added events', async () => {
@@ -186,7 +187,7 @@ describe('an event added or removed while changes are pending', () => {
 		const last = customers.at(-1)!;
 		const open = { [first]: sandbox.world.issueInvoice({ customer_id: first, amount: 21 }), [last]: sandbox.world.issueInvoice({ customer_id: last, amount: 22 }) };
 		const { trigger, edit } = published({ events: ['newInvoice'], scope: 'all', requestsPerPoll: 10 });
-		const sweepAt = (poller: Poller) => invoiceFamily(poller).data.c as number | undefined;
+		const sweepAt = (poller: Poller) => invoiceFamily(poller).sweep.nextCustomer;
 		// The first sweep (silent), then the first poll of the next, which stops before the last customers.
 		do expect(await itemsOf(trigger)).toEqual([]);
 		while (sweepAt(trigger) !== undefined);
@@ -201,7 +202,7 @@ describe('an event added or removed while changes are pending', () => {
 		const edited = edit({ events: ['newInvoice', 'invoicePaymentFailed'] });
 		const polls: string[][][] = [];
 		do polls.push(await itemsOf(edited));
-		while (invoiceFamily(edited).data.learning !== undefined);
+		while (invoiceFamily(edited).learning !== undefined);
 		// New Invoice reports each customer's invoice at its visit; no failure from before the edit.
 		expect(polls.flat()).toEqual([
 			['newInvoice', issued[1]],
@@ -220,29 +221,6 @@ describe('an event added or removed while changes are pending', () => {
 				['invoicePaymentFailed', open[last].invoice_id, 'expired_card'],
 			].sort(),
 		);
-	});
-});
-
-describe('a state saved before the events were kept with it', () => {
-	test('the invoice family\'s `watching` named its events: read as those events, so an event added to them learns while the others carry on', async () => {
-		const customer_id = sandbox.fixtures.customerId;
-		const watched = sandbox.world.issueInvoice({ customer_id, amount: 25 });
-		const toPay = sandbox.world.issueInvoice({ customer_id, amount: 26 });
-		const { trigger } = published({ events: ['invoicePaymentFailed'], ...oneCustomer(customer_id) });
-		expect(await itemsOf(trigger)).toEqual([]);
-		// As the release before wrote it: no `events`, the events in `watching`.
-		const state = saved(trigger);
-		const families = (state[`node:${DEFAULT_NAME}`] as { trigger: { families: { invoices: IDataObject } } }).trigger.families;
-		families.invoices = { watching: JSON.stringify({ customerId: customer_id, events: ['invoicePaymentFailed'] }), data: families.invoices.data };
-
-		sandbox.world.failPayment({ invoice_id: watched.invoice_id, error: 'card_declined' });
-		sandbox.world.payInvoice({ invoice_id: toPay.invoice_id });
-		const upgraded = activeTrigger(sandbox, { events: ['invoicePaymentFailed', 'invoicePaid'], ...oneCustomer(customer_id) }, state);
-		expect(await itemsOf(upgraded)).toEqual([['invoicePaymentFailed', watched.invoice_id, 'card_declined']]);
-		expect(invoiceFamily(upgraded)).toEqual(expect.objectContaining({ watching: JSON.stringify({ customerId: customer_id }), events: ['invoicePaymentFailed', 'invoicePaid'] }));
-		sandbox.world.payInvoice({ invoice_id: watched.invoice_id });
-		expect(await itemsOf(upgraded)).toEqual([['invoicePaid', watched.invoice_id]]);
-		expect(await itemsOf(upgraded)).toEqual([]);
 	});
 });
 

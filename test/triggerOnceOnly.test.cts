@@ -1,7 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { useSandbox } from './helpers/billing.cjs';
 import { activeTrigger, apiRequests } from './helpers/trigger.cjs';
-import { fingerprint } from '../nodes/SubscriptionBilling/trigger/fingerprint';
 import { skippedPollsWaiting } from '../nodes/SubscriptionBilling/trigger/pollLock';
 
 // Issue 20 §1: once only, whatever order the API answers in and whenever things happen.
@@ -217,24 +216,4 @@ describe('paid, refunded, paid again', () => {
 		expect(apiRequests(sandbox)).toEqual([`GET /customers/${customer_id}/invoices?ordering=-issued_at&limit=100`, 'POST /invoices/search?limit=1000']);
 		expect((await trigger.poll()).items).toBeNull();
 	});
-});
-
-test('a state saved by release 0.1 (newest issue time and the ids at it) is carried on: nothing repeated, nothing missed', async () => {
-	const customer_id = sandbox.fixtures.customerId;
-	const parameters = { events: ['newInvoice'], ...oneCustomer(customer_id) };
-	const markAt = isoSecondsAgo(60);
-	const seen = sandbox.world.issueInvoice({ customer_id, amount: 1, issued_at: markAt });
-	const mark = Date.parse(markAt);
-	const saved = {
-		'node:Subscription Billing Trigger': {
-			trigger: { version: 1, watching: JSON.stringify({ event: 'newInvoice', customerId: customer_id }), data: { customer: `${mark.toString(36)}|${fingerprint(seen.invoice_id)}|` } },
-		},
-	};
-	const sameSecond = sandbox.world.issueInvoice({ customer_id, amount: 2, issued_at: markAt });
-	const later = sandbox.world.issueInvoice({ customer_id, amount: 3 });
-	const trigger = activeTrigger(sandbox, parameters, saved);
-	expect((await trigger.poll()).items?.map(invoiceIdOf)).toEqual([sameSecond.invoice_id, later.invoice_id]);
-	expect((await trigger.poll()).items).toBeNull();
-	const next = sandbox.world.issueInvoice({ customer_id, amount: 4 });
-	expect((await trigger.poll()).items?.map(invoiceIdOf)).toEqual([next.invoice_id]);
 });

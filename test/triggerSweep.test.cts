@@ -4,6 +4,8 @@ import { activeTrigger, apiRequests } from './helpers/trigger.cjs';
 import type { Poller } from './harness/index.cjs';
 import type { Sandbox as SandboxServer } from './sandbox/index.cjs';
 import { heldBudgets } from '../nodes/SubscriptionBilling/shared/rateBudget';
+import { InvoiceTable } from '../nodes/SubscriptionBilling/trigger/events/invoiceState';
+import type { TriggerState } from '../nodes/SubscriptionBilling/trigger/state';
 
 // Issue 20 §2: all customers under a request budget per poll. Pages of 5 customers; 12 customers.
 const sandbox = useSandbox({ maxPageSize: 5 });
@@ -14,7 +16,7 @@ const BUDGET = 10;
 const server = () => sandbox as unknown as SandboxServer;
 const invoiceIdOf = (item: IDataObject) => (item.invoice as IDataObject).invoice_id as string;
 const customersInListOrder = () => [...(sandbox.state.customers as Map<string, unknown>).keys()];
-const sweepState = (trigger: Poller) => (trigger.nodeStaticData.trigger as { families: { invoices: { data: IDataObject } } }).families.invoices.data;
+const invoiceState = (trigger: Poller) => (trigger.nodeStaticData.trigger as TriggerState).invoices!;
 
 async function pollOnce(trigger: Poller): Promise<{ items: string[]; requests: number }> {
 	sandbox.clearRequests();
@@ -26,7 +28,7 @@ async function pollOnce(trigger: Poller): Promise<{ items: string[]; requests: n
 /** Polls until the sweep in progress is done; each poll's items and request count. */
 async function finishSweep(trigger: Poller): Promise<Array<{ items: string[]; requests: number }>> {
 	const polls = [];
-	while (sweepState(trigger).c !== undefined) polls.push(await pollOnce(trigger));
+	while (invoiceState(trigger).sweep.nextCustomer !== undefined) polls.push(await pollOnce(trigger));
 	return polls;
 }
 
@@ -48,7 +50,7 @@ test('a sweep spans several polls under Requests Per Poll, each resuming where t
 	const opening = await trigger.poll();
 	expect(opening.items).toBeNull();
 	expect(apiRequests(sandbox)[0]).toBe('GET /customers?limit=1000');
-	const resumeAt = sweepState(trigger).c as number;
+	const resumeAt = invoiceState(trigger).sweep.nextCustomer!;
 	expect(resumeAt).toBeGreaterThan(0);
 	expect(resumeAt).toBeLessThan(customers.length);
 	const issued = customers.map((customer_id) => sandbox.world.issueInvoice({ customer_id, amount: 3 }).invoice_id);
@@ -74,7 +76,7 @@ test('the state is bounded: sweep after sweep it keeps the same size; only custo
 	const size = JSON.stringify(trigger.nodeStaticData).length;
 	for (let sweep = 0; sweep < 3; sweep++) await pollSweep(trigger);
 	expect(JSON.stringify(trigger.nodeStaticData).length).toBe(size);
-	expect(Object.keys(sweepState(trigger).customers as IDataObject)).toHaveLength(2);
+	expect(InvoiceTable.read(invoiceState(trigger).customers, invoiceState(trigger).statuses).rows.size).toBe(2);
 });
 
 test('a 429 slows the poll through the request budget (the action node\'s): no poll fails, nothing is missed or doubled', async () => {

@@ -9,7 +9,7 @@
 //   { id, cmd: 'stats' }                 -> { requests, limited, cpuMs } since the start
 //   { id, cmd: 'change', n, event }      an invoice of amount 1 issued to the n-th chosen customer
 //                                           (and paid, for Invoice Paid)  -> { invoiceId }
-// On start it sends { ready: true, baseUrl, apiKey, customers, openInvoices }.
+// On start it sends { ready: true, baseUrl, apiKey, customers, openInvoices, subscriptions, runningSubscriptions }.
 
 const path = require('node:path');
 const { startSandbox } = require(path.join(__dirname, '..', '..', 'test', 'sandbox'));
@@ -50,7 +50,9 @@ async function main() {
 		}
 	});
 	process.on('disconnect', () => sandbox.close().then(() => process.exit(0)));
-	process.send({ ready: true, baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, customers: ids.length, openInvoices });
+	const subscriptions = [...sandbox.state.subscriptions.values()];
+	const runningSubscriptions = subscriptions.filter((s) => !['INACTIVE', 'SUPERSEDED', 'TERMINATED'].includes(s.status)).length;
+	process.send({ ready: true, baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, customers: ids.length, openInvoices, subscriptions: subscriptions.length, runningSubscriptions });
 }
 
 main().catch((error) => {

@@ -21,33 +21,38 @@ const percentile = (values, p) => {
 	return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 };
 
-/** What the trigger remembers for its invoice events (trigger/state.ts: one section per event family). */
-const invoiceData = (staticData) => staticData.trigger?.families?.invoices?.data;
+/** What the trigger remembers for its invoice events (trigger/state.ts: its `invoices` section). */
+const invoiceData = (staticData) => staticData.trigger?.invoices;
+
+/** The trigger's own reader of the invoice section (events/invoiceState.ts), from the bench's build. */
+const invoiceTable = (section) => {
+	const { InvoiceTable } = require(path.join(__dirname, '..', 'dist', 'pkg', 'dist', 'nodes', 'SubscriptionBilling', 'trigger', 'events', 'invoiceState'));
+	return InvoiceTable.read(section?.customers ?? '', section?.statuses ?? []);
+};
 
 /** Bytes of the state as n8n stores it (JSON), split into the per-customer part and the watched open invoices. */
 function stateSize(staticData) {
 	const total = JSON.stringify(staticData).length;
-	const data = invoiceData(staticData);
-	const entries = Object.values((data && data.customers) || {});
-	let watchedBytes = 0;
+	const table = invoiceTable(invoiceData(staticData));
 	let watched = 0;
-	for (const entry of entries) {
-		const list = entry.slice(entry.indexOf('|') + 1);
-		if (list === '') continue;
-		watchedBytes += list.length + 1;
-		watched += list.split(',').length;
+	let watchedBytes = 0;
+	for (const [print, row] of table.rows) {
+		const count = Object.keys(table.get(print).watched).length;
+		watched += count;
+		// A row: the known invoices' fingerprints, then the watched invoices.
+		if (count > 0) watchedBytes += row.length - table.get(print).known.length;
 	}
-	return { total, watchedBytes, watched, customersStored: entries.length };
+	return { total, watchedBytes, watched, customersStored: table.rows.size };
 }
 
 /** The sandbox process for one run; resolves once seeded and listening. */
-function startSandboxProcess({ customers, bigCustomerInvoices }) {
+function startSandboxProcess({ customers, bigCustomerInvoices, limits = { latencyMs: LATENCY_MS, ratePerSecond: LIMIT_PER_SECOND } }) {
 	const child = fork(path.join(__dirname, 'trigger-sandbox.js'), [], {
 		env: {
 			...process.env,
 			BENCH_CUSTOMERS: String(customers),
 			BENCH_INVOICES: String(bigCustomerInvoices),
-			BENCH_LIMITS: JSON.stringify({ latencyMs: LATENCY_MS, ratePerSecond: LIMIT_PER_SECOND }),
+			BENCH_LIMITS: JSON.stringify(limits),
 		},
 		execArgv: ['--max-old-space-size=8192'],
 		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -108,7 +113,7 @@ async function sweepRun({ Poller, Trigger, Credential, customers, budget, event 
 	const sweepDone = () => {
 		const data = invoiceData(poller.nodeStaticData);
 		if (data === undefined) throw new Error(`the trigger's state has no invoice section: ${JSON.stringify(poller.nodeStaticData).slice(0, 300)}`);
-		return data.c === undefined;
+		return data.sweep.nextCustomer === undefined;
 	};
 	const results = [];
 	const changedAt = new Map();
@@ -186,4 +191,4 @@ async function sweepRun({ Poller, Trigger, Credential, customers, budget, event 
 	return { results, latencies, missed, doubled, failedPolls, openInvoices, customers, budget, event };
 }
 
-module.exports = { sweepRun, stateSize, percentile, seconds, LIMIT_PER_SECOND, LATENCY_MS };
+module.exports = { sweepRun, startSandboxProcess, stateSize, percentile, seconds, LIMIT_PER_SECOND, LATENCY_MS };

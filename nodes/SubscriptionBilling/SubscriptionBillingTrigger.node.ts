@@ -5,12 +5,12 @@ import { REPOSITORY_URL } from './shared/constants';
 import { searchCustomers } from './shared/listSearch';
 import { TRIGGER_SUBTITLE, triggerProperties } from './trigger/description';
 import { pollCustomerListEvents } from './trigger/events/customerListFamily';
-import { pollInvoiceEvents, sampleInvoice } from './trigger/events/invoices';
+import { pollInvoiceEvents, sampleInvoice, watchedCustomer } from './trigger/events/invoices';
 import { sampleCustomerListEvents, withMissingExamples } from './trigger/events/samples';
 import type { PollInput } from './trigger/events/types';
 import { triggerSettings, type TriggerSettings } from './trigger/parameters';
 import { exclusivePoll } from './trigger/pollLock';
-import { addedEvents, CUSTOMER_LIST_WATCHING, invoiceWatching, readFamilyState, writeFamilyStates, type EventFamily, type FamilyState } from './trigger/state';
+import { addedEvents, readTriggerState, writeTriggerState, type TriggerState } from './trigger/state';
 
 export class SubscriptionBillingTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -53,7 +53,7 @@ export class SubscriptionBillingTrigger implements INodeType {
 			const settings = triggerSettings(this);
 			const api = await readAccess(this);
 			const now = new Date();
-			const input = { api, previous: undefined, now };
+			const input = { api, now };
 			const items = this.getMode() === 'manual' ? await fetchTestEvent(input, settings) : await pollOnce(this, input, settings);
 			return items.length > 0 ? [this.helpers.returnJsonArray(items)] : null;
 		});
@@ -71,29 +71,29 @@ async function fetchTestEvent(input: PollInput, settings: TriggerSettings): Prom
 /**
  * One scheduled poll: each family of selected events reads its source once (the customer list
  * once for both families); the state of every family is written together once all of them
- * succeeded. An event added to a family's selection only learns at first, the others carry on.
+ * succeeded (trigger/state.ts). An event added to a family's selection only learns at first, the
+ * others carry on.
  */
 async function pollOnce(ctx: IPollFunctions, input: PollInput, settings: TriggerSettings): Promise<IDataObject[]> {
 	const items: IDataObject[] = [];
-	const families: Partial<Record<EventFamily, FamilyState>> = {};
+	const before = readTriggerState(ctx);
+	const after: TriggerState = { format: 1 };
 	const { listEvents, invoiceEvents, invoiceCustomerId } = settings;
 	if (listEvents.length > 0) {
-		const watching = CUSTOMER_LIST_WATCHING;
-		const memory = readFamilyState(ctx, 'customerList', watching);
-		const outcome = await pollCustomerListEvents({ ...input, previous: memory?.data }, listEvents, settings, addedEvents(memory, listEvents));
+		const previous = before.customerList;
+		const outcome = await pollCustomerListEvents(input, previous, listEvents, settings, addedEvents(previous?.events, listEvents));
 		items.push(...outcome.items);
-		families.customerList = { watching, events: listEvents, data: outcome.state };
+		after.customerList = outcome.state;
 	}
 	if (invoiceEvents.length > 0) {
-		const watching = invoiceWatching(invoiceCustomerId);
-		const memory = readFamilyState(ctx, 'invoices', watching);
-		const outcome = await pollInvoiceEvents({ ...input, previous: memory?.data }, invoiceEvents, invoiceCustomerId, {
-			added: addedEvents(memory, invoiceEvents),
+		const previous = before.invoices?.customer === watchedCustomer(invoiceCustomerId) ? before.invoices : undefined;
+		const outcome = await pollInvoiceEvents(input, previous, invoiceEvents, invoiceCustomerId, {
+			added: addedEvents(previous?.events, invoiceEvents),
 			customerListRead: listEvents.length > 0,
 		});
 		items.push(...outcome.items);
-		families.invoices = { watching, events: invoiceEvents, data: outcome.state };
+		after.invoices = outcome.state;
 	}
-	writeFamilyStates(ctx, families);
+	writeTriggerState(ctx, after);
 	return items;
 }

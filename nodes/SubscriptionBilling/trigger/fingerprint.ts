@@ -1,10 +1,16 @@
+import { toBase64 } from './compact';
+
 /**
  * Ids are remembered as 9-character fingerprints (a 53-bit hash), so remembering 10,000 of them
  * takes 90 KB instead of 360 KB. Two different ids share a fingerprint with a probability of about
  * n² / 2^54 (10,000 ids: 1 in 180 million); such an id would not be reported as new.
+ *
+ * Field values kept only to tell whether they changed are remembered as 4-character hashes
+ * (24 bits, `hashCell`): a changed value keeps its hash with a probability of 1 in 2^24 (about
+ * 1 in 16.8 million), and that change is not reported.
  */
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 export const FINGERPRINT_LENGTH = 9;
+export const HASH_CELL_LENGTH = 4;
 
 /** cyrb53 (public domain): a fast 53-bit string hash. */
 function hash53(text: string): number {
@@ -21,13 +27,12 @@ function hash53(text: string): number {
 }
 
 export function fingerprint(id: string): string {
-	let value = hash53(id);
-	let out = '';
-	for (let i = 0; i < FINGERPRINT_LENGTH; i++) {
-		out += ALPHABET[value % 64];
-		value = Math.floor(value / 64);
-	}
-	return out;
+	return toBase64(hash53(id), FINGERPRINT_LENGTH);
+}
+
+/** A value's 24-bit hash, 4 characters of the fingerprint alphabet. */
+export function hashCell(text: string): string {
+	return toBase64(hash53(text) % 2 ** 24, HASH_CELL_LENGTH);
 }
 
 /** A set of fingerprints stored as one string (no separators: every fingerprint has the same length). */

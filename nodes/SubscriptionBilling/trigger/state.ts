@@ -1,118 +1,141 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
-import { isInvoiceFamilyEvent } from './events/types';
+import type { LearningEvents } from './events/invoiceLearning';
+import { InvoiceTable } from './events/invoiceState';
+import type { CustomerListEvent, InvoiceFamilyEvent } from './events/types';
+import { RecordTable, UNKNOWN, type StoredTable } from './recordTable';
+
+/**
+ * Everything the trigger remembers between polls, in the node's static data under `trigger`.
+ * Written in one assignment after every request of a poll succeeded (a poll that fails part-way
+ * leaves it as it was). Beside it, trigger/pollLock.ts marks the static data with `pollBoot` (the
+ * n8n process that wrote it) and `pollSeq` (that process's poll number).
+ *
+ * Each family of events owns one section, read from its own source; a family none of whose events
+ * is selected is not written (forgotten: selected again, it starts from where things stand). A
+ * state this code did not write (no `format: 1`) is not read: the trigger starts silently.
+ *
+ * As saved, the invoice rows of the customers the customers table has are kept in that table, in
+ * an `invoices` column (a `[row]` cell, `~` for none): one fingerprint a customer instead of two.
+ * Reading the state splits them back, so each family sees only its own section.
+ */
+export interface TriggerState {
+	format: 1;
+	customerList?: CustomerListState;
+	invoices?: InvoiceState;
+}
+
+/**
+ * The customer-list events (GET /customers), from one reading of the list a poll. A table or
+ * column that is missing is not remembered yet: its events only remember at that poll.
+ */
+export interface CustomerListState {
+	/** The family's events selected when this was written: an event added since only learns at first. */
+	events: CustomerListEvent[];
+	/**
+	 * Customers (New Customer: its rows; Customer Updated: the columns of the six input fields,
+	 * hashed). About 30 bytes a customer with both.
+	 */
+	customers?: StoredTable;
+	/**
+	 * Subscriptions (New Subscription: its rows; Status Changed, Paused, Resumed and Subscription
+	 * Updated: `status`; Subscription Updated: `name` hashed, `starts_at`, `ends_at`; Compare Detail
+	 * Fields: `auto_renews` and hashes of the totals and line items; Renewal Due and Compare Detail
+	 * Fields: `renews_at`). Detail cells are `~` until the pass (`detailPass`) has read the subscription.
+	 */
+	subscriptions?: StoredTable;
+	/** Ending Soon: fingerprints of `id|ends_at` reported and still inside the window (packed). */
+	endingSoon?: string;
+	/** Renewal Due: fingerprints of `id|renews_at` reported and still inside the window (packed). */
+	renewalDue?: string;
+	/** Where the pass over the running subscriptions' details stands (Renewal Due, Compare Detail Fields). */
+	detailPass?: DetailPass;
+}
+
+/** The pass that reads each running subscription (Subscription Get) once, over as many polls as it takes. */
+export interface DetailPass {
+	/** Fingerprint of the last subscription the pass read: the next poll resumes after it. Absent: the next pass starts. */
+	lastRead?: string;
+	/** Its position in the list then: where the pass resumes if that subscription is gone. */
+	position?: number;
+	/**
+	 * While Renewal Due's first pass runs (from the poll the event was chosen): a renewal date read
+	 * for the first time in the pass is only remembered. The pass reads in list order, so a
+	 * subscription before `position` has been read; `readAhead`: the fingerprints (packed) of those
+	 * after it read already (due renewals confirmed, changed subscriptions).
+	 */
+	learningRenewals?: { readAhead: string };
+}
+
+/** The invoice events (customers' invoice lists), for one customer or all. */
+export interface InvoiceState {
+	events: InvoiceFamilyEvent[];
+	/** The customer whose invoices are watched, `*` for All Customers: another starts the family over. */
+	customer: string;
+	/** The sweep in progress: it visits every customer once, over one or several polls. */
+	sweep: InvoiceSweep;
+	/** Invoice events added to the selection that have not yet visited every customer (events/invoiceLearning.ts). */
+	learning?: LearningEvents;
+	/**
+	 * Per customer with invoices issued within the look-back window or watched ones (the others
+	 * take no room), packed as one string: events/invoiceState.ts.
+	 */
+	customers: string;
+	/** The invoice statuses the packed customers refer to by number. */
+	statuses: string[];
+}
+
+export interface InvoiceSweep {
+	/** When it started (epoch ms) and its look-back window (ms). */
+	startedAt: number;
+	lookBackMs: number;
+	/** The same of the sweep before; absent during the first sweep, which only remembers. */
+	previous?: { startedAt: number; lookBackMs: number };
+	/** Offset in the customer list of the next customer to visit; absent: the sweep is done. */
+	nextCustomer?: number;
+}
 
 const STATE_KEY = 'trigger';
-const STATE_VERSION = 2;
+const INVOICES_COLUMN = 'invoices';
+const NOT_EXACT = new Set<string>();
 
-/** The trigger's memory is kept per event family: each family reads its own source. */
-export type EventFamily = 'customerList' | 'invoices';
-
-/**
- * What one family remembers between polls. `watching` names the settings the memory belongs to
- * (for the invoice family, which customers): memory kept for other settings is not used, and the
- * family's next poll starts from where things stand. `events`: the family's events selected when
- * it was written, so that an event added later is told apart (it starts from where things stand
- * while the others carry on); absent in a customer-list state saved before it was kept.
- */
-export interface FamilyState {
-	watching: string;
-	events?: string[];
-	data: IDataObject;
+export function readTriggerState(ctx: IPollFunctions): TriggerState {
+	const stored = ctx.getWorkflowStaticData('node')[STATE_KEY] as TriggerState | undefined;
+	return stored?.format === 1 ? withOwnRows(stored) : { format: 1 };
 }
 
-/** A family's memory as a poll reads it. */
-export interface FamilyMemory {
-	data: IDataObject;
-	/** The family's events the memory was kept for; undefined: not known (a state saved before they were kept). */
-	events: string[] | undefined;
+export function writeTriggerState(ctx: IPollFunctions, state: TriggerState): void {
+	ctx.getWorkflowStaticData('node')[STATE_KEY] = withSharedRows(state) as unknown as IDataObject;
 }
 
-interface StoredState {
-	version: typeof STATE_VERSION;
-	families: Partial<Record<EventFamily, FamilyState>>;
-}
-
-/** The customer-list family's memory belongs to no setting: each event keeps its own section. */
-export const CUSTOMER_LIST_WATCHING = 'customer list';
-
-/** Version 1 kept one event's memory: `{ version: 1, watching: '{"event":…,"customerId":…}', data }`. */
-interface StoredStateV1 {
-	version: 1;
-	watching: string;
-	data: IDataObject;
-}
-
-/** The sections the customer-list family keeps, from what version 1 kept for its one event. */
-function customerListFromV1(event: string, data: IDataObject): IDataObject | undefined {
-	if (event === 'newCustomer' && typeof data.known === 'string') return { knownCustomers: data.known };
-	if (event === 'newSubscription' && typeof data.known === 'string') return { knownSubscriptions: data.known };
-	if (event === 'subscriptionStatusChanged' && data.statuses) return { statuses: data.statuses };
-	return undefined;
-}
-
-/** Version 1's memory read as the families keep it now, so a saved workflow neither repeats nor misses. */
-function fromVersion1(stored: StoredStateV1): StoredState {
-	const families: StoredState['families'] = {};
-	try {
-		const { event, customerId } = JSON.parse(stored.watching) as { event: string; customerId?: string };
-		// The invoice family reads version 1's invoice state itself (its `customer` or `customers`).
-		if (isInvoiceFamilyEvent(event)) families.invoices = { watching: invoiceWatching(customerId), events: [event], data: stored.data };
-		const sections = customerListFromV1(event, stored.data);
-		if (sections) families.customerList = { watching: CUSTOMER_LIST_WATCHING, events: [event], data: sections };
-	} catch {
-		// Unreadable: start from where things stand.
+/** The state as saved: the invoice rows of the customers table's customers in its `invoices` column. */
+function withSharedRows(state: TriggerState): TriggerState {
+	const customers = RecordTable.read(state.customerList?.customers, NOT_EXACT);
+	if (!customers || !state.invoices) return state;
+	const invoices = InvoiceTable.read(state.invoices.customers, state.invoices.statuses);
+	const shared = RecordTable.after(customers, [...customers.columns, INVOICES_COLUMN], NOT_EXACT);
+	for (const [print, cells] of customers.rows) {
+		const row = invoices.rows.get(print);
+		shared.rows.set(print, [...cells, row === undefined ? UNKNOWN : `[${row}]`]);
+		invoices.rows.delete(print);
 	}
-	return { version: STATE_VERSION, families };
+	return { ...state, customerList: { ...state.customerList!, customers: shared.store() }, invoices: { ...state.invoices, customers: invoices.pack() } };
 }
 
-function stored(ctx: IPollFunctions): StoredState | undefined {
-	const value = ctx.getWorkflowStaticData('node')[STATE_KEY] as StoredState | StoredStateV1 | undefined;
-	if (value?.version === 1) return fromVersion1(value);
-	return value?.version === STATE_VERSION ? value : undefined;
-}
-
-/**
- * The invoice family's memory belongs to its customers: another customer (or All Customers instead
- * of one) starts it over. Its events share it; each event added later only learns at first
- * (invoices.ts), so adding or removing one does not touch the others.
- */
-export function invoiceWatching(customerId: string | undefined): string {
-	return JSON.stringify({ customerId: customerId ?? '*' });
-}
-
-/**
- * Until events were kept apart, the invoice family's `watching` named its events too
- * (`{customerId, events}`): read as its customers and its events.
- */
-function withEvents(state: FamilyState): FamilyState {
-	if (state.events) return state;
-	try {
-		const { customerId, events } = JSON.parse(state.watching) as { customerId?: unknown; events?: unknown };
-		if (typeof customerId === 'string' && Array.isArray(events)) return { ...state, watching: JSON.stringify({ customerId }), events: events.map(String) };
-	} catch {
-		// Not JSON: the customer list's `watching`.
+/** The state as the families read it: the invoice rows kept in the customers table back in the invoice section. */
+function withOwnRows(state: TriggerState): TriggerState {
+	const shared = RecordTable.read(state.customerList?.customers, NOT_EXACT);
+	if (!shared?.has(INVOICES_COLUMN)) return state;
+	const index = shared.columns.indexOf(INVOICES_COLUMN);
+	const customers = RecordTable.after(shared, shared.columns.filter((column) => column !== INVOICES_COLUMN), NOT_EXACT);
+	const invoices = state.invoices && InvoiceTable.read(state.invoices.customers, state.invoices.statuses);
+	for (const [print, cells] of shared.rows) {
+		customers.rows.set(print, cells.filter((_, column) => column !== index));
+		if (invoices && cells[index].startsWith('[')) invoices.rows.set(print, cells[index].slice(1, -1));
 	}
-	return state;
+	return { ...state, customerList: { ...state.customerList!, customers: customers.store() }, ...(state.invoices && { invoices: { ...state.invoices, customers: invoices!.pack() } }) };
 }
 
-export function readFamilyState(ctx: IPollFunctions, family: EventFamily, watching: string): FamilyMemory | undefined {
-	const saved = stored(ctx)?.families[family];
-	const state = saved && withEvents(saved);
-	return state && state.watching === watching ? { data: state.data, events: state.events } : undefined;
-}
-
-/** The events selected now that the memory was not kept for: they only learn at first. None when the memory is new, or its events unknown. */
-export function addedEvents<T extends string>(memory: FamilyMemory | undefined, selected: readonly T[]): T[] {
-	const before = memory?.events;
+/** The events selected now that the memory was not kept for: they only learn at first. None when there is no memory. */
+export function addedEvents<T extends string>(before: readonly string[] | undefined, selected: readonly T[]): T[] {
 	return before ? selected.filter((event) => !before.includes(event)) : [];
-}
-
-/**
- * Replaces the remembered state of every family in one assignment, after every request of the poll
- * succeeded: a poll that fails part-way leaves the previous state as it was. A family not polled
- * (none of its events selected) is forgotten: selected again later, it starts from where things stand.
- */
-export function writeFamilyStates(ctx: IPollFunctions, families: Partial<Record<EventFamily, FamilyState>>): void {
-	const state: StoredState = { version: STATE_VERSION, families };
-	ctx.getWorkflowStaticData('node')[STATE_KEY] = state as unknown as IDataObject;
 }

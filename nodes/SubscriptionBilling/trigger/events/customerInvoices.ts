@@ -143,13 +143,12 @@ export async function visitCustomer(visit: Visit, customerId: string, previous: 
 	const watching = visit.events.some((event) => event !== 'newInvoice');
 	const known = unpackFingerprints(previous?.known);
 	const nowMs = visit.now.getTime();
-	// A state saved by release 0.1: what it had seen ends at its mark (never later than now).
-	const floor = previous?.mark !== undefined ? Math.min(previous.mark, nowMs) : visit.floor;
+	const { floor } = visit;
 	const watchedBefore = watching ? (previous?.watched ?? {}) : {};
 	// Every invoice once when the open ones are not all known yet: the first sweep, or a visit where
 	// an event that watches invoices (all but New Invoice) is still learning.
 	const fullScan = watching && (visit.baseline || [...visit.learning].some((event) => event !== 'newInvoice'));
-	const onPages = await readNewest(visit, customerId, Math.min(floor, visit.floor), fullScan);
+	const onPages = await readNewest(visit, customerId, floor, fullScan);
 	const missing = Object.keys(watchedBefore).filter((id) => !onPages.has(id));
 	const searched = missing.length > 0 ? await readByIds(visit, customerId, missing) : new Map<string, IDataObject>();
 	// Oldest first: the watched invoices below the pages, then the pages (newest first) reversed.

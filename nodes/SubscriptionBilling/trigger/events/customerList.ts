@@ -12,33 +12,66 @@ export interface CustomerList {
 	complete: boolean;
 }
 
+export interface CustomerPage {
+	/** Customer ids from `offset` on, in the list's order (creation order: new customers come last). */
+	ids: string[];
+	/** Whether the list ended within these ids. */
+	end: boolean;
+}
+
+interface Reading {
+	customers: IDataObject[];
+	counts: Set<number | undefined>;
+	repeated: number;
+	end: boolean;
+}
+
+/**
+ * The trigger's one reader of the customer list (GET /customers, 1,000 a request): from `offset`
+ * on, until `want` customers are read or the list ends; `spend` is called once per page.
+ */
+async function readCustomers({ session, baseURL }: ReadAccess, offset = 0, want = Infinity, spend: () => void = () => {}): Promise<Reading> {
+	const reading: Reading = { customers: [], counts: new Set(), repeated: 0, end: true };
+	await visitPages(session, { method: 'GET', baseURL, url: '/customers', qs: offset > 0 ? { offset } : {}, headers: { Accept: 'application/json' } }, {}, (page) => {
+		spend();
+		reading.counts.add(page.count);
+		reading.repeated += page.repeated;
+		reading.customers.push(...page.results);
+		if (reading.customers.length < want) return 'next';
+		reading.end = false;
+		return 'stop';
+	});
+	return reading;
+}
+
 /** One listing per ReadAccess, i.e. per poll: the events of one poll that need the list share it. */
 const listings = new WeakMap<ReadAccess, Promise<CustomerList>>();
 
 /**
- * Every customer (GET /customers, 1,000 a request); each carries its subscriptions' summaries.
- * Read once per poll (readAccess builds a new ReadAccess for each), however many events ask.
+ * Every customer; each carries its subscriptions' summaries. Read once per poll (readAccess builds
+ * a new ReadAccess for each), however many events ask.
  */
 export function readCustomerList(api: ReadAccess): Promise<CustomerList> {
 	let listing = listings.get(api);
 	if (!listing) {
-		listing = listAllCustomers(api);
+		listing = readCustomers(api).then(({ customers, counts, repeated }) => {
+			const [count] = [...counts];
+			return { customers, complete: counts.size === 1 && (count === undefined || count === customers.length) && repeated === 0 };
+		});
 		listings.set(api, listing);
 	}
 	return listing;
 }
 
-async function listAllCustomers({ session, baseURL }: ReadAccess): Promise<CustomerList> {
-	const customers: IDataObject[] = [];
-	const counts = new Set<number | undefined>();
-	let repeated = 0;
-	await visitPages(session, { method: 'GET', baseURL, url: '/customers', headers: { Accept: 'application/json' } }, {}, (page) => {
-		counts.add(page.count);
-		repeated += page.repeated;
-		for (const customer of page.results) customers.push(customer);
-	});
-	const [count] = [...counts];
-	return { customers, complete: counts.size === 1 && (count === undefined || count === customers.length) && repeated === 0 };
+/**
+ * The customers from `offset` on for the invoice sweep: from the poll's one reading of the whole
+ * list when the customer-list events read it anyway (`fromList`: no request of its own, nothing
+ * spent), else read from `offset` until `want` customers, each page spent from the poll's budget.
+ */
+export async function customerPage(api: ReadAccess, offset: number, { fromList, want, spend }: { fromList: boolean; want: number; spend: () => void }): Promise<CustomerPage> {
+	if (fromList) return { ids: (await readCustomerList(api)).customers.slice(offset).map((customer) => String(customer.customer_id)), end: true };
+	const { customers, end } = await readCustomers(api, offset, want, spend);
+	return { ids: customers.map((customer) => String(customer.customer_id)), end };
 }
 
 /** The customer as items show it next to a subscription. */

@@ -1,19 +1,25 @@
 import type { IDataObject } from 'n8n-workflow';
+import { fingerprint } from '../fingerprint';
+import { RecordTable, UNKNOWN } from '../recordTable';
+import type { CustomerListState } from '../state';
 import { isLive, listSnapshot, readCustomerList, type ListSnapshot } from './customerList';
 import { trackDateWindow, type Dated } from './dateWindow';
-import { readDetailsInPass, type DetailSweep } from './detailSweep';
-import { trackFieldChanges, type FieldChange, type RememberedFields } from './fieldChanges';
-import { fingerprint } from '../fingerprint';
-import { trackNewRecords } from './newRecords';
+import { readDetailsInPass, type DetailReads } from './detailSweep';
+import { fieldChange, valueOf, type FieldChange } from './fieldChanges';
+import { newRecords } from './newRecords';
 import { renewalItems, renewalsToConfirm } from './renewalDue';
-import { detailFields } from './subscriptionDetails';
-import { statusItems, trackStatuses } from './subscriptionStatus';
-import type { CustomerListEvent, CustomerListSettings, PollInput, PollOutcome } from './types';
+import { DETAIL_FIELDS, detailFields } from './subscriptionDetails';
+import { statusChanges, statusItems } from './subscriptionStatus';
+import type { CustomerListEvent, CustomerListSettings, PollInput } from './types';
 
 /** The customer fields Customer Updated compares: every field of the customer input. */
 export const CUSTOMER_FIELDS = ['name', 'legal_name', 'external_id', 'address', 'processor_customer_id', 'tax_id'] as const;
 /** The subscription fields the customer list carries, compared by Subscription Updated. */
 export const SUBSCRIPTION_FIELDS = ['name', 'starts_at', 'ends_at', 'status'] as const;
+/** Columns kept as values, not hashes: small enough, and their previous value is reported. */
+const EXACT_COLUMNS = new Set(['status', 'starts_at', 'ends_at', 'renews_at']);
+const NO_EXACT_COLUMNS = new Set<string>();
+const STATUS_EVENTS = ['subscriptionStatusChanged', 'subscriptionPaused', 'subscriptionResumed'];
 
 /** Whether the poll reads Subscription Get for running subscriptions (a pass over them, detailSweep.ts). */
 export function needsDetails(events: Set<string>, settings: CustomerListSettings): boolean {
@@ -34,43 +40,71 @@ export function endDates(snapshot: ListSnapshot): Dated[] {
 	return snapshot.subscriptions.filter(isLive).map((subscription) => ({ record: subscription, id: String(subscription.subscription_id), date: subscription.ends_at }));
 }
 
-/** Subscription Updated's list fields (name, dates, status): compared on every poll. */
-function listedUpdates(snapshot: ListSnapshot, previous: IDataObject): { changes: Map<string, FieldChange>; remembered: RememberedFields } {
-	const listed = trackFieldChanges(snapshot.subscriptions, 'subscription_id', SUBSCRIPTION_FIELDS, previous.subscriptionFields as RememberedFields | undefined, snapshot.complete);
-	return { changes: new Map(listed.changed.map((change) => [String(change.record.subscription_id), change])), remembered: listed.remembered };
+/** The subscriptions table's columns for the selected events (state.ts). */
+function subscriptionColumns(events: Set<string>, settings: CustomerListSettings): string[] {
+	const updated = events.has('subscriptionUpdated');
+	const details = updated && settings.subscriptionDetails;
+	return [
+		...(updated || STATUS_EVENTS.some((event) => events.has(event)) ? ['status'] : []),
+		...(updated ? ['name', 'starts_at', 'ends_at'] : []),
+		...(details || events.has('subscriptionRenewalDue') ? ['renews_at'] : []),
+		...(details ? DETAIL_FIELDS.filter((field) => field !== 'renews_at') : []),
+	];
 }
 
 /**
- * Subscription Updated: the list fields' changes, and with the detail option the detail fields of
- * the subscriptions read this poll, merged into one item per subscription.
+ * This poll's subscriptions table: the listed columns from the list; the detail columns from the
+ * detail read this poll, else as remembered (`~` until read; a subscription that no longer runs,
+ * or is gone when read, forgets them).
  */
-function subscriptionUpdates(snapshot: ListSnapshot, previous: IDataObject, state: IDataObject, changes: Map<string, FieldChange>, details: Map<string, IDataObject> | undefined): IDataObject[] {
-	if (details) {
-		const withDetail = snapshot.subscriptions
-			.filter((subscription) => details.has(String(subscription.subscription_id)))
-			.map((subscription) => ({ ...detailFields(details.get(String(subscription.subscription_id))!), subscription_id: subscription.subscription_id, summary: subscription }));
-		// Only some subscriptions are read each poll: the others keep what was remembered of them.
-		const detailed = trackFieldChanges(withDetail, 'subscription_id', [...Object.keys(detailFields({}))], previous.subscriptionDetails as RememberedFields | undefined, false);
-		if (snapshot.complete) {
-			const live = new Set(snapshot.subscriptions.filter(isLive).map((subscription) => fingerprint(String(subscription.subscription_id))));
-			for (const print of Object.keys(detailed.remembered)) if (!live.has(print)) delete detailed.remembered[print];
-		}
-		state.subscriptionDetails = detailed.remembered;
-		for (const change of detailed.changed) {
-			const id = String(change.record.subscription_id);
-			const merged = changes.get(id) ?? { record: change.record.summary as IDataObject, changed_fields: [], changes: {} };
-			merged.changed_fields.push(...change.changed_fields);
-			Object.assign(merged.changes, change.changes);
-			changes.set(id, merged);
-		}
+function subscriptionsAfter(snapshot: ListSnapshot, before: RecordTable | undefined, columns: string[], reads: DetailReads | undefined): RecordTable {
+	const after = RecordTable.after(before, columns, EXACT_COLUMNS);
+	for (const subscription of snapshot.subscriptions) {
+		const id = String(subscription.subscription_id);
+		const detail = reads?.details.get(id);
+		const fields = detail && detailFields(detail);
+		const kept = before?.row(id);
+		const cells = columns.map((column) => {
+			if (!(DETAIL_FIELDS as readonly string[]).includes(column)) return after.cell(column, valueOf(subscription, column));
+			if (fields) return after.cell(column, fields[column]);
+			if (!isLive(subscription) || reads?.asked.has(id)) return UNKNOWN;
+			const index = before?.columns.indexOf(column) ?? -1;
+			return kept && index >= 0 ? kept[index] : UNKNOWN;
+		});
+		after.rows.set(fingerprint(id), cells);
 	}
-	// In the order of the customer list.
+	if (!snapshot.complete) after.keepMissing(before);
+	return after;
+}
+
+/** Whether every detail column of a subscription was remembered: only then are its detail fields compared. */
+function detailKnown(table: RecordTable | undefined, id: string): boolean {
+	return table !== undefined && DETAIL_FIELDS.every((field) => table.cellOf(id, field) !== undefined);
+}
+
+/**
+ * Subscription Updated: the listed fields' changes, and with the detail option the detail fields
+ * of the subscriptions read this poll, merged into one item per subscription, in the list's order.
+ */
+function subscriptionUpdates(snapshot: ListSnapshot, before: RecordTable | undefined, after: RecordTable, changes: Map<string, FieldChange>, details: Map<string, IDataObject> | undefined): IDataObject[] {
+	const summaries = new Map(snapshot.subscriptions.map((subscription) => [String(subscription.subscription_id), subscription]));
+	for (const [id, detail] of details ?? []) {
+		if (!detailKnown(before, id)) continue;
+		const summary = summaries.get(id);
+		const fields = detailFields(detail);
+		const change = summary && fieldChange(summary, id, DETAIL_FIELDS, (field) => fields[field], before, after);
+		if (!change) continue;
+		const merged = changes.get(id) ?? { record: summary!, changed_fields: [], changes: {} };
+		merged.changed_fields.push(...change.changed_fields);
+		Object.assign(merged.changes, change.changes);
+		changes.set(id, merged);
+	}
 	return snapshot.subscriptions
 		.filter((subscription) => changes.has(String(subscription.subscription_id)))
 		.map((subscription) => {
 			const id = String(subscription.subscription_id);
 			const { changed_fields, changes: values } = changes.get(id)!;
-			const item: IDataObject = { event: 'subscriptionUpdated', detected_at: snapshot.detectedAt, changed_fields, changes: values, subscription };
+			const item: IDataObject = { event: 'subscriptionUpdated', detected_at: snapshot.detectedAt, changed_fields, changes: values as IDataObject, subscription };
 			if (details?.has(id)) item.detail = details.get(id);
 			return item;
 		});
@@ -79,67 +113,82 @@ function subscriptionUpdates(snapshot: ListSnapshot, previous: IDataObject, stat
 /**
  * Every selected customer-list event from one reading of the customer list and, when an event
  * needs them, Subscription Get for up to Subscription Reads Per Poll running subscriptions: those
- * due for renewal or changed, then the next ones of the pass over all of them. The state keeps one
- * section per kind of memory; an event whose section is missing (its first poll, or just selected)
- * only remembers. An event just added to the selection (`added`) emits nothing this poll, also when
- * it shares its section with an event selected before (Status Changed, Paused and Resumed share
- * `statuses`): what that section holds is from before the event was chosen.
+ * due for renewal or changed, then the next ones of the pass over all of them. What is not
+ * remembered yet (a table, a column, a section: the event's first poll, or just selected) is only
+ * remembered. An event just added to the selection (`added`) emits nothing this poll, also where
+ * it shares a column with an event selected before (Status Changed, Paused and Resumed share
+ * `status`): what that column holds is from before the event was chosen.
  */
-export async function pollCustomerListEvents(input: PollInput, selected: CustomerListEvent[], settings: CustomerListSettings, added: readonly CustomerListEvent[] = []): Promise<PollOutcome> {
+export async function pollCustomerListEvents(
+	input: PollInput,
+	previous: CustomerListState | undefined,
+	selected: CustomerListEvent[],
+	settings: CustomerListSettings,
+	added: readonly CustomerListEvent[] = [],
+): Promise<{ items: IDataObject[]; state: CustomerListState }> {
 	const events = new Set<string>(selected);
 	const snapshot = listSnapshot(await readCustomerList(input.api), input.now);
-	const previous = input.previous ?? {};
-	const state: IDataObject = {};
+	const state: CustomerListState = { events: selected };
 	const items: IDataObject[] = [];
 	const { detectedAt, complete } = snapshot;
-	const listed = events.has('subscriptionUpdated') ? listedUpdates(snapshot, previous) : undefined;
+	const customersBefore = RecordTable.read(previous?.customers, NO_EXACT_COLUMNS);
+	const subscriptionsBefore = RecordTable.read(previous?.subscriptions, EXACT_COLUMNS);
+	const updated = events.has('subscriptionUpdated');
+
+	const listedChanges = new Map<string, FieldChange>();
+	if (updated) {
+		const cells = RecordTable.after(subscriptionsBefore, [], EXACT_COLUMNS);
+		for (const subscription of snapshot.subscriptions) {
+			const id = String(subscription.subscription_id);
+			const change = fieldChange(subscription, id, SUBSCRIPTION_FIELDS, (field) => valueOf(subscription, field), subscriptionsBefore, cells);
+			if (change) listedChanges.set(id, change);
+		}
+	}
 	const renewals = events.has('subscriptionRenewalDue');
-	const sweepBefore = previous.detailSweep as DetailSweep | undefined;
-	const startLearning = renewals && previous.renewalDue === undefined;
+	const startLearning = renewals && previous?.renewalDue === undefined;
 	const reads = needsDetails(events, settings)
-		? await readDetailsInPass(input, snapshot, sweepBefore, {
+		? await readDetailsInPass(input, snapshot, previous?.detailPass, {
 				first: [
-					...(renewals && !startLearning ? renewalsToConfirm(snapshot, sweepBefore, previous.renewalDue as string | undefined, settings.renewalDueDays) : []),
-					...(settings.subscriptionDetails && listed ? [...listed.changes.keys()] : []),
+					...(renewals && !startLearning ? renewalsToConfirm(snapshot, subscriptionsBefore, previous?.renewalDue, settings.renewalDueDays) : []),
+					...(settings.subscriptionDetails && updated ? [...listedChanges.keys()] : []),
 				],
 				budget: settings.subscriptionReadsPerPoll,
 				renewals,
 				startLearning,
 			})
 		: undefined;
-	if (reads) state.detailSweep = reads.sweep as IDataObject;
+	if (reads) state.detailPass = reads.pass;
 
-	if (events.has('newCustomer')) {
-		const { added, known } = trackNewRecords(snapshot.customers, 'customer_id', previous.knownCustomers as string | undefined, complete);
-		state.knownCustomers = known;
-		for (const customer of added) items.push({ event: 'newCustomer', detected_at: detectedAt, customer });
+	if (events.has('newCustomer') || events.has('customerUpdated')) {
+		const columns = events.has('customerUpdated') ? [...CUSTOMER_FIELDS] : [];
+		const after = RecordTable.after(customersBefore, columns, NO_EXACT_COLUMNS);
+		const updates: IDataObject[] = [];
+		for (const customer of snapshot.customers) {
+			const id = String(customer.customer_id);
+			after.rows.set(fingerprint(id), columns.map((column) => after.cell(column, valueOf(customer, column))));
+			const change = events.has('customerUpdated') && fieldChange(customer, id, CUSTOMER_FIELDS, (field) => valueOf(customer, field), customersBefore, after);
+			if (change) updates.push({ event: 'customerUpdated', detected_at: detectedAt, changed_fields: change.changed_fields, changes: change.changes as IDataObject, customer });
+		}
+		if (!complete) after.keepMissing(customersBefore);
+		state.customers = after.store();
+		if (events.has('newCustomer')) for (const customer of newRecords(snapshot.customers, 'customer_id', customersBefore)) items.push({ event: 'newCustomer', detected_at: detectedAt, customer });
+		items.push(...updates);
 	}
-	if (events.has('customerUpdated')) {
-		const { changed, remembered } = trackFieldChanges(snapshot.customers, 'customer_id', CUSTOMER_FIELDS, previous.customerFields as RememberedFields | undefined, complete);
-		state.customerFields = remembered;
-		for (const { record, changed_fields, changes } of changed) items.push({ event: 'customerUpdated', detected_at: detectedAt, changed_fields, changes, customer: record });
-	}
+	const columns = subscriptionColumns(events, settings);
+	const subscriptionsAfterPoll = columns.length > 0 || events.has('newSubscription') ? subscriptionsAfter(snapshot, subscriptionsBefore, columns, reads) : undefined;
+	if (subscriptionsAfterPoll) state.subscriptions = subscriptionsAfterPoll.store();
 	if (events.has('newSubscription')) {
-		const { added, known } = trackNewRecords(snapshot.subscriptions, 'subscription_id', previous.knownSubscriptions as string | undefined, complete);
-		state.knownSubscriptions = known;
-		for (const subscription of added) items.push({ event: 'newSubscription', detected_at: detectedAt, subscription });
+		for (const subscription of newRecords(snapshot.subscriptions, 'subscription_id', subscriptionsBefore)) items.push({ event: 'newSubscription', detected_at: detectedAt, subscription });
 	}
-	if (listed) {
-		state.subscriptionFields = listed.remembered;
-		items.push(...subscriptionUpdates(snapshot, previous, state, listed.changes, settings.subscriptionDetails ? reads?.details : undefined));
-	}
-	if (['subscriptionStatusChanged', 'subscriptionPaused', 'subscriptionResumed'].some((event) => events.has(event))) {
-		const { changes, statuses } = trackStatuses(snapshot.subscriptions, previous.statuses as IDataObject | undefined, complete);
-		state.statuses = statuses;
-		items.push(...statusItems(changes, events, settings.statuses, detectedAt));
-	}
+	if (updated) items.push(...subscriptionUpdates(snapshot, subscriptionsBefore, subscriptionsAfterPoll!, listedChanges, settings.subscriptionDetails ? reads?.details : undefined));
+	if (STATUS_EVENTS.some((event) => events.has(event))) items.push(...statusItems(statusChanges(snapshot.subscriptions, subscriptionsBefore), events, settings.statuses, detectedAt));
 	if (events.has('subscriptionEndingSoon')) {
-		const { due, notified } = trackDateWindow(endDates(snapshot), settings.endingSoonDays, input.now, previous.endingSoon as string | undefined, complete);
+		const { due, notified } = trackDateWindow(endDates(snapshot), settings.endingSoonDays, input.now, previous?.endingSoon, complete);
 		state.endingSoon = notified;
 		for (const { record, date, daysLeft } of due) items.push({ event: 'subscriptionEndingSoon', detected_at: detectedAt, ends_at: date, days_left: daysLeft, subscription: record });
 	}
 	if (renewals && reads) {
-		const renewal = renewalItems(snapshot, reads, previous.renewalDue as string | undefined, settings.renewalDueDays, startLearning || sweepBefore?.b === 1);
+		const renewal = renewalItems(snapshot, reads, subscriptionsAfterPoll!, previous?.renewalDue, settings.renewalDueDays, reads.learningRenewals);
 		state.renewalDue = renewal.notified;
 		items.push(...renewal.items);
 	}

@@ -1,38 +1,20 @@
 import type { IDataObject } from 'n8n-workflow';
-import { fingerprint } from '../fingerprint';
+import { fingerprint, packFingerprints, unpackFingerprints } from '../fingerprint';
+import type { DetailPass } from '../state';
 import { isLive, type ListSnapshot } from './customerList';
 import { readSubscriptionDetails } from './subscriptionDetails';
 import type { PollInput } from './types';
 
-/**
- * Where the pass over the running subscriptions' details (Subscription Get) stands. A pass reads
- * each running subscription once, over as many polls as Subscription Reads Per Poll needs.
- * - `a`: fingerprint of the last subscription the pass read (it resumes after it), `c`: its
- *   position then (used when that subscription is gone); both absent: the next pass starts.
- * - `b`: 1 while the first pass of Renewal Due runs: a renewal date read for the first time is only
- *   remembered (one that enters the window later in the pass is reported).
- * - `r`: Renewal Due only: the renewal date (`renews_at`, '' without one) of each running
- *   subscription read so far, by fingerprint of its id.
- */
-export interface DetailSweep {
-	a?: string;
-	c?: number;
-	b?: 1;
-	r?: Record<string, string>;
-}
-
 export interface DetailReads {
 	/** The details read this poll, by subscription id. */
 	details: Map<string, IDataObject>;
-	sweep: DetailSweep;
-	/** Whether every running subscription has a renewal date in `sweep.r` (read once at least). */
-	renewalsKnown: boolean;
-	/** Subscriptions whose renewal date was not known before this poll. */
-	firstLearned: Set<string>;
-}
-
-export function renewalDateOf(detail: IDataObject): string {
-	return typeof detail.renews_at === 'string' ? detail.renews_at : '';
+	/** The subscriptions asked for this poll (a missing detail: gone since it was listed). */
+	asked: Set<string>;
+	pass: DetailPass;
+	/** Renewal Due's first pass was running when this poll started: a date read for the first time is only remembered. */
+	learningRenewals: boolean;
+	/** In Renewal Due's first pass: the subscriptions read for the first time in the pass. */
+	firstRead: Set<string>;
 }
 
 /** Running subscriptions, in the customer list's order (new ones come last). */
@@ -41,56 +23,53 @@ export function liveSubscriptionIds(snapshot: ListSnapshot): string[] {
 }
 
 /** Where the pass resumes: after the subscription it read last, or where that one stood. */
-function resumeAt(ids: string[], sweep: DetailSweep): number {
-	if (sweep.a === undefined) return 0;
-	const after = ids.findIndex((id) => fingerprint(id) === sweep.a);
-	return after >= 0 ? after + 1 : Math.min(sweep.c ?? 0, ids.length);
+function resumeAt(ids: string[], pass: DetailPass): number {
+	if (pass.lastRead === undefined) return 0;
+	const after = ids.findIndex((id) => fingerprint(id) === pass.lastRead);
+	return after >= 0 ? after + 1 : Math.min(pass.position ?? 0, ids.length);
 }
 
 /**
  * Reads `first` (subscriptions that must be read this poll: due renewals to confirm, changed
- * ones), then continues the pass, `budget` reads in all. With `renewals`, remembers each renewal
- * date read and forgets subscriptions that no longer run (when the list was read whole).
+ * ones), then continues the pass, `budget` reads in all. `startLearning`: Renewal Due was just
+ * chosen, a new pass starts that only learns renewal dates.
  */
 export async function readDetailsInPass(
 	input: PollInput,
 	snapshot: ListSnapshot,
-	previous: DetailSweep | undefined,
+	previous: DetailPass | undefined,
 	{ first, budget, renewals, startLearning }: { first: string[]; budget: number; renewals: boolean; startLearning: boolean },
 ): Promise<DetailReads> {
 	const ids = liveSubscriptionIds(snapshot);
-	// Renewal Due just chosen: a new pass that only learns the renewal dates.
-	const sweep: DetailSweep = startLearning ? { b: 1, r: {} } : { ...(previous ?? {}), r: { ...(previous?.r ?? {}) } };
-	if (!renewals) delete sweep.r;
+	const pass: DetailPass = startLearning ? { learningRenewals: { readAhead: '' } } : { ...(previous ?? {}) };
+	if (!renewals) delete pass.learningRenewals;
+	const learningRenewals = pass.learningRenewals !== undefined;
 	// At most half the reads go to `first`, so the pass keeps moving.
-	const chosen = new Set(first.slice(0, Math.ceil(budget / 2)));
-	const start = resumeAt(ids, sweep);
+	const asked = new Set(first.slice(0, Math.ceil(budget / 2)));
+	const start = resumeAt(ids, pass);
 	let end = start;
-	while (end < ids.length && chosen.size < budget) chosen.add(ids[end++]);
-	const details = await readSubscriptionDetails(input.api, [...chosen]);
+	while (end < ids.length && asked.size < budget) asked.add(ids[end++]);
+	const details = await readSubscriptionDetails(input.api, [...asked]);
 
-	if (end >= ids.length) {
-		delete sweep.a;
-		delete sweep.c;
-		delete sweep.b;
-	} else if (end > start) {
-		sweep.a = fingerprint(ids[end - 1]);
-		sweep.c = end;
-	}
-	let renewalsKnown = false;
-	const firstLearned = new Set<string>();
-	if (sweep.r) {
-		const known = sweep.r;
-		for (const id of chosen) {
-			const detail = details.get(id);
-			const print = fingerprint(id);
-			if (detail && !(print in known)) firstLearned.add(id);
-			if (detail) known[print] = renewalDateOf(detail);
-			else delete known[print];
+	const firstRead = new Set<string>();
+	if (pass.learningRenewals) {
+		const position = new Map(ids.map((id, index) => [id, index]));
+		const readAhead = unpackFingerprints(pass.learningRenewals.readAhead);
+		for (const id of details.keys()) {
+			const at = position.get(id) ?? -1;
+			if (at >= start && !readAhead.has(fingerprint(id))) firstRead.add(id);
+			if (at >= end) readAhead.add(fingerprint(id));
 		}
-		const live = new Set(ids.map(fingerprint));
-		if (snapshot.complete) for (const print of Object.keys(known)) if (!live.has(print)) delete known[print];
-		renewalsKnown = [...live].every((print) => print in known);
+		const passed = new Set(ids.slice(0, end).map(fingerprint));
+		pass.learningRenewals = { readAhead: packFingerprints([...readAhead].filter((print) => !passed.has(print))) };
 	}
-	return { details, sweep, renewalsKnown, firstLearned };
+	if (end >= ids.length) {
+		delete pass.lastRead;
+		delete pass.position;
+		delete pass.learningRenewals;
+	} else if (end > start) {
+		pass.lastRead = fingerprint(ids[end - 1]);
+		pass.position = end;
+	}
+	return { details, asked, pass, learningRenewals, firstRead };
 }

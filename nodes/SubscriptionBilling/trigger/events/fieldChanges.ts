@@ -1,47 +1,40 @@
 import type { IDataObject } from 'n8n-workflow';
-import { fingerprint } from '../fingerprint';
+import type { RecordTable } from '../recordTable';
 
-/** Remembered values of the watched fields, per record: fingerprint of its id → values in field order. */
-export type RememberedFields = Record<string, unknown[]>;
+/**
+ * A field's change: `previous` only where the value was kept, not its hash (recordTable.ts: null,
+ * booleans, statuses and dates); a field remembered as a hash reports `current` alone.
+ */
+export interface FieldValueChange {
+	previous?: unknown;
+	current: unknown;
+}
 
 export interface FieldChange {
 	record: IDataObject;
 	changed_fields: string[];
-	changes: Record<string, { previous: unknown; current: unknown }>;
+	changes: Record<string, FieldValueChange>;
 }
 
-const valueOf = (record: IDataObject, field: string): unknown => record[field] ?? null;
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+export const valueOf = (record: IDataObject, field: string): unknown => record[field] ?? null;
 
 /**
- * Compares the watched fields of each record with the values remembered at the last poll and
- * returns the records whose fields changed, with previous and current values. A record seen for
- * the first time is not a change; without anything remembered (the first poll) nothing is.
+ * The fields of a record whose value differs from what `before` remembers of it (by cell: the
+ * value, or its hash). A field not remembered (a record seen for the first time, a column added
+ * since) is not a change.
  */
-export function trackFieldChanges(
-	records: IDataObject[],
-	idField: string,
-	fields: readonly string[],
-	previous: RememberedFields | undefined,
-	complete: boolean,
-): { changed: FieldChange[]; remembered: RememberedFields } {
-	const remembered: RememberedFields = complete || !previous ? {} : { ...previous };
-	const changed: FieldChange[] = [];
-	for (const record of records) {
-		const print = fingerprint(String(record[idField]));
-		const values = fields.map((field) => valueOf(record, field));
-		remembered[print] = values;
-		const before = previous?.[print];
-		if (!before) continue;
-		const change: FieldChange = { record, changed_fields: [], changes: {} };
-		fields.forEach((field, index) => {
-			if (same(before[index] ?? null, values[index])) return;
-			change.changed_fields.push(field);
-			change.changes[field] = { previous: before[index] ?? null, current: values[index] };
-		});
-		if (change.changed_fields.length > 0) changed.push(change);
+export function fieldChange(record: IDataObject, id: string, fields: readonly string[], current: (field: string) => unknown, before: RecordTable | undefined, after: RecordTable): FieldChange | undefined {
+	const change: FieldChange = { record, changed_fields: [], changes: {} };
+	for (const field of fields) {
+		const was = before?.cellOf(id, field);
+		if (was === undefined) continue;
+		const now = current(field);
+		if (after.cell(field, now) === was) continue;
+		change.changed_fields.push(field);
+		const previous = before!.value(was);
+		change.changes[field] = previous === undefined ? { current: now } : { previous, current: now };
 	}
-	return { changed, remembered };
+	return change.changed_fields.length > 0 ? change : undefined;
 }
 
 /** Fetch Test Event: every watched field shown as changed, its previous value unknown (null). */

@@ -16,10 +16,10 @@ export interface Learning {
 export type LearningEvents = Partial<Record<InvoiceEvent, Learning>>;
 
 /** The learning events still selected, and the events just added (learning from where the sweep stands). */
-export function learningAt(sweep: { c?: number; learning?: LearningEvents }, events: InvoiceEvent[], added: readonly InvoiceEvent[]): LearningEvents {
+export function learningAt(sweep: { nextCustomer?: number; learning?: LearningEvents }, events: InvoiceEvent[], added: readonly InvoiceEvent[]): LearningEvents {
 	const learning: LearningEvents = {};
 	for (const event of events) {
-		const entry = sweep.learning?.[event] ?? (added.includes(event) ? { from: sweep.c ?? 0, nextSweep: false } : undefined);
+		const entry = sweep.learning?.[event] ?? (added.includes(event) ? { from: sweep.nextCustomer ?? 0, nextSweep: false } : undefined);
 		if (entry) learning[event] = entry;
 	}
 	return learning;
@@ -31,12 +31,12 @@ export function learningAtPosition(learning: LearningEvents, position: number): 
 	return new Set(events.filter(([, { from, nextSweep }]) => (nextSweep ? position < from : position >= from)).map(([event]) => event));
 }
 
-/** What is left to learn once the poll has visited customers up to `sweep.c` (undefined: the sweep ended). */
-export function learningAfter(learning: LearningEvents, sweep: { c?: number }): LearningEvents | undefined {
+/** What is left to learn once the poll has visited customers up to `nextCustomer` (undefined: the sweep ended). */
+export function learningAfter(learning: LearningEvents, nextCustomer: number | undefined): LearningEvents | undefined {
 	const left: LearningEvents = {};
 	for (const [event, entry] of Object.entries(learning) as Array<[InvoiceEvent, Learning]>) {
-		if (sweep.c !== undefined && !(entry.nextSweep && sweep.c >= entry.from)) left[event] = entry;
-		else if (sweep.c === undefined && !entry.nextSweep && entry.from > 0) left[event] = { from: entry.from, nextSweep: true };
+		if (nextCustomer !== undefined && !(entry.nextSweep && nextCustomer >= entry.from)) left[event] = entry;
+		else if (nextCustomer === undefined && !entry.nextSweep && entry.from > 0) left[event] = { from: entry.from, nextSweep: true };
 	}
 	return Object.keys(left).length > 0 ? left : undefined;
 }

@@ -2,38 +2,17 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { forEachConcurrently } from '../concurrency';
 import { fingerprint } from '../fingerprint';
 import { readInvoiceSettings } from '../invoiceSettings';
-import { readCustomerList } from './customerList';
+import type { InvoiceState, InvoiceSweep } from '../state';
+import { customerPage, readCustomerList, type CustomerPage } from './customerList';
 import { mostRecentInvoice, visitCustomer, type InvoiceEvent, type Visit } from './customerInvoices';
-import { customerPageFromList, readCustomerPages, type CustomerPage } from './customerPages';
-import { learningAfter, learningAt, learningAtPosition, type LearningEvents } from './invoiceLearning';
-import { decodeCustomerInvoices, encodeCustomerInvoices, isEmpty } from './invoiceState';
-import type { PollInput, PollOutcome } from './types';
+import { learningAfter, learningAt, learningAtPosition } from './invoiceLearning';
+import { InvoiceTable } from './invoiceState';
+import type { PollInput } from './types';
 
 export type { InvoiceEvent };
 
 /** Customers whose invoices are read at the same time; the request budget (rateBudget.ts) paces them. */
 const PARALLEL_CUSTOMERS = 16;
-
-/**
- * The invoice events' state, for one customer or all: a sweep visits every customer once, over one
- * or (with All Customers, under the request budget) several polls.
- * - `s`: when the current sweep started (epoch ms); `l`: its look-back window (ms);
- * - `p`, `pl`: the same of the sweep before (absent during the first sweep, which only remembers);
- * - `c`: offset in the customer list of the next customer to visit (absent: the sweep is done);
- * - `customers`: per fingerprint of a customer id, its encoded CustomerInvoices (only customers with
- *   invoices within the window or watched ones);
- * - `learning`: the events added to the selection that have not yet visited every customer.
- */
-interface Sweep {
-	v: 2;
-	s: number;
-	l: number;
-	p?: number;
-	pl?: number;
-	c?: number;
-	customers: Record<string, string>;
-	learning?: LearningEvents;
-}
 
 export interface InvoicePollOptions {
 	/** Events added to the selection since the state was written: they only learn at first. */
@@ -42,53 +21,52 @@ export interface InvoicePollOptions {
 	customerListRead?: boolean;
 }
 
-function isSweep(value: IDataObject | undefined): value is IDataObject & Sweep {
-	return value?.v === 2 && typeof value.s === 'number' && typeof value.customers === 'object';
+/** `*`: All Customers. */
+export function watchedCustomer(customerId: string | undefined): string {
+	return customerId ?? '*';
 }
 
 /** Where this poll starts: the sweep in progress, a new one, or the first (silent) one. */
-function startingSweep(previous: IDataObject | undefined, customerId: string | undefined, now: number, lookBackMs: number): Sweep {
-	if (isSweep(previous)) {
-		if (previous.c !== undefined) return { ...previous, customers: { ...previous.customers } };
-		return { v: 2, s: now, l: lookBackMs, p: previous.s, pl: previous.l, c: 0, customers: { ...previous.customers } };
-	}
-	if (!previous) return { v: 2, s: now, l: lookBackMs, c: 0, customers: {} };
-	// Release 0.1's state: each customer's entry keeps its mark for one more visit (invoiceState.ts).
-	const customers = customerId
-		? (typeof previous.customer === 'string' ? { [fingerprint(customerId)]: previous.customer } : {})
-		: { ...((previous.customers ?? {}) as Record<string, string>) };
-	return { v: 2, s: now, l: lookBackMs, p: now, pl: lookBackMs, c: 0, customers };
+function startingSweep(previous: InvoiceSweep | undefined, now: number, lookBackMs: number): InvoiceSweep {
+	if (!previous) return { startedAt: now, lookBackMs, nextCustomer: 0 };
+	if (previous.nextCustomer !== undefined) return { ...previous };
+	return { startedAt: now, lookBackMs, previous: { startedAt: previous.startedAt, lookBackMs: previous.lookBackMs }, nextCustomer: 0 };
 }
 
 /**
  * One poll of the invoice events `events` for one customer or (customerId undefined) all: every
- * event from the same reads, one state for all of them. With all customers, the poll visits
- * customers in the customer list's order from where the last poll stopped, until its request
- * budget is spent; the next poll resumes there.
+ * event from the same reads, one state for all of them (`previous`: for the same customers, or
+ * undefined). With all customers, the poll visits customers in the customer list's order from
+ * where the last poll stopped, until its request budget is spent; the next poll resumes there.
  */
-export async function pollInvoiceEvents(input: PollInput, events: InvoiceEvent[], customerId: string | undefined, options: InvoicePollOptions = {}): Promise<PollOutcome> {
+export async function pollInvoiceEvents(
+	input: PollInput,
+	previous: InvoiceState | undefined,
+	events: InvoiceEvent[],
+	customerId: string | undefined,
+	options: InvoicePollOptions = {},
+): Promise<{ items: IDataObject[]; state: InvoiceState }> {
 	const { lookBackMs, requestsPerPoll } = readInvoiceSettings(input.api.session.ctx as IPollFunctions);
 	const now = input.now.getTime();
-	const sweep = startingSweep(input.previous, customerId, now, lookBackMs);
-	const baseline = sweep.p === undefined;
-	const learning = learningAt(sweep, events, options.added ?? []);
-	const start = sweep.c ?? 0;
+	const sweep = startingSweep(previous?.sweep, now, lookBackMs);
+	const table = previous ? InvoiceTable.read(previous.customers, previous.statuses) : new InvoiceTable();
+	const learning = learningAt({ nextCustomer: sweep.nextCustomer, learning: previous?.learning }, events, options.added ?? []);
+	const start = sweep.nextCustomer ?? 0;
 	let spent = 0;
 	let visiting = 0;
 	const visit: Visit = {
 		api: input.api,
 		events,
 		now: input.now,
-		floor: baseline ? sweep.s - sweep.l : (sweep.p as number) - Math.min(sweep.pl as number, sweep.l),
-		keepFrom: sweep.s - sweep.l,
-		baseline,
+		floor: sweep.previous ? sweep.previous.startedAt - Math.min(sweep.previous.lookBackMs, sweep.lookBackMs) : sweep.startedAt - sweep.lookBackMs,
+		keepFrom: sweep.startedAt - sweep.lookBackMs,
+		baseline: sweep.previous === undefined,
 		learning: new Set(),
 		spend: () => spent++,
 	};
 	let page: CustomerPage;
 	if (customerId) page = { ids: [customerId], end: true };
-	else if (options.customerListRead) page = await customerPageFromList(input.api, start);
-	else page = await readCustomerPages(input.api, start, requestsPerPoll, () => spent++);
+	else page = await customerPage(input.api, start, { fromList: options.customerListRead === true, want: requestsPerPoll, spend: () => spent++ });
 
 	const found = new Map<string, IDataObject[]>();
 	const visited = await forEachConcurrently(
@@ -98,31 +76,21 @@ export async function pollInvoiceEvents(input: PollInput, events: InvoiceEvent[]
 			visiting++;
 			const print = fingerprint(id);
 			const atCustomer = { ...visit, learning: learningAtPosition(learning, position) };
-			const { items, entry } = await visitCustomer(atCustomer, id, decodeCustomerInvoices(sweep.customers[print]));
+			const { items, entry } = await visitCustomer(atCustomer, id, table.get(print));
 			found.set(id, items);
-			if (isEmpty(entry)) delete sweep.customers[print];
-			else sweep.customers[print] = encodeCustomerInvoices(entry);
+			table.set(print, entry);
 			visiting--;
 		},
 		() => customerId !== undefined || spent + visiting < requestsPerPoll,
 	);
-	if (page.end && visited === page.ids.length) delete sweep.c;
-	else sweep.c = start + visited;
-	const learningLeft = learningAfter(learning, sweep);
-	if (learningLeft) sweep.learning = learningLeft;
-	else delete sweep.learning;
+	if (page.end && visited === page.ids.length) delete sweep.nextCustomer;
+	else sweep.nextCustomer = start + visited;
+	const state: InvoiceState = { events, customer: watchedCustomer(customerId), sweep, customers: table.pack(), statuses: table.statuses };
+	const learningLeft = learningAfter(learning, sweep.nextCustomer);
+	if (learningLeft) state.learning = learningLeft;
 	// Items in the order of the customer list, whatever order the requests finished in.
 	const items = page.ids.flatMap((id) => found.get(id) ?? []);
-	return { items, state: sweep as unknown as IDataObject };
-}
-
-/** Release 0.1's entry points: one event. */
-export async function pollCustomerInvoices(input: PollInput, event: InvoiceEvent, customerId: string): Promise<PollOutcome> {
-	return await pollInvoiceEvents(input, [event], customerId);
-}
-
-export async function pollAllCustomersInvoices(input: PollInput, event: InvoiceEvent): Promise<PollOutcome> {
-	return await pollInvoiceEvents(input, [event], undefined);
+	return { items, state };
 }
 
 /** Fetch Test Event: the most recent matching invoice, looking at the newest customers first. */

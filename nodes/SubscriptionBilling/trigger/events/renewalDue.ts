@@ -1,56 +1,65 @@
 import type { IDataObject } from 'n8n-workflow';
 import { fingerprint, packFingerprints, unpackFingerprints } from '../fingerprint';
+import type { RecordTable } from '../recordTable';
 import { isLive, type ListSnapshot } from './customerList';
 import { daysUntil, trackDateWindow, type Dated } from './dateWindow';
-import type { DetailReads, DetailSweep } from './detailSweep';
+import type { DetailReads } from './detailSweep';
 
 function inWindow(date: string, days: number, now: Date): boolean {
 	const daysLeft = daysUntil(date, now);
 	return daysLeft !== undefined && daysLeft >= 0 && daysLeft <= days;
 }
 
+/** The renewal date the subscriptions table remembers ('' without one); undefined: not read yet. */
+export function rememberedRenewal(table: RecordTable | undefined, id: string): string | undefined {
+	const cell = table?.cellOf(id, 'renews_at');
+	if (cell === undefined) return undefined;
+	const value = table!.value(cell);
+	return typeof value === 'string' ? value : '';
+}
+
 /**
  * Running subscriptions whose remembered renewal date is within the window and not yet reported:
  * read again this poll, so that what is reported is what the API says now.
  */
-export function renewalsToConfirm(snapshot: ListSnapshot, sweep: DetailSweep | undefined, notified: string | undefined, days: number): string[] {
-	const known = sweep?.r;
-	if (!known || notified === undefined) return [];
+export function renewalsToConfirm(snapshot: ListSnapshot, before: RecordTable | undefined, notified: string | undefined, days: number): string[] {
+	if (!before || notified === undefined) return [];
 	const reported = unpackFingerprints(notified);
 	return snapshot.subscriptions
 		.filter(isLive)
 		.map((subscription) => String(subscription.subscription_id))
 		.filter((id) => {
-			const date = known[fingerprint(id)];
+			const date = rememberedRenewal(before, id);
 			return date !== undefined && inWindow(date, days, snapshot.now) && !reported.has(fingerprint(`${id}|${date}`));
 		});
 }
 
 /**
- * Subscription Renewal Due from the renewal dates the pass knows: a subscription is reported from
- * the detail read this poll, once per renewal date. While `learning` (the first pass after the
- * event was chosen) a date read for the first time is only remembered, as the first poll of the
- * other events does.
+ * Subscription Renewal Due from the renewal dates the table knows (`after`: this poll's): a
+ * subscription is reported from the detail read this poll, once per renewal date. While `learning` (the first pass after the event was chosen) a date read for the
+ * first time in the pass is only remembered, as the first poll of the other events does.
  */
 export function renewalItems(
 	snapshot: ListSnapshot,
 	reads: DetailReads,
+	after: RecordTable,
 	notified: string | undefined,
 	days: number,
 	learning: boolean,
 ): { items: IDataObject[]; notified: string } {
-	const known = reads.sweep.r ?? {};
 	const reported = unpackFingerprints(notified);
 	const entries: Dated[] = [];
+	let allKnown = true;
 	for (const subscription of snapshot.subscriptions.filter(isLive)) {
 		const id = String(subscription.subscription_id);
-		const date = known[fingerprint(id)];
+		const date = rememberedRenewal(after, id);
+		if (date === undefined) allKnown = false;
 		if (date === undefined || date === '') continue;
 		// A date not read this poll and not reported yet waits for its confirming read.
 		if (reads.details.has(id) || reported.has(fingerprint(`${id}|${date}`))) entries.push({ record: subscription, id, date });
-		if (learning && reads.firstLearned.has(id) && inWindow(date, days, snapshot.now)) reported.add(fingerprint(`${id}|${date}`));
+		if (learning && reads.firstRead.has(id) && inWindow(date, days, snapshot.now)) reported.add(fingerprint(`${id}|${date}`));
 	}
-	const { due, notified: remembered } = trackDateWindow(entries, days, snapshot.now, packFingerprints(reported), snapshot.complete && reads.renewalsKnown);
+	const { due, notified: remembered } = trackDateWindow(entries, days, snapshot.now, packFingerprints(reported), snapshot.complete && allKnown);
 	const items = due.map(({ record, date, daysLeft }) => {
 		const detail = reads.details.get(String(record.subscription_id))!;
 		return { event: 'subscriptionRenewalDue', detected_at: snapshot.detectedAt, renews_at: date, days_left: daysLeft, auto_renews: detail.auto_renews ?? null, subscription: record, detail };

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { ReadAccess } from '../../shared/apiAccess';
-import { ID_PATTERN } from '../../shared/pathParameters';
+import { ID } from '../../shared/idChecks';
 import { sendWithRetries } from '../../shared/transport';
 import { forEachConcurrently } from '../concurrency';
 
@@ -16,7 +16,7 @@ export const DETAIL_FIELDS = ['renews_at', 'auto_renews', 'sub_total', 'grand_to
  */
 export async function readSubscriptionDetails(api: ReadAccess, subscriptionIds: string[]): Promise<Map<string, IDataObject>> {
 	const details = new Map<string, IDataObject>();
-	await forEachConcurrently(subscriptionIds.filter((id) => ID_PATTERN.test(id)), PARALLEL_READS, async (id) => {
+	await forEachConcurrently(subscriptionIds.filter((id) => ID.pattern.test(id)), PARALLEL_READS, async (id) => {
 		// The transport's NodeApiError, passed on unless the subscription is gone.
 		const detail = await sendWithRetries(api.session, {
 			method: 'GET',

@@ -1,28 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { fingerprint, packFingerprints, unpackFingerprints } from '../fingerprint';
-
-/** Remembered as { STATUS: packed fingerprints of the subscriptions last seen in it }. */
-type StatusesByFingerprint = Map<string, string>;
-
-function unpack(stored: IDataObject | undefined): StatusesByFingerprint {
-	const map: StatusesByFingerprint = new Map();
-	for (const [status, packed] of Object.entries(stored ?? {})) {
-		for (const print of unpackFingerprints(packed as string)) map.set(print, status);
-	}
-	return map;
-}
-
-function pack(map: StatusesByFingerprint): IDataObject {
-	const byStatus = new Map<string, string[]>();
-	for (const [print, status] of map) {
-		const list = byStatus.get(status) ?? [];
-		list.push(print);
-		byStatus.set(status, list);
-	}
-	const packed: IDataObject = {};
-	for (const [status, prints] of [...byStatus].sort(([a], [b]) => a.localeCompare(b))) packed[status] = packFingerprints(prints);
-	return packed;
-}
+import type { RecordTable } from '../recordTable';
 
 /** A status change seen between two polls. */
 export interface StatusChange {
@@ -35,23 +12,20 @@ export interface StatusChange {
 export const RESUMED_STATUSES = ['ACTIVE', 'TERMINATING'];
 
 /**
- * The customer list carries every subscription's status; the trigger remembers each
- * subscription's last status (`statuses`, packed by status) and reports the differences. A
- * subscription seen for the first time is not a change (New Subscription reports it); without a
- * remembered state (the first poll) nothing is.
+ * The customer list carries every subscription's status; the subscriptions table remembers each
+ * one's last status (its `status` column), and the differences are reported. A subscription seen
+ * for the first time is not a change (New Subscription reports it); without a remembered status
+ * (the first poll) nothing is.
  */
-export function trackStatuses(subscriptions: IDataObject[], stored: IDataObject | undefined, complete: boolean): { changes: StatusChange[]; statuses: IDataObject } {
-	const before = unpack(stored);
-	const after: StatusesByFingerprint = complete ? new Map() : new Map(before);
+export function statusChanges(subscriptions: IDataObject[], before: RecordTable | undefined): StatusChange[] {
 	const changes: StatusChange[] = [];
 	for (const subscription of subscriptions) {
-		const print = fingerprint(String(subscription.subscription_id));
+		const cell = before?.cellOf(String(subscription.subscription_id), 'status');
+		const previous = cell === undefined ? undefined : before!.value(cell);
 		const status = String(subscription.status);
-		const previous = before.get(print);
-		after.set(print, status);
-		if (stored && previous !== undefined && previous !== status) changes.push({ subscription, previous, status });
+		if (previous !== undefined && String(previous) !== status) changes.push({ subscription, previous: String(previous), status });
 	}
-	return { changes, statuses: pack(after) };
+	return changes;
 }
 
 /** The items of the status events among `events`, from one set of changes. */

@@ -1,4 +1,3 @@
-import type { IDataObject } from 'n8n-workflow';
 import type { ReadAccess } from '../../shared/apiAccess';
 
 /** Events read from the customer list (GET /customers), which carries every subscription's summary. */
@@ -31,16 +30,8 @@ export function isInvoiceFamilyEvent(event: string): event is InvoiceFamilyEvent
 	return (INVOICE_FAMILY_EVENTS as readonly string[]).includes(event);
 }
 
-/** One poll of one event family: the items to emit and the state to remember for the next poll. */
-export interface PollOutcome {
-	items: IDataObject[];
-	state: IDataObject;
-}
-
 export interface PollInput {
 	api: ReadAccess;
-	/** Undefined on the first poll: remember where things stand, emit nothing. */
-	previous: IDataObject | undefined;
 	/** Time of this poll, used for `detected_at` and to tell whether an invoice is overdue. */
 	now: Date;
 }

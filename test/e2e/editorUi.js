@@ -177,7 +177,49 @@ function editorUi(page) {
 		}, type);
 	}
 
-	return { closeToasts, pushConnected, settled, stable, waitUntil, openDropdown, dropdownClosed, choose, fillById, optionNames, issuesRefusal, nodeOfType };
+	/** Adds the action `action` of the Subscription Billing node after the canvas node `after`, from the nodes panel, and waits for its panel. */
+	async function addActionAfter(after, action) {
+		await after.click();
+		await page.click(byTestId('node-creator-plus-button'));
+		await page.fill(byTestId('node-creator-search-bar'), 'Subscription Billing');
+		await page.locator(byTestId('item-iterator-item'), { hasText: 'Subscription Billing' }).first().click();
+		await page.locator(byTestId('node-creator-item-name'), { hasText: new RegExp(`^\\s*${literally(action)}\\s*$`) }).first().click();
+		await page.locator(byTestId('ndv')).waitFor();
+	}
+
+	/** Switches the parameter `field` (a `.parameter-item` locator) to an expression and types `expression` into it, as a user does. */
+	async function typeExpression(field, expression) {
+		await field.hover();
+		await field.locator(byTestId('radio-button-expression')).click();
+		const editor = field.locator(`${byTestId('inline-expression-editor-input')} .cm-content`).first();
+		await editor.click();
+		// keys typed before the editor has the focus go elsewhere
+		await field.locator('.cm-focused').first().waitFor();
+		await page.keyboard.press('ControlOrMeta+a');
+		await page.keyboard.insertText(expression);
+		await page.locator(byTestId('node-parameters')).click({ position: { x: 5, y: 5 } }); // blur
+	}
+
+	/** The open node panel's field holding `inner` (a test ID inside it). */
+	const fieldWith = (inner) => page.locator(`${byTestId('node-parameters')} .parameter-item`).filter({ has: page.locator(byTestId(inner)) }).first();
+
+	return {
+		closeToasts,
+		pushConnected,
+		settled,
+		stable,
+		waitUntil,
+		openDropdown,
+		dropdownClosed,
+		choose,
+		fillById,
+		optionNames,
+		issuesRefusal,
+		nodeOfType,
+		addActionAfter,
+		typeExpression,
+		fieldWith,
+	};
 }
 
 /**

@@ -163,8 +163,23 @@ function agentWorkflowStart(n8n, prompt) {
 	};
 }
 
+/** A workflow holding only n8n's Manual Trigger, its output pinned to `items` (JSON objects). */
+function pinnedManualTrigger({ id, name, items }) {
+	const trigger = 'When clicking ‘Execute workflow’';
+	return {
+		id,
+		name,
+		active: false,
+		nodes: [{ id: crypto.randomUUID(), name: trigger, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} }],
+		connections: {},
+		pinData: { [trigger]: items.map((json) => ({ json })) },
+		settings: { executionOrder: 'v1' },
+	};
+}
+
 module.exports = {
 	ROOT,
+	pinnedManualTrigger,
 	OWNER,
 	NODE_TYPE,
 	CREDENTIAL_TYPE,

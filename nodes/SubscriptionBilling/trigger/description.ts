@@ -31,7 +31,7 @@ export const EVENT_OPTIONS: Array<INodePropertyOptions & { value: TriggerEvent }
 	{
 		name: 'Customer Updated',
 		value: 'customerUpdated',
-		description: withCost("A customer's name, legal name, external ID, address, processor customer ID or tax ID changed: each changed field with its previous and new value.", LIST_COST),
+		description: withCost("A customer's name, legal name, external ID, address, processor customer ID or tax ID changed: each changed field with its new value (the trigger keeps these fields as hashes, so not their previous values).", LIST_COST),
 	},
 	{ name: 'Invoice Overdue', value: 'invoiceOverdue', description: withCost('An unpaid invoice passed its due date.', INVOICE_COST) },
 	{ name: 'Invoice Paid', value: 'invoicePaid', description: withCost('An invoice was fully paid.', INVOICE_COST) },
@@ -68,7 +68,7 @@ export const EVENT_OPTIONS: Array<INodePropertyOptions & { value: TriggerEvent }
 		name: 'Subscription Updated',
 		value: 'subscriptionUpdated',
 		description: withCost(
-			"A subscription's name, start date, end date or status changed (with Compare Detail Fields also its renewal, totals and line items): each changed field with its previous and new value.",
+			"A subscription's name, start date, end date or status changed (with Compare Detail Fields also its renewal, totals and line items): each changed field with its new value, and its previous value for status, dates and auto-renewal.",
 			LIST_COST,
 		),
 	},

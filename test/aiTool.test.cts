@@ -264,7 +264,7 @@ describe('an agent calling the tool (n8n-core getInputConnectionData → createN
 	});
 
 	test('engine request (AI Agent v3): WorkflowExecute runs the tool node with the arguments and resumes the agent', async () => {
-		const { result, agent, toolRuns } = await runAgentWithTool('engine', { ...getSubscription, output: 'raw' }, (tools) => ({
+		const { result, agent, toolRuns } = await runAgentWithTool('engine', { ...getSubscription, subscriptionOutput: 'raw' }, (tools) => ({
 			tool: tools[0].name,
 			args: { subscriptionId: sandbox.fixtures.pausedSubscriptionId },
 		}));

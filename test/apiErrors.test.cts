@@ -70,7 +70,7 @@ test('with Continue On Fail, failing items become error items paired with their 
 
 describe('error items carry the API error as fields (Continue On Fail, either output)', () => {
 	const ids = () => [sandbox.fixtures.subscriptionId, 'no-such-subscription', 'a/b'];
-	const getEach = { resource: 'subscription', operation: 'get', subscriptionId: '={{ $json.id }}', output: 'raw' };
+	const getEach = { resource: 'subscription', operation: 'get', subscriptionId: '={{ $json.id }}', subscriptionOutput: 'raw' };
 	const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 	test('Continue (using error output): the good item on the main output; each failed one on the error output with its input\'s fields, n8n\'s message and description, and the API\'s code, HTTP status, error id and message', async () => {

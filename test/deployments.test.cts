@@ -80,7 +80,7 @@ async function runOperations(baseUrl: string): Promise<Outcome> {
 		listAll: await run({ resource: 'invoice', operation: 'getManyForCustomer', customerId: bigCustomerId, returnAll: true }),
 		limited: await run({ resource: 'invoice', operation: 'getManyForCustomer', customerId: bigCustomerId, returnAll: false, limit: 150 }),
 		search: await run({ resource: 'customer', operation: 'search', searchFields: { name: 'a' }, returnAll: true }),
-		get: await run({ resource: 'subscription', operation: 'get', subscriptionId, output: 'raw' }),
+		get: await run({ resource: 'subscription', operation: 'get', subscriptionId, subscriptionOutput: 'raw' }),
 		create: await run({ resource: 'customer', operation: 'create', name: 'Deployment Test Ltd', additionalFields: { externalId: 'dep-1' } }),
 		update: await run({ resource: 'customer', operation: 'update', customerId, updateFields: { taxId: 'DE-DEPLOY' } }),
 		usageUpdate: await run({ resource: 'usage', operation: 'update', transactionId: usageTransactionId, value: 17 }),

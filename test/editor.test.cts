@@ -257,7 +257,7 @@ describe('Resource locator "From list" searches (LoadOptionsContext, as the edit
 
 describe('Resource locator "By ID" and "From list" values in a run', () => {
 	const get = (subscriptionId: INodeParameterResourceLocator) =>
-		runBilling(sandbox, { resource: 'subscription', operation: 'get', subscriptionId, output: 'raw' });
+		runBilling(sandbox, { resource: 'subscription', operation: 'get', subscriptionId, subscriptionOutput: 'raw' });
 
 	test("an invalid By ID value is refused by n8n before the run, with the mode's validation message on the field", async () => {
 		// n8n checks the locator's regex (checkReadyForExecution) before executing anything.
@@ -357,7 +357,7 @@ describe('Output modes', () => {
 	});
 
 	test('Subscription Get, Raw: the full object as the API returns it', async () => {
-		const run = await getSubscription(sandbox.fixtures.subscriptionId, { output: 'raw' });
+		const run = await getSubscription(sandbox.fixtures.subscriptionId, { subscriptionOutput: 'raw' });
 		expect(run.error).toBeUndefined();
 		const raw = await apiGet(`/subscriptions/${sandbox.fixtures.subscriptionId}`);
 		expect(Object.keys(raw).length).toBeGreaterThan(25);
@@ -366,8 +366,8 @@ describe('Output modes', () => {
 
 	test('Subscription Get, Selected Fields: only the named fields, a dotted path kept nested ($json.customer.name)', async () => {
 		const run = await getSubscription(sandbox.fixtures.subscriptionId, {
-			output: 'selected',
-			fields: 'subscription_id, customer.name, customer.address.city, customer.address.zip, purchase_order',
+			subscriptionOutput: 'selected',
+			subscriptionFields: 'subscription_id, customer.name, customer.address.city, customer.address.zip, purchase_order',
 		});
 		expect(run.error).toBeUndefined();
 		const raw = await apiGet(`/subscriptions/${sandbox.fixtures.subscriptionId}`);
@@ -384,7 +384,7 @@ describe('Output modes', () => {
 
 	test('Selected Fields: a documented field this result does not carry is null; a path inside a selected object adds nothing', async () => {
 		// The subscription without phases: the contract says `phases` is then omitted.
-		const run = await getSubscription(sandbox.fixtures.noPhasesSubscriptionId, { output: 'selected', fields: 'phases, customer, customer.name, status' });
+		const run = await getSubscription(sandbox.fixtures.noPhasesSubscriptionId, { subscriptionOutput: 'selected', subscriptionFields: 'phases, customer, customer.name, status' });
 		expect(run.error).toBeUndefined();
 		const raw = await apiGet(`/subscriptions/${sandbox.fixtures.noPhasesSubscriptionId}`);
 		expect(raw).not.toHaveProperty('phases');
@@ -415,15 +415,15 @@ describe('Output modes', () => {
 		['a path into a list', 'line_items.brick_name', 'Fields in item 0: "line_items.brick_name": line_items is a list, which is selected whole (line_items)'],
 		['a path into a single value', 'status.name', 'Fields in item 0: "status.name": status is a single value, with no fields inside'],
 	])('Selected Fields %s: refused before sending, naming Fields and the item', async (_case, fields, message) => {
-		const run = await getSubscription(sandbox.fixtures.subscriptionId, { output: 'selected', fields });
+		const run = await getSubscription(sandbox.fixtures.subscriptionId, { subscriptionOutput: 'selected', subscriptionFields: fields });
 		expect(run.error?.message).toBe(message);
 		expect(run.error?.description).toBe('Nothing was sent to the API for this item. Correct the value and run again.');
 		expect(sandbox.requests).toHaveLength(0);
 	});
 
 	test('Selected Fields left empty in the editor: n8n marks Fields as required and runs nothing', async () => {
-		await expect(getSubscription(sandbox.fixtures.subscriptionId, { output: 'selected', fields: '' })).rejects.toThrow(
-			'{"Subscription Billing":{"parameters":{"fields":["Parameter \\"Fields\\" is required."]}}}',
+		await expect(getSubscription(sandbox.fixtures.subscriptionId, { subscriptionOutput: 'selected', subscriptionFields: '' })).rejects.toThrow(
+			'{"Subscription Billing":{"parameters":{"subscriptionFields":["Parameter \\"Fields\\" is required."]}}}',
 		);
 		expect(sandbox.requests).toHaveLength(0);
 	});
@@ -592,7 +592,7 @@ describe('Description', () => {
 		for (const resource of resources) {
 			for (const operation of resource.operations) {
 				// Defaults, and then the values that reveal the conditional fields.
-				for (const extra of [{}, { output: 'selected', customerOutput: 'selected', invoiceOutput: 'selected', returnAll: false, faultHandling: { idempotency: 'custom' } }]) {
+				for (const extra of [{}, { subscriptionOutput: 'selected', customerOutput: 'selected', invoiceOutput: 'selected', returnAll: false, faultHandling: { idempotency: 'custom' } }]) {
 					const values = { resource: resource.value, operation: operation.value, ...extra } as INodeParameters;
 					const visible = properties.filter((property: INodeProperties) => NodeHelpers.displayParameter(values, property, node, description));
 					const names = visible.map((property) => property.name);

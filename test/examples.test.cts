@@ -90,6 +90,7 @@ const runs: Record<string, (example: Example) => INodeParameters> = {
 	}),
 	customerFields: (example) => renamed(runs.fields(example), 'customerOutput', 'customerFields'),
 	invoiceFields: (example) => renamed(runs.fields(example), 'invoiceOutput', 'invoiceFields'),
+	subscriptionFields: (example) => renamed(runs.fields(example), 'subscriptionOutput', 'subscriptionFields'),
 	'customerId[id]': ({ value }) => ({ resource: 'invoice', operation: 'getManyForCustomer', customerId: byId(value) }),
 	'subscriptionId[id]': ({ value }) => ({ resource: 'subscription', operation: 'get', subscriptionId: byId(value) }),
 	'planId[id]': ({ value }) => ({ resource: 'plan', operation: 'get', planId: byId(value) }),

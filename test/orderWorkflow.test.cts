@@ -67,7 +67,7 @@ test('create recast → sign URL → start → get subscription: the subscriptio
 					resource: 'subscription',
 					operation: 'get',
 					subscriptionId: '={{ $json.subscription_id }}',
-					output: 'raw',
+					subscriptionOutput: 'raw',
 				}),
 			],
 			connections: {

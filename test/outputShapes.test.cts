@@ -48,8 +48,8 @@ describe('switching the resource in the editor', () => {
 		const customers = customerSelected();
 		expect(customers).toMatchObject({ customerOutput: 'selected', customerFields: 'customer_id, name, address.city' });
 		const subscription = change(change(customers, 'resource', 'subscription'), 'operation', 'get');
-		expect(subscription).toMatchObject({ resource: 'subscription', operation: 'get', output: 'simplified' });
-		expect(subscription).not.toHaveProperty('fields');
+		expect(subscription).toMatchObject({ resource: 'subscription', operation: 'get', subscriptionOutput: 'simplified' });
+		expect(subscription).not.toHaveProperty('subscriptionFields');
 		expect(subscription).not.toHaveProperty('customerOutput');
 		expect(subscription).not.toHaveProperty('customerFields');
 		// and back: the customer's settings were left behind with the customer
@@ -128,7 +128,7 @@ describe('amounts say their unit', () => {
 			resource: 'subscription',
 			operation: 'get',
 			subscriptionId: byId(sandbox.fixtures.noPhasesSubscriptionId),
-			output: 'raw',
+			subscriptionOutput: 'raw',
 		});
 		expect(run.json[0].renewal_total_cents).toBe(raw.json[0].renewal_total);
 		expect(Number.isInteger(run.json[0].renewal_total_cents)).toBe(true);
@@ -142,7 +142,7 @@ describe('Simplified keeps every key when the API answers null (issue 19 §7)', 
 		sandbox.world.nullSubscriptionCustomer({ subscription_id: sandbox.fixtures.noPhasesSubscriptionId });
 		const get = (extra: IDataObject = {}) =>
 			runBilling(sandbox, { resource: 'subscription', operation: 'get', subscriptionId: byId(sandbox.fixtures.noPhasesSubscriptionId), ...extra });
-		const raw = await get({ output: 'raw' });
+		const raw = await get({ subscriptionOutput: 'raw' });
 		expect(raw.json[0].customer).toBeNull();
 		const simplified = await get();
 		expect(simplified.error).toBeUndefined();

@@ -103,7 +103,7 @@ const getSubscription = (extra: INodeParameters = {}): INodeParameters => ({
 	resource: 'subscription',
 	operation: 'get',
 	subscriptionId: sandbox.fixtures.subscriptionId,
-	output: 'raw',
+	subscriptionOutput: 'raw',
 	...extra,
 });
 

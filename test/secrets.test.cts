@@ -153,7 +153,7 @@ const scenarios: Record<string, Scenario> = {
 		sent: true,
 	},
 	'an http base URL to another host': { parameters: () => get('sub-1'), options: { baseUrl: 'http://example.com/api/v2' }, succeeds: false, sent: false },
-	'an API that echoes the key in a result': { parameters: () => get('echo-ok', { output: 'raw' }), options: { baseUrl: 'ECHO' }, succeeds: true, sent: false },
+	'an API that echoes the key in a result': { parameters: () => get('echo-ok', { subscriptionOutput: 'raw' }), options: { baseUrl: 'ECHO' }, succeeds: true, sent: false },
 	'an API that echoes the key in an error message and error id': { parameters: () => get('echo-error'), options: { baseUrl: 'ECHO' }, succeeds: false, sent: false },
 	'an API that echoes the key in a text error body': {
 		parameters: () => get('echo-text', { faultHandling: { maxRetries: 1, retryDelay: 1 } }),
@@ -179,7 +179,7 @@ test.each(Object.entries(scenarios))('%s: the key is nowhere in items, errors or
 
 test('an echoed key is replaced by [redacted] in the output and in the error', async () => {
 	echo.keysSeen.length = 0;
-	const ok = await runBilling(sandbox, get('echo-ok', { output: 'raw' }), { baseUrl: echo.baseUrl });
+	const ok = await runBilling(sandbox, get('echo-ok', { subscriptionOutput: 'raw' }), { baseUrl: echo.baseUrl });
 	expect(ok.json).toEqual([{ subscription_id: 'echo-ok', note: 'received [redacted]', nested: { headers: { 'x-service-key': '[redacted]' } } }]);
 	const failed = await runBilling(sandbox, get('echo-error'), { baseUrl: echo.baseUrl });
 	expect(failed.error?.message).toBe('ERR_FORBIDDEN: Key [redacted] may not do this');

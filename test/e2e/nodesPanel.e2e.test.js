@@ -124,9 +124,9 @@ test("a customer list's Selected Fields do not follow a switch to Subscription â
 	await ui.choose('resource', 'Subscription');
 	await ui.choose('operation', 'Get');
 	// Output starts at Simplified for the subscription, and no Fields are shown
-	const output = page.locator(`${byTestId('parameter-input-output')} input`).first();
+	const output = page.locator(`${byTestId('parameter-input-subscriptionOutput')} input`).first();
 	await ui.waitUntil(() => output.inputValue(), (value) => value === 'Simplified', { what: 'Output to show Simplified' });
-	await expect(page.locator(byTestId('parameter-input-fields')).count()).resolves.toBe(0);
+	await expect(page.locator(byTestId('parameter-input-subscriptionFields')).count()).resolves.toBe(0);
 	await expect(page.locator(byTestId('parameter-input-customerFields')).count()).resolves.toBe(0);
 	await ui.settled();
 	await screenshot('output-after-switch', { docs: false });

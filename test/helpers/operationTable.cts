@@ -121,7 +121,7 @@ export async function readBack(sandbox: Sandbox, parameters: OperationRow['param
 
 /** The subscription as Subscription → Get with Output Raw returns it. */
 export async function subscriptionDetail(sandbox: Sandbox, subscriptionId: string): Promise<IDataObject> {
-	const [detail] = await readBack(sandbox, { resource: 'subscription', operation: 'get', subscriptionId, output: 'raw' });
+	const [detail] = await readBack(sandbox, { resource: 'subscription', operation: 'get', subscriptionId, subscriptionOutput: 'raw' });
 	return detail;
 }
 

@@ -8,7 +8,7 @@ describe('Subscription', () => {
 	operationTable(sandbox, [
 		{
 			title: 'Get returns the full subscription detail',
-			parameters: { resource: 'subscription', operation: 'get', subscriptionId, output: 'raw' },
+			parameters: { resource: 'subscription', operation: 'get', subscriptionId, subscriptionOutput: 'raw' },
 			sends: [{ method: 'GET', path: `/subscriptions/${subscriptionId}` }],
 			outputs: [expect.objectContaining({ subscription_id: subscriptionId, line_items: expect.any(Array), billing_schedule: expect.any(Array) })],
 		},

@@ -100,5 +100,5 @@ export const subscriptionOutput: OutputDefinition = {
 		'ID, status, stage, dates, renewal (renewal_total_cents: in cents of the currency, as the API gives it), grand total (as the API gives it), currency, customer and the current pause',
 	documented: SUBSCRIPTION_FIELDS,
 	example: 'subscription_id, status, customer.name',
-	parameters: { output: 'output', fields: 'fields' },
+	parameters: { output: 'subscriptionOutput', fields: 'subscriptionFields' },
 };

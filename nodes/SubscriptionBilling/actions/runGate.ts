@@ -14,6 +14,8 @@ type Outcome = 'applied' | 'failed' | 'notSent';
  */
 export class RunGate {
 	private readonly checks = new Map<number, unknown>();
+	/** The failed checks by item index, kept once every item is checked: each of the run's items asks. */
+	private invalid?: Array<[number, unknown]>;
 	private readonly outcomes = new Map<number, Outcome>();
 	private checked!: () => void;
 	private settled!: () => void;
@@ -37,7 +39,10 @@ export class RunGate {
 
 	/** The items whose checks failed, by index, with their errors. */
 	invalidItems(): Array<[number, unknown]> {
-		return [...this.checks].filter(([, failure]) => failure !== undefined).sort(([a], [b]) => a - b);
+		if (this.invalid) return this.invalid;
+		const invalid = [...this.checks].filter(([, failure]) => failure !== undefined).sort(([a], [b]) => a - b);
+		if (this.checks.size === this.size) this.invalid = invalid;
+		return invalid;
 	}
 
 	/** Whether an item may send its first request: not once another item has failed at the API. */

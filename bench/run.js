@@ -169,13 +169,13 @@ function startSandbox(sizes, writeItems) {
 /**
  * One measured run in a fresh process; resolves with the worker's figures plus the sandbox's (and
  * `hooks.afterResult`'s). `hooks.beforeGo` runs once the worker is warm, before it is measured.
- * `job.caFile`: a certificate the worker trusts (NODE_EXTRA_CA_CERTS).
+ * `job.caFile`: a certificate the worker trusts (NODE_EXTRA_CA_CERTS); `job.v8Flags`: V8 flags for it.
  */
 function runJob(sandbox, job, hooks = {}) {
 	return new Promise((resolve, reject) => {
 		const worker = fork(path.join(__dirname, 'lib', 'worker.js'), [], {
 			env: { ...process.env, BENCH_JOB: JSON.stringify(job), ...(job.caFile && { NODE_EXTRA_CA_CERTS: job.caFile }) },
-			execArgv: ['--expose-gc', '--max-old-space-size=4096'],
+			execArgv: ['--expose-gc', '--max-old-space-size=4096', ...(job.v8Flags ?? [])],
 			stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 		});
 		let settled = false;

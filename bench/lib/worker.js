@@ -40,6 +40,11 @@ function resetPeak() {
 		return false;
 	}
 }
+/** JavaScript heap in use plus memory outside it (Buffers): after a full gc, what is live. */
+function liveBytes() {
+	const { heapUsed, external } = process.memoryUsage();
+	return heapUsed + external;
+}
 /** Fallback when VmHWM cannot be reset: sample RSS every 5 ms. */
 function sampler() {
 	let peak = process.memoryUsage().rss;
@@ -430,6 +435,7 @@ async function main() {
 	global.gc();
 	const canReset = resetPeak();
 	const baseRss = process.memoryUsage().rss;
+	const baseLive = liveBytes();
 	const stopSampling = canReset ? null : sampler();
 	await startProfile();
 	const cpu0 = process.cpuUsage();
@@ -439,6 +445,10 @@ async function main() {
 	const cpu = process.cpuUsage(cpu0);
 	const peakRss = canReset ? statusKb('VmHWM') * 1024 : stopSampling();
 	await stopProfile();
+	// what the run's results hold, whenever the garbage around them is collected
+	global.gc();
+	global.gc();
+	const heldBytes = liveBytes() - baseLive;
 	const result = {
 		type: 'result',
 		wallMs,
@@ -449,6 +459,7 @@ async function main() {
 		baseRssMb: baseRss / 1048576,
 		peakRssMb: peakRss / 1048576,
 		peakMethod: canReset ? 'VmHWM' : 'sampled',
+		heldMb: heldBytes / 1048576,
 	};
 	keep(outcome.held); // the results stay referenced until the figures are taken
 	if (harness) harness.shutdownN8nCore();

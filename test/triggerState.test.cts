@@ -9,7 +9,7 @@ import { activeTrigger } from './helpers/trigger.cjs';
 import { InvoiceTable } from '../nodes/SubscriptionBilling/trigger/events/invoiceState';
 import { CUSTOMER_LIST_EVENTS, INVOICE_FAMILY_EVENTS } from '../nodes/SubscriptionBilling/trigger/events/types';
 import { RecordTable } from '../nodes/SubscriptionBilling/trigger/recordTable';
-import type { TriggerState } from '../nodes/SubscriptionBilling/trigger/state';
+import { readTriggerState, writeTriggerState, type TriggerState } from '../nodes/SubscriptionBilling/trigger/state';
 
 const sandbox = useSandbox();
 
@@ -88,5 +88,56 @@ describe('the encodings read back as written', () => {
 		// Two known fingerprints; `=`, id, status with the overdue mark, a failed payment; `=`, id, the
 		// 33rd status written out (32 fit in one character), paid at.
 		expect(read.rows.get('AAAAAAAAA')).toHaveLength(18 + (1 + 20 + 1 + 10) + (1 + 20 + '<PAID>'.length + 7));
+	});
+});
+
+describe('the customers table carries the invoice rows of its customers as saved', () => {
+	const staticDataOf = () => {
+		const data: IDataObject = {};
+		return { data, ctx: { getWorkflowStaticData: () => data } as unknown as Parameters<typeof readTriggerState>[0] };
+	};
+	const customersTable = (prints: string[]) => {
+		const table = new RecordTable(['name', 'tax_id']);
+		for (const print of prints) table.rows.set(print, [table.cell('name', `name ${print}`), table.cell('tax_id', print === 'CCCCCCCCC' ? null : print)]);
+		return table.store();
+	};
+	const invoiceRows = (rows: Record<string, string>) => {
+		const table = new InvoiceTable(['OPEN']);
+		for (const [print, row] of Object.entries(rows)) table.rows.set(print, row);
+		return table.pack();
+	};
+	const families = (customers: string[], invoices: Record<string, string> | undefined): TriggerState => ({
+		format: 1,
+		customerList: { events: ['newCustomer'], customers: customersTable(customers) },
+		...(invoices && { invoices: { events: ['newInvoice'], customer: '*', sweep: { startedAt: 1, lookBackMs: 2 }, customers: invoiceRows(invoices), statuses: ['OPEN'] } }),
+	});
+
+	interface Case {
+		name: string;
+		customers: string[];
+		invoices?: Record<string, string>;
+		shared?: Record<string, string>;
+		leftOver?: string[];
+	}
+	test.each<Case>([
+		{ name: 'customers with invoices, without, and invoices of customers not listed', customers: ['BBBBBBBBB', 'CCCCCCCCC', 'EEEEEEEEE'], invoices: { AAAAAAAAA: 'aaaaaaaaa', BBBBBBBBB: 'bbbbbbbbb=x', DDDDDDDDD: 'ddddddddd', EEEEEEEEE: 'eeeeeeeee', FFFFFFFFF: 'fffffffff' }, shared: { BBBBBBBBB: '[bbbbbbbbb=x]', CCCCCCCCC: '~', EEEEEEEEE: '[eeeeeeeee]' }, leftOver: ['AAAAAAAAA', 'DDDDDDDDD', 'FFFFFFFFF'] },
+		{ name: 'no invoice rows', customers: ['BBBBBBBBB'], invoices: {}, shared: { BBBBBBBBB: '~' }, leftOver: [] },
+		{ name: 'no customers', customers: [], invoices: { AAAAAAAAA: 'aaaaaaaaa' }, shared: {}, leftOver: ['AAAAAAAAA'] },
+		{ name: 'no invoice section', customers: ['BBBBBBBBB'], invoices: undefined, shared: undefined, leftOver: undefined },
+	])('$name: saved shared, read back as each family wrote it', ({ customers, invoices, shared, leftOver }) => {
+		const { data, ctx } = staticDataOf();
+		const written = families(customers, invoices);
+		writeTriggerState(ctx, JSON.parse(JSON.stringify(written)) as TriggerState);
+		const saved = JSON.parse(JSON.stringify(data.trigger)) as TriggerState;
+		const table = RecordTable.read(saved.customerList!.customers, new Set())!;
+		if (shared === undefined) {
+			expect(table.columns).toEqual(['name', 'tax_id']);
+			expect(saved.invoices).toBeUndefined();
+		} else {
+			expect(table.columns).toEqual(['name', 'tax_id', 'invoices']);
+			expect(Object.fromEntries([...table.rows].map(([print, cells]) => [print, cells[2]]))).toEqual(shared);
+			expect([...InvoiceTable.read(saved.invoices!.customers, ['OPEN']).rows.keys()]).toEqual(leftOver);
+		}
+		expect(readTriggerState(ctx)).toEqual(written);
 	});
 });

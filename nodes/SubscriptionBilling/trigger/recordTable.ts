@@ -56,6 +56,36 @@ function cellLength(rows: string, at: number, exact: boolean): number {
 	return 1;
 }
 
+/**
+ * Walks a table's stored rows in order, calling `cell` with where each cell starts and ends and
+ * then `row` with the row's fingerprint and where its cells start and end. False when the rows do
+ * not fit the columns (not a table this code wrote).
+ */
+export function walkRows(
+	rows: string,
+	columns: readonly string[],
+	exact: ReadonlySet<string>,
+	row: (print: string, cellsAt: number, end: number) => void,
+	cell?: (start: number, end: number) => void,
+): boolean {
+	const isExact = columns.map((column) => exact.has(column));
+	let at = 0;
+	while (at + FINGERPRINT_LENGTH <= rows.length) {
+		const print = rows.slice(at, at + FINGERPRINT_LENGTH);
+		const cellsAt = at + FINGERPRINT_LENGTH;
+		at = cellsAt;
+		for (let column = 0; column < columns.length; column++) {
+			if (at >= rows.length) return false;
+			const length = cellLength(rows, at, isExact[column]);
+			if (length <= 0) return false;
+			cell?.(at, at + length);
+			at += length;
+		}
+		row(print, cellsAt, at);
+	}
+	return true;
+}
+
 function dateCell(value: string): string | undefined {
 	if (!DATE_PATTERN.test(value)) return undefined;
 	const ms = Date.parse(`${value}T00:00:00Z`);
@@ -87,21 +117,18 @@ export class RecordTable {
 		if (!value || !Array.isArray(value.columns) || typeof value.rows !== 'string') return undefined;
 		const table = new RecordTable(value.columns.map(String), exact, Array.isArray(value.words) ? value.words.map(String) : []);
 		const { rows } = value;
-		let at = 0;
-		while (at + FINGERPRINT_LENGTH <= rows.length) {
-			const print = rows.slice(at, at + FINGERPRINT_LENGTH);
-			at += FINGERPRINT_LENGTH;
-			const cells: string[] = [];
-			for (let column = 0; column < table.columns.length && at < rows.length; column++) {
-				const length = cellLength(rows, at, exact.has(table.columns[column]));
-				if (length <= 0) return undefined;
-				cells.push(rows.slice(at, at + length));
-				at += length;
-			}
-			if (cells.length !== table.columns.length) return undefined;
-			table.rows.set(print, cells);
-		}
-		return table;
+		let cells: string[] = [];
+		const fits = walkRows(
+			rows,
+			table.columns,
+			exact,
+			(print) => {
+				table.rows.set(print, cells);
+				cells = [];
+			},
+			(start, end) => cells.push(rows.slice(start, end)),
+		);
+		return fits ? table : undefined;
 	}
 
 	store(): StoredTable {

@@ -1,8 +1,9 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import type { LearningEvents } from './events/invoiceLearning';
-import { InvoiceTable } from './events/invoiceState';
+import { packedRows, packRows } from './events/invoiceState';
 import type { CustomerListEvent, InvoiceFamilyEvent } from './events/types';
-import { RecordTable, UNKNOWN, type StoredTable } from './recordTable';
+import { FINGERPRINT_LENGTH } from './fingerprint';
+import { UNKNOWN, walkRows, type StoredTable } from './recordTable';
 
 /**
  * Everything the trigger remembers between polls, in the node's static data under `trigger`.
@@ -107,32 +108,78 @@ export function writeTriggerState(ctx: IPollFunctions, state: TriggerState): voi
 	ctx.getWorkflowStaticData('node')[STATE_KEY] = withSharedRows(state) as unknown as IDataObject;
 }
 
-/** The state as saved: the invoice rows of the customers table's customers in its `invoices` column. */
+/**
+ * The state as saved: the invoice rows of the customers table's customers in its `invoices` column.
+ * Both tables are stored in fingerprint order, so one pass over each pairs them (a 100,000-customer
+ * state is read and saved once per poll; parsing both tables into maps each way cost about a second).
+ */
 function withSharedRows(state: TriggerState): TriggerState {
-	const customers = RecordTable.read(state.customerList?.customers, NOT_EXACT);
-	if (!customers || !state.invoices) return state;
-	const invoices = InvoiceTable.read(state.invoices.customers, state.invoices.statuses);
-	const shared = RecordTable.after(customers, [...customers.columns, INVOICES_COLUMN], NOT_EXACT);
-	for (const [print, cells] of customers.rows) {
-		const row = invoices.rows.get(print);
-		shared.rows.set(print, [...cells, row === undefined ? UNKNOWN : `[${row}]`]);
-		invoices.rows.delete(print);
-	}
-	return { ...state, customerList: { ...state.customerList!, customers: shared.store() }, invoices: { ...state.invoices, customers: invoices.pack() } };
+	const customers = state.customerList?.customers;
+	if (!customers || !state.invoices || customers.columns.includes(INVOICES_COLUMN)) return state;
+	const invoices = packedRows(state.invoices.customers);
+	const rows: string[] = [];
+	const leftOver: Array<[string, string]> = [];
+	let next = 0;
+	const fits = walkRows(customers.rows, customers.columns, NOT_EXACT, (print, cellsAt, end) => {
+		while (next < invoices.length && invoices[next][0] < print) leftOver.push(invoices[next++]);
+		const own = next < invoices.length && invoices[next][0] === print ? invoices[next++][1] : undefined;
+		rows.push(`${customers.rows.slice(cellsAt - FINGERPRINT_LENGTH, end)}${own === undefined ? UNKNOWN : `[${own}]`}`);
+	});
+	if (!fits) return state;
+	while (next < invoices.length) leftOver.push(invoices[next++]);
+	return {
+		...state,
+		customerList: { ...state.customerList!, customers: { ...customers, columns: [...customers.columns, INVOICES_COLUMN], rows: rows.join('') } },
+		invoices: { ...state.invoices, customers: packRows(leftOver) },
+	};
 }
 
-/** The state as the families read it: the invoice rows kept in the customers table back in the invoice section. */
+/** The state as the families read it: the invoice rows kept in the customers table back in the invoice section, in fingerprint order. */
 function withOwnRows(state: TriggerState): TriggerState {
-	const shared = RecordTable.read(state.customerList?.customers, NOT_EXACT);
-	if (!shared?.has(INVOICES_COLUMN)) return state;
-	const index = shared.columns.indexOf(INVOICES_COLUMN);
-	const customers = RecordTable.after(shared, shared.columns.filter((column) => column !== INVOICES_COLUMN), NOT_EXACT);
-	const invoices = state.invoices && InvoiceTable.read(state.invoices.customers, state.invoices.statuses);
-	for (const [print, cells] of shared.rows) {
-		customers.rows.set(print, cells.filter((_, column) => column !== index));
-		if (invoices && cells[index].startsWith('[')) invoices.rows.set(print, cells[index].slice(1, -1));
+	const shared = state.customerList?.customers;
+	const index = Array.isArray(shared?.columns) ? shared.columns.indexOf(INVOICES_COLUMN) : -1;
+	if (!shared || index < 0 || typeof shared.rows !== 'string') return state;
+	const text = shared.rows;
+	const rows: string[] = [];
+	const kept: Array<[string, string]> = [];
+	let column = 0;
+	let cellAt = 0;
+	let cellEnd = 0;
+	const fits = walkRows(
+		text,
+		shared.columns,
+		NOT_EXACT,
+		(print, cellsAt, end) => {
+			rows.push(`${print}${text.slice(cellsAt, cellAt)}${text.slice(cellEnd, end)}`);
+			if (text[cellAt] === '[') kept.push([print, text.slice(cellAt + 1, cellEnd - 1)]);
+			column = 0;
+		},
+		(start, end) => {
+			if (column++ !== index) return;
+			cellAt = start;
+			cellEnd = end;
+		},
+	);
+	if (!fits) return state;
+	const customers: StoredTable = { ...shared, columns: shared.columns.filter((name) => name !== INVOICES_COLUMN), rows: rows.join('') };
+	if (!state.invoices) return { ...state, customerList: { ...state.customerList!, customers } };
+	return { ...state, customerList: { ...state.customerList!, customers }, invoices: { ...state.invoices, customers: packRows(mergedByPrint(kept, packedRows(state.invoices.customers))) } };
+}
+
+/** Two lists of rows in fingerprint order as one; a fingerprint in both keeps the first list's row. */
+function mergedByPrint(first: Array<[string, string]>, second: Array<[string, string]>): Array<[string, string]> {
+	const merged: Array<[string, string]> = [];
+	let a = 0;
+	let b = 0;
+	while (a < first.length || b < second.length) {
+		if (b >= second.length || (a < first.length && first[a][0] <= second[b][0])) {
+			if (b < second.length && second[b][0] === first[a][0]) b++;
+			merged.push(first[a++]);
+		} else {
+			merged.push(second[b++]);
+		}
 	}
-	return { ...state, customerList: { ...state.customerList!, customers: customers.store() }, ...(state.invoices && { invoices: { ...state.invoices, customers: invoices!.pack() } }) };
+	return merged;
 }
 
 /** The events selected now that the memory was not kept for: they only learn at first. None when there is no memory. */

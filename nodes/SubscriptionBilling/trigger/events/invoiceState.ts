@@ -23,6 +23,25 @@ export interface CustomerInvoices {
 	watched: Record<string, Watched>;
 }
 
+/** The rows of a packed table (InvoiceTable), each its customer's fingerprint and its row, in stored order. */
+export function packedRows(packed: string): Array<[print: string, row: string]> {
+	const rows: Array<[string, string]> = [];
+	for (let at = 0; at + FINGERPRINT_LENGTH <= packed.length; ) {
+		const end = packed.indexOf(';', at);
+		if (end < 0) break;
+		rows.push([packed.slice(at, at + FINGERPRINT_LENGTH), packed.slice(at + FINGERPRINT_LENGTH, end)]);
+		at = end + 1;
+	}
+	return rows;
+}
+
+/** Rows packed as InvoiceTable stores them, in the order given. */
+export function packRows(rows: Iterable<readonly [print: string, row: string]>): string {
+	let packed = '';
+	for (const [print, row] of rows) packed += `${print}${row};`;
+	return packed;
+}
+
 export function isEmpty(entry: CustomerInvoices): boolean {
 	return entry.known === '' && Object.keys(entry.watched).length === 0;
 }
@@ -46,18 +65,12 @@ export class InvoiceTable {
 
 	static read(packed: string, statuses: string[]): InvoiceTable {
 		const table = new InvoiceTable([...statuses]);
-		for (let at = 0; at + FINGERPRINT_LENGTH <= packed.length; ) {
-			const end = packed.indexOf(';', at);
-			if (end < 0) break;
-			table.rows.set(packed.slice(at, at + FINGERPRINT_LENGTH), packed.slice(at + FINGERPRINT_LENGTH, end));
-			at = end + 1;
-		}
+		for (const [print, row] of packedRows(packed)) table.rows.set(print, row);
 		return table;
 	}
 
 	pack(): string {
-		const rows = [...this.rows].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-		return rows.map(([print, row]) => `${print}${row};`).join('');
+		return packRows([...this.rows].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 	}
 
 	get(print: string): CustomerInvoices | undefined {

@@ -17,6 +17,8 @@ export class RunGate {
 	/** The failed checks by item index, kept once every item is checked: each of the run's items asks. */
 	private invalid?: Array<[number, unknown]>;
 	private readonly outcomes = new Map<number, Outcome>();
+	/** The items by outcome, kept once every item has one: each item of a failed run asks. */
+	private byOutcome?: Map<Outcome, number[]>;
 	private checked!: () => void;
 	private settled!: () => void;
 	private readonly allChecked = new Promise<void>((resolve) => (this.checked = resolve));
@@ -67,8 +69,21 @@ export class RunGate {
 	}
 
 	/** The indexes of the items with this outcome, in order. */
-	itemsWith(outcome: Outcome): number[] {
-		return [...this.outcomes].filter(([, value]) => value === outcome).map(([index]) => index).sort((a, b) => a - b);
+	itemsWith(outcome: Outcome): readonly number[] {
+		if (this.outcomes.size < this.size) return this.grouped().get(outcome) ?? [];
+		this.byOutcome ??= this.grouped();
+		return this.byOutcome.get(outcome) ?? [];
+	}
+
+	private grouped(): Map<Outcome, number[]> {
+		const groups = new Map<Outcome, number[]>();
+		for (const [index, outcome] of this.outcomes) {
+			const group = groups.get(outcome);
+			if (group) group.push(index);
+			else groups.set(outcome, [index]);
+		}
+		for (const group of groups.values()) group.sort((a, b) => a - b);
+		return groups;
 	}
 }
 

@@ -7,7 +7,7 @@ import type { RunGate } from './runGate';
 const LISTED = 10;
 
 /** Item indexes as ranges: "0–2, 5". */
-export function itemList(indexes: number[]): string {
+export function itemList(indexes: readonly number[]): string {
 	const ranges: string[] = [];
 	for (let i = 0; i < indexes.length; i++) {
 		let end = i;
@@ -18,7 +18,7 @@ export function itemList(indexes: number[]): string {
 	return ranges.join(', ');
 }
 
-function items(indexes: number[]): string {
+function items(indexes: readonly number[]): string {
 	return `${indexes.length === 1 ? 'item' : 'items'} ${itemList(indexes)}`;
 }
 

@@ -112,10 +112,11 @@ export function writeTriggerState(ctx: IPollFunctions, state: TriggerState): voi
  * The state as saved: the invoice rows of the customers table's customers in its `invoices` column.
  * Both tables are stored in fingerprint order, so one pass over each pairs them (a 100,000-customer
  * state is read and saved once per poll; parsing both tables into maps each way cost about a second).
+ * A row out of order would only stay in its own section, never be lost.
  */
 function withSharedRows(state: TriggerState): TriggerState {
 	const customers = state.customerList?.customers;
-	if (!customers || !state.invoices || customers.columns.includes(INVOICES_COLUMN)) return state;
+	if (!customers || !state.invoices || !Array.isArray(customers.columns) || customers.columns.includes(INVOICES_COLUMN)) return state;
 	const invoices = packedRows(state.invoices.customers);
 	const rows: string[] = [];
 	const leftOver: Array<[string, string]> = [];

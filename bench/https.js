@@ -21,7 +21,7 @@ const { buildPackage, startSandbox, runJob } = require('./run');
 const { findNodesBase } = require('./lib/n8n-nodes-base');
 const { ratioBarsSvg } = require('./lib/https-svg');
 const { ipcCaller } = require('./lib/ipc');
-const { writeSection } = require('./lib/results-section');
+const { writeSection, goalsTable } = require('./lib/results-section');
 
 const OUT = path.join(__dirname, 'out');
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -291,9 +291,7 @@ function report(run) {
 		'',
 		'### Goals',
 		'',
-		'| goal | measured | rule | verdict |',
-		'|---|---|---|---|',
-		...goals,
+		...goalsTable(goals),
 		'',
 	].join('\n');
 	log(`\n${section}`);

@@ -25,6 +25,7 @@ const { summarise, format: formatProfile } = require('./lib/profile-summary');
 const { timePerInvoiceSvg } = require('./lib/svg');
 const { limitedReport } = require('./lib/limited');
 const { ipcCaller } = require('./lib/ipc');
+const { goalsTable } = require('./lib/results-section');
 
 const ROOT = path.resolve(__dirname, '..');
 const OUT = path.join(__dirname, 'out');
@@ -363,7 +364,7 @@ function report(run) {
 	const limited = limitedReport(run);
 	const goalRow = (g) => `| ${g.name} | ${g.measured} | ${g.rule} | ${g.pass ? 'PASS' : 'MISS'} |`;
 	if (run.onlyLimited) {
-		const text = `${limited.tables.join('\n\n')}\n\n### Goals\n\n| goal | measured | rule | verdict |\n|---|---|---|---|\n${limited.goals.map(goalRow).join('\n')}\n`;
+		const text = `${limited.tables.join('\n\n')}\n\n### Goals\n\n${goalsTable(limited.goals.map(goalRow)).join('\n')}\n`;
 		log(`\n${text}\ntotal ${fmt(elapsed)} s`);
 		fs.writeFileSync(path.join(OUT, 'limited-results.md'), text);
 		fs.writeFileSync(path.join(OUT, 'rate-limited-writes.svg'), limited.svg);
@@ -491,8 +492,7 @@ function report(run) {
 		goals.push(...limited.goals);
 		fs.writeFileSync(path.join(__dirname, 'rate-limited-writes.svg'), limited.svg);
 	}
-	const goalLines = ['| goal | measured | rule | verdict |', '|---|---|---|---|'];
-	for (const g of goals) goalLines.push(goalRow(g));
+	const goalLines = goalsTable(goals.map(goalRow));
 
 	log(`\n${tables.join('\n\n')}\n\n### Goals\n\n${goalLines.join('\n')}\n`);
 	log(`total ${fmt(elapsed)} s`);

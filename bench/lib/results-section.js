@@ -17,4 +17,9 @@ function writeSection(heading, section, findingsName) {
 	fs.writeFileSync(file, `${text.slice(0, start + 1)}${full}${next < 0 ? '' : text.slice(next)}`);
 }
 
-module.exports = { writeSection };
+/** A run's goals as a table, each row `| goal | measured | rule | verdict |`. */
+function goalsTable(rows) {
+	return ['| goal | measured | rule | verdict |', '|---|---|---|---|', ...rows];
+}
+
+module.exports = { writeSection, goalsTable };

@@ -193,7 +193,7 @@ function report(run) {
 	const writeWays = run.writeWays ?? ways;
 	const lines = [];
 	const goals = [];
-	const goal = (name, measured, pass, rule) => goals.push(`| ${name} | ${measured} | ${rule} | ${pass ? 'PASS' : 'MISS'} |`);
+	const goal = (name, measured, pass, rule) => goals.push({ name, measured, pass, rule });
 	lines.push('| list | one-way delay | way | runs | median wall ms (min–max) | requests | TLS connections | client CPU ms | peak − baseline MB | held after gc MB | vs loop | vs HTTP Request |');
 	lines.push('|---|---|---|---|---|---|---|---|---|---|---|---|');
 	const groups = [];

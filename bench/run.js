@@ -362,9 +362,8 @@ function finish({ host, loadBefore, started, nodesBase, nodesBaseVersion, ways, 
 function report(run) {
 	const { config: CONFIG, results, ways, nodesBaseVersion, elapsed } = run;
 	const limited = limitedReport(run);
-	const goalRow = (g) => `| ${g.name} | ${g.measured} | ${g.rule} | ${g.pass ? 'PASS' : 'MISS'} |`;
 	if (run.onlyLimited) {
-		const text = `${limited.tables.join('\n\n')}\n\n### Goals\n\n${goalsTable(limited.goals.map(goalRow)).join('\n')}\n`;
+		const text = `${limited.tables.join('\n\n')}\n\n### Goals\n\n${goalsTable(limited.goals).join('\n')}\n`;
 		log(`\n${text}\ntotal ${fmt(elapsed)} s`);
 		fs.writeFileSync(path.join(OUT, 'limited-results.md'), text);
 		fs.writeFileSync(path.join(OUT, 'rate-limited-writes.svg'), limited.svg);
@@ -492,7 +491,7 @@ function report(run) {
 		goals.push(...limited.goals);
 		fs.writeFileSync(path.join(__dirname, 'rate-limited-writes.svg'), limited.svg);
 	}
-	const goalLines = goalsTable(goals.map(goalRow));
+	const goalLines = goalsTable(goals);
 
 	log(`\n${tables.join('\n\n')}\n\n### Goals\n\n${goalLines.join('\n')}\n`);
 	log(`total ${fmt(elapsed)} s`);

@@ -17,9 +17,9 @@ function writeSection(heading, section, findingsName) {
 	fs.writeFileSync(file, `${text.slice(0, start + 1)}${full}${next < 0 ? '' : text.slice(next)}`);
 }
 
-/** A run's goals as a table, each row `| goal | measured | rule | verdict |`. */
-function goalsTable(rows) {
-	return ['| goal | measured | rule | verdict |', '|---|---|---|---|', ...rows];
+/** A run's goals, each `{ name, measured, rule, pass }`, as the lines of a table with a PASS or MISS verdict. */
+function goalsTable(goals) {
+	return ['| goal | measured | rule | verdict |', '|---|---|---|---|', ...goals.map((g) => `| ${g.name} | ${g.measured} | ${g.rule} | ${g.pass ? 'PASS' : 'MISS'} |`)];
 }
 
 module.exports = { writeSection, goalsTable };

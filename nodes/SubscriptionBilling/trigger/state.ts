@@ -163,8 +163,11 @@ function withOwnRows(state: TriggerState): TriggerState {
 	);
 	if (!fits) return state;
 	const customers: StoredTable = { ...shared, columns: shared.columns.filter((name) => name !== INVOICES_COLUMN), rows: rows.join('') };
-	if (!state.invoices) return { ...state, customerList: { ...state.customerList!, customers } };
-	return { ...state, customerList: { ...state.customerList!, customers }, invoices: { ...state.invoices, customers: packRows(mergedByPrint(kept, packedRows(state.invoices.customers))) } };
+	return {
+		...state,
+		customerList: { ...state.customerList!, customers },
+		...(state.invoices && { invoices: { ...state.invoices, customers: packRows(mergedByPrint(kept, packedRows(state.invoices.customers))) } }),
+	};
 }
 
 /** Two lists of rows in fingerprint order as one; a fingerprint in both keeps the first list's row. */

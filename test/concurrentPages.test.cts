@@ -169,3 +169,31 @@ test('an invoice issued while the pages are read (the count changes): from that 
 	expect(again.every((request, index) => index === 0 || timesOf(request).receivedAt >= (timesOf(again[index - 1]).answeredAt ?? Infinity))).toBe(true);
 	expect(offsets.filter((offset) => offset === 2000)).toHaveLength(2);
 });
+
+describe('a gateway that refuses a ninth request in flight', () => {
+	const PAGES = 12;
+	const big = useSandbox({ seed: { bigCustomerInvoices: PAGES * 1000 } }, { resetEachTest: false });
+	const listAll = (faultHandling: IDataObject) =>
+		runBilling(big, { resource: 'invoice', operation: 'getManyForCustomer', customerId: big.fixtures.bigCustomerId, returnAll: true, faultHandling: { retryDelay: 1, ...faultHandling } });
+
+	test('Return All of 12 pages keeps at most 8 pages in flight (the next page is asked for once one is answered): the gateway never refuses', async () => {
+		const expectedIds = await invoiceIdsOf(big, big.fixtures.bigCustomerId);
+		big.clearRequests();
+		big.setLimits({ latencyMs: 400, maxInFlight: 8 });
+		const run = await listAll({});
+		expect(run.error).toBeUndefined();
+		expect(ids(run)).toEqual(expectedIds);
+		expect(big.limits.stats()).toMatchObject({ maxInFlightSeen: 8, rejectedInFlight: 0 });
+		expect(big.requests.map((request) => request.status)).toEqual(Array(PAGES).fill(200));
+	});
+
+	test('under Max Concurrent Requests 3, at most 3 are in flight', async () => {
+		big.clearRequests();
+		big.setLimits({ latencyMs: 400, maxInFlight: 8 });
+		const run = await listAll({ maxConcurrentRequests: 3 });
+		expect(run.error).toBeUndefined();
+		expect(run.json).toHaveLength(PAGES * 1000);
+		expect(big.limits.stats()).toMatchObject({ maxInFlightSeen: 3, rejectedInFlight: 0 });
+		expect(big.requests).toHaveLength(PAGES);
+	});
+});

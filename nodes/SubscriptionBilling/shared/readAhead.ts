@@ -18,7 +18,8 @@ interface Planned<T> {
 
 /**
  * Pages of a list asked for before their turn: the pages a list's `count` shows to follow, in
- * order, at most `width` of them asked for and not yet taken. The reader still decides every page
+ * order, at most `width` of them asked for and not yet taken, and at most `width` unanswered (a
+ * page taken is still in flight until its answer comes). The reader still decides every page
  * as it would one at a time and takes a page only when its request is the next one planned; any
  * other request (the list moved) ends reading ahead, and the answers to the pages asked for
  * meanwhile are dropped. A page is asked for through `send`, which waits its turn in the
@@ -28,6 +29,7 @@ export class ReadAhead<T> {
 	private readonly plan: Array<Planned<T>>;
 	private taken = 0;
 	private asked = 0;
+	private unanswered = 0;
 
 	constructor(
 		requests: IHttpRequestOptions[],
@@ -39,16 +41,21 @@ export class ReadAhead<T> {
 	}
 
 	private fill(): void {
-		while (this.asked < this.plan.length && this.asked - this.taken < this.width) {
+		while (this.asked < this.plan.length && this.asked - this.taken < this.width && this.unanswered < this.width) {
 			const planned = this.plan[this.asked];
 			planned.answer = this.send(planned.request, this.asked);
+			this.unanswered++;
+			const answered = () => {
+				this.unanswered--;
+				this.fill();
+			};
 			// Failures are reported when the page is taken; a page never taken fails unheard.
-			planned.answer.catch(() => undefined);
+			planned.answer.then(answered, answered);
 			this.asked++;
 		}
 	}
 
-	/** The answer to `request` when it is the next page planned (one more page is then asked for); undefined, and no more reading ahead, otherwise. */
+	/** The answer to `request` when it is the next page planned (one more page is asked for once a page in flight is answered); undefined, and no more reading ahead, otherwise. */
 	take(request: IHttpRequestOptions): Promise<T> | undefined {
 		const planned = this.plan[this.taken];
 		if (!planned || planned.key !== pageKey(request)) {

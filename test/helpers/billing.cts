@@ -34,6 +34,9 @@ export interface Sandbox {
 	clearRequests(): void;
 	reset(): void;
 	setFaults(config: IDataObject | null): void;
+	/** Latency and a gateway's limits (test/sandbox/limits.js); its statistics restart. */
+	setLimits(config: IDataObject | null): void;
+	limits: { stats(): { inFlight: number; maxInFlightSeen: number; limited: number; rejectedInFlight: number } };
 	close(): Promise<void>;
 	/** Test-only changes to the world (test/sandbox/world.js). */
 	world: SandboxWorld;

@@ -208,6 +208,76 @@ describe('the API refuses an item mid-run: the error says what was applied', () 
 		expect(refused.map((request) => request.body?.external_id)).toEqual(['EXT-RACE-1']);
 	});
 
+	test('several items refused: the message counts the others, the description gives each one\'s reason; with Continue On Fail each item has its own', async () => {
+		const items = Array.from({ length: 12 }, (_, index) => ({ txn: `txn-many-${index}`, sub: [3, 5, 8].includes(index) ? `sub-missing-${index}` : sandbox.fixtures.subscriptionId }));
+		const parameters = { ...usageCreate(2), subscriptionId: '={{ $json.sub }}' };
+		const run = await runBilling(sandbox, parameters, { items });
+		// every item was sent at once (a window of 16), so the three were refused, each for its own reason
+		const refused = usageCreates(sandbox.requests).filter((request) => request.status >= 300).map((request) => request.body?.transaction_id);
+		expect(refused.sort()).toEqual(['txn-many-3', 'txn-many-5', 'txn-many-8']);
+		expect(run.error?.message).toBe('ERR_BAD_REQUEST: subscription_id: Subscription sub-missing-3 not found. (and 2 more failed: items 5, 8)');
+		expect(run.error?.description).toContain(
+			'; items 5, 8 failed too (item 5: ERR_BAD_REQUEST: subscription_id: Subscription sub-missing-5 not found.; item 8: ERR_BAD_REQUEST: subscription_id: Subscription sub-missing-8 not found.).',
+		);
+		expect(appliedIn(run.error?.description, 12)).toEqual([0, 1, 2, 4, 6, 7, 9, 10, 11]);
+
+		const each = await runBilling(sandbox, { ...parameters, transactionId: '={{ $json.txn }}-again' }, { items, continueOnFail: true });
+		expect(each.json.filter((json) => json.error).map((json) => (json.error as IDataObject).message)).toEqual(
+			[3, 5, 8].map((index) => `ERR_BAD_REQUEST: subscription_id: Subscription sub-missing-${index} not found.`),
+		);
+	});
+
+	test('twelve items all refused: the message lists the first ten others, the description the first ten reasons and a count', async () => {
+		const items = Array.from({ length: 12 }, (_, index) => ({ txn: `txn-none-${index}`, sub: `sub-missing-${index}` }));
+		const run = await runBilling(sandbox, { ...usageCreate(2), subscriptionId: '={{ $json.sub }}' }, { items });
+		expect(usageCreates(sandbox.requests).map((request) => request.status)).toEqual(Array(12).fill(400));
+		expect(run.error?.message).toBe('ERR_BAD_REQUEST: subscription_id: Subscription sub-missing-0 not found. (and 11 more failed: items 1–10, …)');
+		expect(run.error?.description).toContain("Of the run's 12 items, no other item was applied; items 1–11 failed too (item 1: ERR_BAD_REQUEST: subscription_id: Subscription sub-missing-1 not found.; ");
+		expect(run.error?.description).toContain('item 10: ERR_BAD_REQUEST: subscription_id: Subscription sub-missing-10 not found.; … 1 more). Without Continue On Fail');
+	});
+
+	test('Usage Create run again: each transaction ID is refused as recorded, nothing is recorded twice, and the error points to Usage → Update', async () => {
+		const items = [{ txn: 'txn-twice-0' }, { txn: 'txn-twice-1' }, { txn: 'txn-twice-2' }];
+		const first = await runBilling(sandbox, usageCreate(7), { items });
+		expect(first.error).toBeUndefined();
+		sandbox.clearRequests();
+		const again = await runBilling(sandbox, usageCreate(7), { items });
+		expect(usageCreates(sandbox.requests).map((request) => request.status)).toEqual([400, 400, 400]);
+		expect(again.error?.message).toBe("ERR_BAD_REQUEST: transaction_id: A usage entry with transaction_id 'txn-twice-0' already exists. (and 2 more failed: items 1–2)");
+		expect(again.error?.description).toContain(
+			'The API already has a usage entry with Transaction ID "txn-twice-0" (recorded by an earlier run, or by another entry given the same ID), so this one was not recorded: nothing was applied twice. To change that entry\'s value, use Usage → Update with this Transaction ID; for a new entry, give a new Transaction ID.',
+		);
+		expect(again.error?.description).toContain("Of the run's 3 items, no other item was applied; items 1–2 failed too");
+		const usage = sandbox.state.usage as Map<string, IDataObject>;
+		expect(items.map(({ txn }) => usage.get(txn)?.value)).toEqual([7, 7, 7]);
+	});
+
+	test('Usage Create: an applied item is not said to be applied again by running the node again (the API refuses its transaction ID)', async () => {
+		const run = await runBilling(sandbox, { ...usageCreate(2), subscriptionId: '={{ $json.sub }}', faultHandling: { maxConcurrentRequests: 1 } }, {
+			items: [{ txn: 'txn-once-0', sub: sandbox.fixtures.subscriptionId }, { txn: 'txn-once-1', sub: 'sub-missing' }],
+		});
+		expect(run.error?.description).toContain(
+			"Of the run's 2 items, item 0 was applied by the API (running the node again records nothing twice: the API refuses a Transaction ID it already has).",
+		);
+	});
+
+	test('one request at a time, an item waiting between retries of a 503 does not hold the next items back: they are sent meanwhile and the error lists them as applied', async () => {
+		const customers = [...(sandbox.state.customers as Map<string, IDataObject>).values()].slice(0, 3).map((customer) => String(customer.customer_id));
+		sandbox.setFaults({ rate: 1, kinds: ['503'], onlyPaths: new RegExp(`/customers/${customers[0]}$`) });
+		const run = await runBilling(
+			sandbox,
+			{ resource: 'customer', operation: 'update', customerId: '={{ $json.id }}', updateFields: { taxId: '={{ $json.tax }}' }, faultHandling: { maxConcurrentRequests: 1, maxRetries: 1, retryDelay: 50 } },
+			{ items: customers.map((id, index) => ({ id, tax: `TAX-WAIT-${index}` })) },
+		);
+		expect(run.error?.message).toMatch(/^ERR_SERVICE_UNAVAILABLE: |^HTTP 503/);
+		const paths = sandbox.requests.map((request) => request.path.split('/').pop());
+		// item 0's first attempt, then item 1 while item 0 waits to retry
+		expect(paths.slice(0, 2)).toEqual([customers[0], customers[1]]);
+		const applied = sandbox.requests.filter((request) => request.status === 200).map((request) => customers.indexOf(String(request.path.split('/').pop())));
+		expect(applied).toContain(1);
+		expect(appliedIn(run.error?.description, 3)).toEqual(applied.sort());
+	});
+
 	test('a run of reads that fails says nothing of applied items', async () => {
 		const run = await runBilling(
 			sandbox,

@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { useSandbox } from '../helpers/billing.cjs';
+import { runBilling, useSandbox } from '../helpers/billing.cjs';
 import { NOTHING_SENT, operationTable, runOperation } from '../helpers/operationTable.cjs';
 
 const sandbox = useSandbox();
@@ -120,7 +120,7 @@ describe('Usage', () => {
 		},
 	]);
 
-	test("creating usage answers 201; a second entry with the same transaction ID is the API's 400", async () => {
+	test("creating usage answers 201; a second entry with the same transaction ID is the API's 400, which says nothing was applied twice and points to Usage → Update", async () => {
 		const usage = (value: number) => ({ resource: 'usage', operation: 'create', transactionId: 'txn-dup-1', subscriptionId, brickId: usageBrickId, value, time: '2026-09-14T10:30:00Z' });
 		const first = await runOperation(sandbox, usage(10));
 		expect(first.error).toBeUndefined();
@@ -129,10 +129,22 @@ describe('Usage', () => {
 		const duplicate = await runOperation(sandbox, usage(11));
 		expect(duplicate.items).toHaveLength(0);
 		expect(duplicate.error?.message).toMatch(/^ERR_BAD_REQUEST: .*transaction_id: /s);
-		expect(duplicate.error?.description).toContain('HTTP 400');
+		expect(duplicate.error?.description).toMatch(
+			/^HTTP 400 from POST \/api\/v2\/usage\. The API already has a usage entry with Transaction ID "txn-dup-1" \(recorded by an earlier run, or by another entry given the same ID\), so this one was not recorded: nothing was applied twice\. To change that entry's value, use Usage → Update with this Transaction ID; for a new entry, give a new Transaction ID\.$/,
+		);
 		expect(sandbox.requests.map((request) => [request.body?.transaction_id, request.status])).toEqual([
 			['txn-dup-1', 201],
 			['txn-dup-1', 400],
 		]);
+		expect(usageEntry('txn-dup-1').value).toBe(10);
+
+		// Usage → Update changes it, as the error says
+		const updated = await runOperation(sandbox, { resource: 'usage', operation: 'update', transactionId: 'txn-dup-1', value: 11 });
+		expect(updated.error).toBeUndefined();
+		expect(usageEntry('txn-dup-1').value).toBe(11);
+
+		// with Continue On Fail, the item's own error says the same
+		const continued = await runBilling(sandbox, usage(12), { continueOnFail: true });
+		expect(continued.items[0].json.error).toMatchObject({ code: 'ERR_BAD_REQUEST', status: 400, description: expect.stringContaining('use Usage → Update with this Transaction ID') });
 	});
 });

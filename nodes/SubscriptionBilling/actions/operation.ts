@@ -2,7 +2,7 @@ import type { IHttpRequestMethods, INodePropertyOptions, IParameterBuilderHint, 
 import { fillPathParameters } from '../shared/idChecks';
 import { deferFailures } from './errorItem';
 import type { ListLookup } from './lookup';
-import { perform, type OperationKind, type Shaper } from './perform';
+import { perform, type Again, type OperationKind, type Shaper } from './perform';
 import type { Upsert } from './upsert';
 
 interface OperationBase {
@@ -22,6 +22,8 @@ interface OperationBase {
 	lookup?: ListLookup;
 	/** A create or update done as a search, then a create or an update (the API has none of its own). */
 	upsert?: Upsert;
+	/** For a write not applied again when asked for again (see Again). */
+	again?: Again;
 }
 
 /**
@@ -47,7 +49,7 @@ export function operationOption(definition: OperationDefinition): INodePropertyO
 		routing: {
 			request: { method: definition.method, url: definition.path },
 			send: { paginate: true, preSend: deferFailures([fillPathParameters, ...(definition.preSend ?? [])]) },
-			operations: { pagination: perform(definition.kind, definition.shape, isPaged(definition), definition.lookup, definition.upsert) },
+			operations: { pagination: perform(definition.kind, definition.shape, isPaged(definition), definition.lookup, definition.upsert, definition.again) },
 		},
 	};
 }

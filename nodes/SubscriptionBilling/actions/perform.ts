@@ -1,10 +1,12 @@
-import type {
-	DeclarativeRestApiSettings,
-	IDataObject,
-	IExecutePaginationFunctions,
-	IHttpRequestOptions,
-	INode,
-	INodeExecutionData,
+import {
+	NodeApiError,
+	NodeOperationError,
+	type DeclarativeRestApiSettings,
+	type IDataObject,
+	type IExecutePaginationFunctions,
+	type IHttpRequestOptions,
+	type INode,
+	type INodeExecutionData,
 } from 'n8n-workflow';
 import { credentialBaseUrl, runCredentials } from '../shared/apiCredentials';
 import { apiBaseUrl } from '../shared/baseUrl';
@@ -19,7 +21,7 @@ import { collectPages } from '../shared/pagination';
 import { DEFAULT_MAX_CONCURRENT, MAX_CONCURRENT_LIMIT } from '../shared/rateBudget';
 import { DEFAULT_RETRY, type RetrySettings } from '../shared/retry';
 import { sendWithRetries, type Session } from '../shared/transport';
-import { appliedSoFar, invalidRun, notSentAlone, waitForBatch, wasNotSent, withSentence } from './runOutcome';
+import { APPLIED_AGAIN, failedRun, invalidRun, notSentAlone, waitForBatch, wasNotSent, withSentence } from './runOutcome';
 import { runGateOf, type RunGate } from './runGate';
 
 export type OperationKind = 'read' | 'write' | 'list';
@@ -88,6 +90,17 @@ function asList(body: unknown): IDataObject[] {
 	return [body && typeof body === 'object' ? (body as IDataObject) : { response: body ?? null }];
 }
 
+/**
+ * What a write asked for again meets, when it is not applied again: Usage → Create's transaction
+ * ID is refused the second time.
+ */
+export interface Again {
+	/** What running the node again does to the items a failed run applied. */
+	applied: (count: number) => string;
+	/** For the API's refusal of a write made before (by an earlier run): the sentence saying so and what to use instead; undefined for any other. */
+	madeBefore: (error: unknown, request: IHttpRequestOptions) => string | undefined;
+}
+
 /** Everything an item's requests need, made and checked before anything is sent. */
 interface Prepared {
 	options: IHttpRequestOptions;
@@ -101,7 +114,7 @@ interface Prepared {
  * shared by every resource. Without Continue On Fail, the items of a run go through one gate
  * (runGate.ts): nothing is sent until every item has passed its checks.
  */
-export function perform(kind: OperationKind, shape?: Shaper, paged = false, lookup?: ListLookup, upsert?: Upsert) {
+export function perform(kind: OperationKind, shape?: Shaper, paged = false, lookup?: ListLookup, upsert?: Upsert, again?: Again) {
 	return async function (
 		this: IExecutePaginationFunctions,
 		requestData: DeclarativeRestApiSettings.ResultOptions,
@@ -132,6 +145,8 @@ export function perform(kind: OperationKind, shape?: Shaper, paged = false, look
 			const pairedItem = { item: itemIndex };
 			return results.map((json) => ({ json, pairedItem }));
 		} catch (error) {
+			const madeBefore = again && prepared ? again.madeBefore(error, prepared.options) : undefined;
+			if (madeBefore && (error instanceof NodeApiError || error instanceof NodeOperationError)) error.description = withSentence(error.description, madeBefore);
 			if (this.continueOnFail()) return [errorItem(error, itemIndex)];
 			if (gate && wasNotSent(error)) {
 				gate.record(itemIndex, 'notSent');
@@ -142,9 +157,10 @@ export function perform(kind: OperationKind, shape?: Shaper, paged = false, look
 			}
 			const nodeError = failure(this, error, itemIndex);
 			if (!gate) throw nodeError;
-			gate.record(itemIndex, 'failed');
+			gate.record(itemIndex, 'failed', nodeError);
 			await gate.whenSettled();
-			if (kind === 'write') nodeError.description = withSentence(nodeError.description, appliedSoFar(gate, itemIndex));
+			// n8n shows the error of the run's first failed item: it speaks for the others.
+			if (gate.itemsWith('failed')[0] === itemIndex) failedRun(nodeError, gate, itemIndex, kind === 'write' ? (again?.applied ?? APPLIED_AGAIN) : undefined);
 			throw nodeError;
 		}
 	};

@@ -17,6 +17,7 @@ export class RunGate {
 	/** The failed checks by item index, kept once every item is checked: each of the run's items asks. */
 	private invalid?: Array<[number, unknown]>;
 	private readonly outcomes = new Map<number, Outcome>();
+	private readonly reasons = new Map<number, unknown>();
 	/** The items by outcome, kept once every item has one: each item of a failed run asks. */
 	private byOutcome?: Map<Outcome, number[]>;
 	private checked!: () => void;
@@ -57,8 +58,12 @@ export class RunGate {
 		this.failedAtApi = true;
 	}
 
-	record(itemIndex: number, outcome: Outcome): void {
-		if (outcome === 'failed') this.stopSending();
+	/** Records what became of the item; `reason`: the error of an item that failed. */
+	record(itemIndex: number, outcome: Outcome, reason?: unknown): void {
+		if (outcome === 'failed') {
+			this.stopSending();
+			this.reasons.set(itemIndex, reason);
+		}
 		this.outcomes.set(itemIndex, outcome);
 		if (this.outcomes.size === this.size) this.settled();
 	}
@@ -66,6 +71,11 @@ export class RunGate {
 	/** Waits until every item has an outcome; each one's requests end within their own time limits. */
 	async whenSettled(): Promise<void> {
 		await this.allSettled;
+	}
+
+	/** The error the item failed with. */
+	reasonOf(itemIndex: number): unknown {
+		return this.reasons.get(itemIndex);
 	}
 
 	/** The indexes of the items with this outcome, in order. */

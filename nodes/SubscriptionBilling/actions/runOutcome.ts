@@ -1,4 +1,4 @@
-import { NodeOperationError, type IExecutePaginationFunctions, type INode } from 'n8n-workflow';
+import { NodeOperationError, type IExecutePaginationFunctions, type INode, type NodeApiError } from 'n8n-workflow';
 import { NotSentError } from '../shared/transport';
 import { wait } from '../shared/wait';
 import type { RunGate } from './runGate';
@@ -40,20 +40,44 @@ export function invalidRun(node: INode, invalid: Array<[number, unknown]>, size:
 	});
 }
 
+/** What running the node again does to the items a failed run applied: the same writes are applied again. */
+export const APPLIED_AGAIN = (count: number) => `running the node again applies ${count === 1 ? 'it' : 'them'} again`;
+
+/** The run's other failed items with their reasons: "items 3, 5 failed too (item 3: ERR_…; item 5: …)". */
+function alsoFailed(gate: RunGate, others: readonly number[]): string {
+	const reasons = others.slice(0, LISTED).map((index) => `item ${index}: ${messageOf(gate.reasonOf(index))}`);
+	if (others.length > LISTED) reasons.push(`… ${others.length - LISTED} more`);
+	return `${items(others)} failed too (${reasons.join('; ')})`;
+}
+
 /**
- * What the other items of a run did, for the error of a write the API refused: which were
- * applied (and would be applied again by running the node again), which were not sent.
+ * The error of a run in which the API refused items, said by the first of them (the one n8n
+ * shows): the message counts the others, the description gives each one's reason and, for a write
+ * (`again`: what running the node again does to an applied item), which items were applied and
+ * which not sent.
  */
-export function appliedSoFar(gate: RunGate, failedIndex: number): string {
+export function failedRun(error: NodeApiError | NodeOperationError, gate: RunGate, failedIndex: number, again?: (count: number) => string): void {
+	const others = gate.itemsWith('failed').filter((index) => index !== failedIndex);
+	if (others.length > 0) {
+		const shown = others.length > LISTED ? `${itemList(others.slice(0, LISTED))}, …` : itemList(others);
+		error.message = `${error.message} (and ${others.length} more failed: ${others.length === 1 ? 'item' : 'items'} ${shown})`;
+	}
 	const applied = gate.itemsWith('applied');
 	const notSent = gate.itemsWith('notSent');
-	const alsoFailed = gate.itemsWith('failed').filter((index) => index !== failedIndex);
 	const parts = [
-		applied.length > 0 ? `${items(applied)} ${applied.length === 1 ? 'was' : 'were'} applied by the API (running the node again applies ${applied.length === 1 ? 'it' : 'them'} again)` : 'no other item was applied',
-		alsoFailed.length > 0 ? `${items(alsoFailed)} failed too` : undefined,
-		notSent.length > 0 ? `${items(notSent)} ${notSent.length === 1 ? 'was' : 'were'} not sent` : undefined,
+		again === undefined
+			? undefined
+			: applied.length > 0
+				? `${items(applied)} ${applied.length === 1 ? 'was' : 'were'} applied by the API (${again(applied.length)})`
+				: 'no other item was applied',
+		others.length > 0 ? alsoFailed(gate, others) : undefined,
+		again !== undefined && notSent.length > 0 ? `${items(notSent)} ${notSent.length === 1 ? 'was' : 'were'} not sent` : undefined,
 	].filter((part): part is string => part !== undefined);
-	return `Of the run's ${gate.size} items, ${parts.join('; ')}. Without Continue On Fail, n8n keeps no result of a run that fails: to get one result per item, set Settings > On Error to Continue (using error output).`;
+	if (parts.length === 0) return;
+	error.description = withSentence(
+		error.description,
+		`Of the run's ${gate.size} items, ${parts.join('; ')}. Without Continue On Fail, n8n keeps no result of a run that fails: to get one result per item, set Settings > On Error to Continue (using error output).`,
+	);
 }
 
 /** A description with one more sentence. */

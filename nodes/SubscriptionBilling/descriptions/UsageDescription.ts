@@ -1,5 +1,8 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { validateFields, type FieldRule } from '../actions/bodyRules';
+import type { Again } from '../actions/perform';
+import { errorFieldsOf } from '../shared/apiError';
+import { quoted } from '../shared/invalidInput';
 import { deletedShaper, writtenShaper } from '../actions/output';
 import { ID } from '../shared/idChecks';
 import { showFor, type ResourceDefinition } from '../actions/resource';
@@ -60,6 +63,23 @@ const fields: INodeProperties[] = [
 
 const transactionRule: FieldRule = { field: 'transaction_id', label: 'Transaction ID', type: 'string', required: true };
 
+/**
+ * A transaction ID is recorded once: the API refuses a second entry with it, so Usage → Create run
+ * again records nothing twice. The contract does not say how it refuses: a 409, or a 400/422 whose
+ * message names transaction_id and says it exists (the sandbox: "A usage entry with transaction_id
+ * '…' already exists.").
+ */
+const recordedOnce: Again = {
+	applied: () => 'running the node again records nothing twice: the API refuses a Transaction ID it already has',
+	madeBefore(error, request) {
+		const { status, apiMessage } = errorFieldsOf(error);
+		const saysExists = /transaction_id/i.test(apiMessage ?? '') && /exist|duplicate|unique/i.test(apiMessage ?? '');
+		if (!(status === 409 || ((status === 400 || status === 422) && saysExists))) return undefined;
+		const transactionId = ((request.body ?? {}) as IDataObject).transaction_id;
+		return `The API already has a usage entry with Transaction ID ${quoted(transactionId)} (recorded by an earlier run, or by another entry given the same ID), so this one was not recorded: nothing was applied twice. To change that entry's value, use Usage → Update with this Transaction ID; for a new entry, give a new Transaction ID.`;
+	},
+};
+
 export const usageResource: ResourceDefinition = {
 	name: 'Usage',
 	value: 'usage',
@@ -76,6 +96,7 @@ export const usageResource: ResourceDefinition = {
 			method: 'POST',
 			path: '/usage',
 			kind: 'write',
+			again: recordedOnce,
 			preSend: [
 				structuredInputStep(usageProperties),
 				validateFields([

@@ -25,6 +25,36 @@ test('a missing subscription fails with ERR_NOT_FOUND and the error id of the AP
 	expect(run.error?.context?.itemIndex).toBe(0);
 });
 
+describe('a base URL without /api/v2, whose server answers 404 in the API\'s own error format', () => {
+	const NO_API = "HTTP 404: no Subscription Billing API at this address; the credential's base URL must end in /api/v2";
+	const advice = () => `the credential's base URL ${sandboxOrigin()} does not end in /api/v2: set it to the API's address ending in /api/v2 (for example https://billing.example.com/api/v2)`;
+	const sandboxOrigin = () => sandbox.baseUrl.replace(/\/api\/v2$/, '');
+
+	test('Create or Update says what the credential test says, keeps what the server answered, and writes nothing', async () => {
+		const parameters = { resource: 'customer', operation: 'upsert', externalId: 'EXT-NO-API', name: 'No API Ltd' };
+		const run = await runBilling(sandbox, parameters, { baseUrl: sandboxOrigin() });
+		expect(run.error?.message).toBe(NO_API);
+		expect(run.error?.description).toBe(`HTTP 404 from POST /customers/search answered ERR_NOT_FOUND: Not found: /customers/search; ${advice()}`);
+		expect(sandbox.requests.map((request) => `${request.method} ${request.path} ${request.status}`)).toEqual(['POST /customers/search 404']);
+		// the error item keeps the server's code and message to branch on
+		const continued = await runBilling(sandbox, parameters, { baseUrl: sandboxOrigin(), continueErrorOutput: true });
+		expect(continued.errorItems[0].json.error).toMatchObject({ message: NO_API, code: 'ERR_NOT_FOUND', status: 404, apiMessage: 'Not found: /customers/search' });
+	});
+
+	test('a Get says the same; with /api/v2 a missing subscription keeps the API\'s own message, code and error id', async () => {
+		const get = { resource: 'subscription', operation: 'get', subscriptionId: 'no-such-subscription' };
+		const wrong = await runBilling(sandbox, get, { baseUrl: `${sandboxOrigin()}/` });
+		expect(wrong.error?.message).toBe(NO_API);
+		const right = await runBilling(sandbox, get, { continueErrorOutput: true });
+		expect(right.errorItems[0].json.error).toMatchObject({
+			message: expect.stringMatching(/^ERR_NOT_FOUND: Subscription/),
+			description: expect.stringMatching(/^HTTP 404 from GET \/api\/v2\/subscriptions\/no-such-subscription; error id [0-9a-f-]{36}$/),
+			code: 'ERR_NOT_FOUND',
+			errorId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+		});
+	});
+});
+
 test('a missing customer fails with ERR_NOT_FOUND', async () => {
 	const run = await runBilling(sandbox, {
 		resource: 'invoice',

@@ -265,10 +265,13 @@ describe('credential', () => {
 		expect(sandbox.requests.map((request) => `${request.path} ${request.status}`)).toEqual(['/api/v2/customers 401']);
 	});
 
-	test('the dialog: an address that is not the API (no /api/v2) says to check the Base URL, not "successful"', async () => {
-		const result = await dialogResult({ productionBaseUrl: sandbox.baseUrl.replace(/\/api\/v2$/, '') });
-		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/^The API did not answer with the customer list: check the API Key and the Environment, and that the Base URL.* \(HTTP 404\)$/);
+	test('the dialog: an address that is not the API (no /api/v2, answered 404 in the API\'s error format) says the Base URL must end in /api/v2, as a run does', async () => {
+		const origin = sandbox.baseUrl.replace(/\/api\/v2$/, '');
+		const result = await dialogResult({ productionBaseUrl: origin });
+		expect(result).toEqual({
+			status: 'Error',
+			message: `The credential's base URL ${origin} does not end in /api/v2: set it to the API's address ending in /api/v2 (for example https://billing.example.com/api/v2) (HTTP 404)`,
+		});
 		expect(sandbox.requests.map((request) => `${request.path} ${request.status}`)).toEqual(['/customers 404']);
 	});
 

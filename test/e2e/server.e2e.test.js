@@ -90,7 +90,7 @@ describe('credential test through the server', () => {
 		const r = await n8n.rest('POST', '/rest/credentials/test', { credentials: notTheApi });
 		expect(r.status).toBe(200);
 		expect(r.body.data.status).toBe('Error');
-		expect(r.body.data.message).toMatch(/^The API did not answer with the customer list: check the API Key and the Environment, and that the Base URL/);
+		expect(r.body.data.message).toMatch(/^The credential's base URL http:\/\/127\.0\.0\.1:\d+ does not end in \/api\/v2: set it to the API's address ending in \/api\/v2 .*\(HTTP 404\)$/);
 		expect(requestsOf(sandbox).map((q) => q.status)).toEqual([404]);
 	});
 

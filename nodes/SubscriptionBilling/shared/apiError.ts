@@ -1,6 +1,7 @@
 import { NodeApiError, NodeOperationError, type INode, type JsonObject } from 'n8n-workflow';
 import { NOT_CONNECTED_CODES, provablyNotReceived, UNTRUSTED_CERTIFICATE_CODES, type Failure } from './retry';
 import { redact, redactDeep } from './redact';
+import { API_PATH, missingApiPath } from './baseUrl';
 
 interface ApiErrorBody {
 	code?: string;
@@ -80,12 +81,9 @@ function bodyKind(body: unknown, headers: Record<string, unknown>): { name: stri
 	return { name: 'a body that is not JSON', hint: '' };
 }
 
-/** The path every API address begins with: the contract's base URL ends in it. */
-const API_PATH = '/api/v2';
-
 /**
- * A 404 that is not the API's: most often a base URL without /api/v2, unless earlier pages of the
- * same list were just read from it.
+ * A 404 that is not the API's: most often a base URL without /api/v2 (missingApiPath), unless
+ * earlier pages of the same list were just read from it.
  */
 function notFoundAdvice(baseUrl: string | undefined, pagesRead: number | undefined): { message: string; advice: string } {
 	if (pagesRead !== undefined && pagesRead > 0) {
@@ -94,17 +92,12 @@ function notFoundAdvice(baseUrl: string | undefined, pagesRead: number | undefin
 			advice: `${pagesRead} page(s) of this list were read just before from the same base URL, so the address is right: the API, or a server in front of it, did not serve this page. The list may have changed while it was read, or paging may be limited to fewer results; run again, or use Limit to read fewer`,
 		};
 	}
-	const path = baseUrl ? new URL(baseUrl).pathname.replace(/\/+$/, '') : API_PATH;
-	if (!path.endsWith(API_PATH)) {
-		return {
-			message: `HTTP 404: no Subscription Billing API at this address; the credential's base URL must end in ${API_PATH}`,
-			advice: `the credential's base URL ${baseUrl} does not end in ${API_PATH}: set it to the API's address ending in ${API_PATH} (for example https://billing.example.com${API_PATH})`,
-		};
-	}
-	return {
-		message: "HTTP 404: not found, and the answer is not the API's error format",
-		advice: `what was asked for may not exist, or the address may not be the API: check the credential's base URL, which must be the API's address ending in ${API_PATH}`,
-	};
+	return (
+		missingApiPath(baseUrl) ?? {
+			message: "HTTP 404: not found, and the answer is not the API's error format",
+			advice: `what was asked for may not exist, or the address may not be the API: check the credential's base URL, which must be the API's address ending in ${API_PATH}`,
+		}
+	);
 }
 
 /** For a write without key that failed after it may have reached the API. */
@@ -160,9 +153,13 @@ export function toNodeError(node: INode, failure: Failure, context: ErrorContext
 			message = `HTTP ${failure.status}: the API answered with a redirect, which is not followed`;
 			description = `HTTP ${failure.status} from ${context.request} to ${target}. Redirects are not followed, so the API key is never sent to another address; check the base URL of the credential.`;
 		} else if (apiError?.code || apiError?.message) {
-			message = `${apiError.code ?? 'ERR_UNKNOWN'}: ${apiError.message ?? 'no message'}`;
-			description = `HTTP ${failure.status} from ${context.request}${tries}${advice}`;
+			const said = `${apiError.code ?? 'ERR_UNKNOWN'}: ${apiError.message ?? 'no message'}`;
+			// Found nothing at a base URL without /api/v2: the path was not the API's, whoever answered.
+			const missing = failure.status === 404 && !context.pagesRead ? missingApiPath(context.baseUrl) : undefined;
+			message = missing?.message ?? said;
+			description = `HTTP ${failure.status} from ${context.request}${tries}${missing ? ` answered ${said}` : ''}${advice}`;
 			if (apiError.error_id) description += `; error id ${apiError.error_id}`;
+			if (missing) description += `; ${missing.advice}`;
 			Object.assign(details, { code: apiError.code ?? null, apiMessage: apiError.message ?? null, errorId: apiError.error_id ?? null });
 		} else {
 			const body = snippet(failure.body);

@@ -1,5 +1,21 @@
 import { NodeOperationError, type INode } from 'n8n-workflow';
 
+/** The path every API address begins with: the contract's base URL ends in it. */
+export const API_PATH = '/api/v2';
+
+/**
+ * What a 404 from a base URL that does not end in /api/v2 means, said alike by the credential
+ * test and a run: the address is not the API's (whatever the body says, the API's own paths all
+ * begin with /api/v2). Undefined for a base URL that ends in it.
+ */
+export function missingApiPath(baseUrl: string | undefined): { message: string; advice: string } | undefined {
+	if (!baseUrl || new URL(baseUrl).pathname.replace(/\/+$/, '').endsWith(API_PATH)) return undefined;
+	return {
+		message: `HTTP 404: no Subscription Billing API at this address; the credential's base URL must end in ${API_PATH}`,
+		advice: `the credential's base URL ${baseUrl} does not end in ${API_PATH}: set it to the API's address ending in ${API_PATH} (for example https://billing.example.com${API_PATH})`,
+	};
+}
+
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
 function isLoopback(hostname: string): boolean {

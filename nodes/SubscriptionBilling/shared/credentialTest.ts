@@ -1,7 +1,7 @@
 import type { ICredentialsDecrypted, ICredentialTestFunctions, INode, INodeCredentialTestResult } from 'n8n-workflow';
 import { failureOf } from './apiError';
 import { credentialBaseUrl, type ApiCredentials } from './apiCredentials';
-import { parsedBaseUrl } from './baseUrl';
+import { missingApiPath, parsedBaseUrl } from './baseUrl';
 import { CREDENTIAL_TYPE } from './constants';
 import { redact } from './redact';
 import { DEFAULT_RETRY } from './retry';
@@ -30,8 +30,8 @@ function errorCode(body: unknown): unknown {
 	return body !== null && typeof body === 'object' ? ((body as { error?: { code?: unknown } }).error?.code) : undefined;
 }
 
-/** What the dialog says about the API's answer to GET /customers?limit=1. */
-function verdict(answer: Answer): INodeCredentialTestResult {
+/** What the dialog says about the API's answer to GET /customers?limit=1 from `baseUrl`. */
+function verdict(answer: Answer, baseUrl: string): INodeCredentialTestResult {
 	const code = errorCode(answer.body);
 	if (code === 'ERR_UNAUTHORIZED' || (answer.statusCode === 401 && code === undefined)) return fail(CREDENTIAL_TEST_MESSAGES.unauthorized);
 	if (code === 'ERR_FORBIDDEN' || (answer.statusCode === 403 && code === undefined)) return fail(CREDENTIAL_TEST_MESSAGES.forbidden);
@@ -39,6 +39,8 @@ function verdict(answer: Answer): INodeCredentialTestResult {
 		const location = answer.location ? ` to ${answer.location}` : '';
 		return fail(`The Base URL answered with a redirect${location} (HTTP ${answer.statusCode}): the key is not sent on, so set the Base URL to the API's own address, ending in /api/v2`);
 	}
+	const missing = answer.statusCode === 404 ? missingApiPath(baseUrl) : undefined;
+	if (missing) return fail(`${missing.advice.charAt(0).toUpperCase()}${missing.advice.slice(1)} (HTTP 404)`);
 	const body = answer.body as { results?: unknown } | null;
 	if (answer.statusCode >= 200 && answer.statusCode < 300 && body !== null && typeof body === 'object' && Array.isArray(body.results)) {
 		return { status: 'OK', message: 'Connection successful' };
@@ -87,8 +89,9 @@ export async function testApiCredential(this: ICredentialTestFunctions, credenti
 			`The ${environment} Base URL must use https: ${parsed.text} is plain http on another machine, and the API key is never sent over http off this machine (only localhost and 127.0.0.1 may use http). Change it to https://… — the key was not sent.`,
 		);
 	}
-	const answer = await listOneCustomer(this, parsed.url.href.replace(/\/+$/, ''), data.apiKey);
-	if ('statusCode' in answer) return verdict(answer);
+	const baseUrl = parsed.url.href.replace(/\/+$/, '');
+	const answer = await listOneCustomer(this, baseUrl, data.apiKey);
+	if ('statusCode' in answer) return verdict(answer, baseUrl);
 	const why = answer.networkCode === 'ETIMEDOUT' ? `no answer within ${TEST_TIMEOUT_MS / 1000} s` : answer.networkCode;
 	return fail(`Could not connect to ${parsed.url.origin} (${why}): check the ${environment} Base URL and that the API can be reached from n8n`);
 }

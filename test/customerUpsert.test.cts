@@ -165,6 +165,89 @@ describe('at most one customer per match value', () => {
 	});
 });
 
+describe('items of one run with the same match value: one customer, created by one item and updated by the others', () => {
+	const KEYS = {
+		externalId: { matchBy: 'externalId', field: 'external_id', parameters: { externalId: '={{ $json.key }}' } },
+		processorCustomerId: { matchBy: 'processorCustomerId', field: 'processor_customer_id', parameters: { externalId: undefined, processorCustomerId: '={{ $json.key }}' } },
+	} as const;
+	const withValue = (field: string, value: string) => customers().filter((customer) => customer[field] === value);
+	/** The names of a run's items, by match value: "A" items share one value, "B" another. */
+	const ORDERS: Array<[string, string[]]> = [
+		['next to each other', ['A', 'A', 'B']],
+		['apart', ['A', 'B', 'A']],
+		['three of them, the other first', ['B', 'A', 'A', 'A']],
+	];
+
+	describe.each(Object.entries(KEYS))('Match By %s', (_name, key) => {
+		test.each(ORDERS)('items %s, Max Concurrent Requests 8: the first creates, each next one updates it by its ID; run again, each is updated again and nothing is created', async (_order, letters) => {
+			const tag = `${key.field}-${letters.join('')}-${Date.now()}`;
+			const items = letters.map((letter, index) => ({ key: `${tag}-${letter}`, name: `Same Key ${tag} ${letter}${index}` }));
+			const parameters = { matchBy: key.matchBy, ...key.parameters, name: '={{ $json.name }}', additionalFields: {}, faultHandling: { maxConcurrentRequests: 8 } };
+			const before = customers().length;
+			const run = await upsert(parameters, { items });
+			expect(run.error).toBeUndefined();
+			expect(customers()).toHaveLength(before + 2);
+			for (const letter of ['A', 'B']) {
+				const indexes = letters.flatMap((each, index) => (each === letter ? [index] : []));
+				const [customer] = withValue(key.field, `${tag}-${letter}`);
+				expect(withValue(key.field, `${tag}-${letter}`)).toHaveLength(1);
+				const outputs = indexes.map((index) => run.json[index]);
+				expect(outputs.map((json) => json.customer_id)).toEqual(indexes.map(() => customer.customer_id));
+				expect(outputs.map((json) => json.action).sort()).toEqual(['created', ...Array(indexes.length - 1).fill('updated')]);
+				// one search for the value; the items after the first update the customer by its ID
+				const searches = sandbox.requests.filter((request) => request.path.endsWith('/customers/search') && request.body?.[key.field] === `${tag}-${letter}`);
+				expect(searches).toHaveLength(1);
+				const patches = sandbox.requests.filter((request) => request.method === 'PATCH' && request.path.endsWith(`/customers/${customer.customer_id}`));
+				expect(patches).toHaveLength(indexes.length - 1);
+				// the customer holds what the last write sent
+				expect(customer.name).toBe(patches.length > 0 ? patches[patches.length - 1].body?.name : items[indexes[0]].name);
+			}
+
+			sandbox.clearRequests();
+			const again = await upsert(parameters, { items });
+			expect(again.error).toBeUndefined();
+			expect(again.json.map((json) => json.action)).toEqual(letters.map(() => 'updated'));
+			expect(customers()).toHaveLength(before + 2);
+			expect(sandbox.requests.filter((request) => request.method === 'POST' && request.path.endsWith('/customers'))).toEqual([]);
+			expect(sandbox.requests.filter((request) => request.method === 'PATCH').map((request) => request.status)).toEqual(letters.map(() => 200));
+		});
+	});
+
+	test('with Continue On Fail (no run gate), the same: one customer, one created and one updated', async () => {
+		const items = [{ key: 'EXT-COF-SAME', name: 'Cof One' }, { key: 'EXT-COF-SAME', name: 'Cof Two' }];
+		const run = await upsert({ externalId: '={{ $json.key }}', name: '={{ $json.name }}', additionalFields: {} }, { items, continueOnFail: true });
+		expect(run.json.map((json) => json.action).sort()).toEqual(['created', 'updated']);
+		expect(withExternalId('EXT-COF-SAME')).toHaveLength(1);
+	});
+
+	test("n8n's Retry On Fail: in the new try, the update after the item before is applied again (not answered from the first try's record), so the customer ends as the run's writes leave it", async () => {
+		const items = [
+			{ key: 'EXT-RETRY-SAME', name: 'Retry One' },
+			{ key: 'EXT-RETRY-SAME', name: 'Retry Two' },
+			{ key: 'EXT-RETRY-SAME', name: sandbox.fixtures.customerName },
+		];
+		const run = await upsert(
+			{ externalId: '={{ $json.key }}', name: '={{ $json.name }}', additionalFields: {} },
+			{ items, settings: { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 } },
+		);
+		// the third item takes another customer's name: refused in each try
+		expect(run.error?.message).toBe(`ERR_BAD_REQUEST: name: A customer named '${sandbox.fixtures.customerName}' already exists.`);
+		const [customer] = withExternalId('EXT-RETRY-SAME');
+		expect(withExternalId('EXT-RETRY-SAME')).toHaveLength(1);
+		const writes = sandbox.requests.filter((request) => request.method === 'PATCH' || (request.method === 'POST' && request.path.endsWith('/customers')));
+		expect(writes.map((request) => `${request.method} ${request.body?.name} ${request.status}`)).toEqual([
+			'POST Retry One 201',
+			'PATCH Retry Two 200',
+			`PATCH ${sandbox.fixtures.customerName} 400`,
+			'PATCH Retry One 200',
+			'PATCH Retry Two 200',
+			`PATCH ${sandbox.fixtures.customerName} 400`,
+		]);
+		expect((writes[4] as ReceivedRequest & { replayed?: boolean }).replayed).toBeUndefined();
+		expect(customer.name).toBe('Retry Two');
+	});
+});
+
 describe('a retry never doubles, a run asked for again is applied again', () => {
 	test("the create's answer cut off after the API applied it: the repeat carries the same key and gets the first answer replayed", async () => {
 		const before = customers().length;

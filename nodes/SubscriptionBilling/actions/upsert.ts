@@ -11,6 +11,7 @@ import { IDEMPOTENCY_HEADER } from '../shared/constants';
 import { invalidInput, quoted } from '../shared/invalidInput';
 import { sendWithRetries, type Session } from '../shared/transport';
 import { isMissing } from './emptyFields';
+import { deriveIdempotencyKey } from './idempotency';
 
 /** A field a Create or Update finds its record by: the user picks one in Match By. */
 export interface MatchField {
@@ -88,10 +89,47 @@ function mayBeTaken(error: unknown): boolean {
 	return [400, 409, 422].includes(errorFieldsOf(error).status ?? 0);
 }
 
+/** What an item's Create or Update left for the next item of its run with the same match value: the record, and its write's key. */
+interface Done {
+	record: IDataObject;
+	key?: string;
+}
+
+/** Per run (the engine's execute data): the items seen, and the last Create or Update of each match value. */
+const runs = new WeakMap<object, { items: Set<number>; last: Map<string, Promise<Done | undefined>> }>();
+
+/**
+ * The item's turn among the items of its run with the same match value: they go one after
+ * another, in the order they come, each once the one before has been answered, so that the first
+ * creates the record and the next update it instead of each finding nothing and creating one.
+ * `previous`: what the one before left (undefined when it failed, or there was none).
+ */
+function turnOf(ctx: IExecutePaginationFunctions, itemIndex: number, matchValue: string): { previous: Promise<Done | undefined>; leave: (done?: Done) => void } {
+	const executeData = ctx.getExecuteData() as object | undefined;
+	let leave: (done?: Done) => void = () => undefined;
+	const mine = new Promise<Done | undefined>((resolve) => (leave = resolve));
+	if (!executeData) return { previous: Promise.resolve(undefined), leave };
+	let run = runs.get(executeData);
+	// An item seen before: a new try of the node (n8n's Retry On Fail) has begun.
+	if (!run || run.items.has(itemIndex)) {
+		run = { items: new Set(), last: new Map() };
+		runs.set(executeData, run);
+	}
+	run.items.add(itemIndex);
+	const previous = run.last.get(matchValue) ?? Promise.resolve(undefined);
+	run.last.set(matchValue, mine);
+	return { previous, leave };
+}
+
 /**
  * Creates the record, or updates the one whose match field has the value. `create` is the composed
  * create request (body: every field given). A create refused because another run created the record
- * meanwhile (two executions at once) becomes an update of the record found again.
+ * meanwhile (two executions at once) becomes an update of the record found again. Items of one run
+ * with the same match value go one after another (turnOf): an item after one that was applied
+ * updates that item's record by its ID, without a search (which an API's search index could answer
+ * before it holds the new record). Its key depends on the write before it, so that in a new try of
+ * the node (Retry On Fail) the update is applied again after the item before has written again, and
+ * a retry of the same request is not.
  */
 export async function createOrUpdate(
 	ctx: IExecutePaginationFunctions,
@@ -103,20 +141,37 @@ export async function createOrUpdate(
 	const match = matchFieldOf(ctx, upsert);
 	const body = create.body as IDataObject;
 	const value = String(body[match.field]);
-	const update = async (found: IDataObject): Promise<{ record: IDataObject; action: UpsertAction }> => {
+	const turn = turnOf(ctx, session.itemIndex, `${match.field} ${value}`);
+	let key: string | undefined;
+	const update = async (found: IDataObject, after?: string): Promise<{ record: IDataObject; action: UpsertAction }> => {
 		const changes = Object.fromEntries(Object.entries(body).filter(([field]) => field !== match.field));
 		const path = upsert.updatePath.replace('{id}', encodeURIComponent(String(found[upsert.idField])));
 		const request: IHttpRequestOptions = { ...create, method: 'PATCH', url: path, qs: {}, body: changes };
-		return { record: await write(session, request, keyFor(request, 'update')), action: 'updated' };
+		key = keyFor(request, 'update');
+		if (key && after) key = deriveIdempotencyKey({ customKey: `${key} after ${after}` }, request);
+		return { record: await write(session, request, key), action: 'updated' };
 	};
-	const found = await findMatch(session, create, upsert, match, value);
-	if (found) return await update(found);
+	const createOrUpdateOnce = async (): Promise<{ record: IDataObject; action: UpsertAction }> => {
+		const before = await turn.previous;
+		if (before && before.record[upsert.idField] !== undefined) return await update(before.record, before.key);
+		const found = await findMatch(session, create, upsert, match, value);
+		if (found) return await update(found);
+		try {
+			key = keyFor(create, 'create');
+			return { record: await write(session, create, key), action: 'created' };
+		} catch (error) {
+			if (!mayBeTaken(error)) throw asNodeError(session.node, error, session.itemIndex);
+			const madeMeanwhile = await findMatch(session, create, upsert, match, value);
+			if (!madeMeanwhile) throw asNodeError(session.node, error, session.itemIndex);
+			return await update(madeMeanwhile);
+		}
+	};
 	try {
-		return { record: await write(session, create, keyFor(create, 'create')), action: 'created' };
+		const result = await createOrUpdateOnce();
+		turn.leave({ record: result.record, key });
+		return result;
 	} catch (error) {
-		if (!mayBeTaken(error)) throw asNodeError(session.node, error, session.itemIndex);
-		const madeMeanwhile = await findMatch(session, create, upsert, match, value);
-		if (!madeMeanwhile) throw asNodeError(session.node, error, session.itemIndex);
-		return await update(madeMeanwhile);
+		turn.leave();
+		throw error;
 	}
 }

@@ -401,23 +401,23 @@ describe('Output modes', () => {
 
 	test.each([
 		['empty (from an expression)', '={{ "" }}', 'Fields in item 0: is empty: name the subscription fields to return, e.g. subscription_id, status, customer.name'],
-		['only commas and spaces', ' , ,', 'Fields in item 0: is empty: name the subscription fields to return, e.g. subscription_id, status, customer.name'],
+		['only commas and spaces', ' , ,', 'Fields: is empty: name the subscription fields to return, e.g. subscription_id, status, customer.name'],
 		[
 			'a misspelt name',
 			'subscription_id, stauts',
-			'Fields in item 0: "stauts" is not a field of a subscription (its fields: subscription_id, status, stage, transaction_method, starts_at, ends_at, renews_at, terminates_at, time_zone, billing_frequency, currency, payment_terms, auto_renews, renewal_total, renewal_contract_period, sub_total, grand_total, grand_total_details, line_items, billing_schedule, customer, crm_account_id, crm_opportunity_id, point_of_contact, signatory_user, accounts_payable_emails, products, pauses, phases, metadata, attributed_to, purchase_order)',
+			'Fields: "stauts" is not a field of a subscription (its fields: subscription_id, status, stage, transaction_method, starts_at, ends_at, renews_at, terminates_at, time_zone, billing_frequency, currency, payment_terms, auto_renews, renewal_total, renewal_contract_period, sub_total, grand_total, grand_total_details, line_items, billing_schedule, customer, crm_account_id, crm_opportunity_id, point_of_contact, signatory_user, accounts_payable_emails, products, pauses, phases, metadata, attributed_to, purchase_order)',
 		],
 		[
 			'an unknown name inside an object',
 			'customer.adress.city',
-			'Fields in item 0: "customer.adress.city" is not a field of customer (its fields: customer_id, name, legal_name, external_id, address, processor_customer_id, tax_id, subscriptions)',
+			'Fields: "customer.adress.city" is not a field of customer (its fields: customer_id, name, legal_name, external_id, address, processor_customer_id, tax_id, subscriptions)',
 		],
-		['a path into a list', 'line_items.brick_name', 'Fields in item 0: "line_items.brick_name": line_items is a list, which is selected whole (line_items)'],
-		['a path into a single value', 'status.name', 'Fields in item 0: "status.name": status is a single value, with no fields inside'],
-	])('Selected Fields %s: refused before sending, naming Fields and the item', async (_case, fields, message) => {
+		['a path into a list', 'line_items.brick_name', 'Fields: "line_items.brick_name": line_items is a list, which is selected whole (line_items)'],
+		['a path into a single value', 'status.name', 'Fields: "status.name": status is a single value, with no fields inside'],
+	])('Selected Fields %s: refused before sending, naming Fields (and the item, for a value an expression gives)', async (_case, fields, message) => {
 		const run = await getSubscription(sandbox.fixtures.subscriptionId, { subscriptionOutput: 'selected', subscriptionFields: fields });
 		expect(run.error?.message).toBe(message);
-		expect(run.error?.description).toBe('Nothing was sent to the API for this item. Correct the value and run again.');
+		expect(run.error?.description).toBe(`Nothing was sent to the API${fields.startsWith('=') ? ' for this item. Correct the value' : '. Correct the setting'} and run again.`);
 		expect(sandbox.requests).toHaveLength(0);
 	});
 
@@ -428,7 +428,7 @@ describe('Output modes', () => {
 		expect(sandbox.requests).toHaveLength(0);
 	});
 
-	test('Selected Fields on a list: an unknown name is refused for the customer and the invoice lists too, naming the item', async () => {
+	test('Selected Fields on a list: an unknown name is refused for the customer and the invoice lists too, naming the item when an expression gives it', async () => {
 		const customers = await runBilling(
 			sandbox,
 			{ resource: 'customer', operation: 'search', searchFields: { name: 'acme' }, customerOutput: 'selected', customerFields: '={{ $json.fields }}' },
@@ -443,7 +443,7 @@ describe('Output modes', () => {
 			invoiceOutput: 'selected',
 			invoiceFields: 'invoice_number, address.city',
 		});
-		expect(invoices.error?.message).toMatch(/^Fields in item 0: "address.city" is not a field of an? invoice/);
+		expect(invoices.error?.message).toMatch(/^Fields: "address.city" is not a field of an? invoice/);
 		expect(sandbox.requests.map((request) => request.path)).toEqual(['/api/v2/customers/search']);
 	});
 

@@ -179,7 +179,7 @@ test('a write the user sends again in a later execution is applied again (the bu
 
 test('Max Concurrent Requests out of range is refused before anything is sent', async () => {
 	const run = await runBilling(sandbox, { ...updateUsage, faultHandling: { maxConcurrentRequests: 0 } }, { items: usageItems(1, 'bad') });
-	expect(run.error?.message).toBe('Max Concurrent Requests in item 0: "0" is not a whole number from 1 to 256');
+	expect(run.error?.message).toBe('Max Concurrent Requests: "0" is not a whole number from 1 to 256');
 	expect(sandbox.requests).toHaveLength(0);
 });
 

@@ -93,6 +93,21 @@ describe('one invalid item: nothing is sent for any item', () => {
 		expect(sandbox.requests).toHaveLength(0);
 	});
 
+	test('a node-level setting refused (Selected Fields naming an unknown field) for 11 items: said once, naming Fields and no item; an invalid item beside it is named', async () => {
+		const ids = Array.from({ length: 11 }, () => ({ id: sandbox.fixtures.customerId }));
+		const parameters = { resource: 'customer', operation: 'get', customerId: '={{ $json.id }}', customerOutput: 'selected', customerFields: 'name, nmae' };
+		const run = await runBilling(sandbox, parameters, { items: ids });
+		expect(run.error?.message).toMatch(/^Fields: "nmae" is not a field of a customer \(its fields: customer_id, name, [^)]+\)$/);
+		expect(run.error?.description).toBe('Nothing was sent to the API for any of the 11 items: every item is checked before the first request. Correct the value and run again.');
+		expect(sandbox.requests).toHaveLength(0);
+
+		const oneBad = await runBilling(sandbox, parameters, { items: ids.map((item, index) => (index === 3 ? { id: 'a/b' } : item)) });
+		expect(oneBad.error?.message).toMatch(/^Fields: "nmae" is not a field of a customer \(.+\) \(and 1 more invalid: item 3\)$/);
+		const listed = /Invalid: (.*)\. Correct the values and run again\.$/.exec(oneBad.error?.description ?? '')?.[1] ?? '';
+		expect(listed.split('; ').map((problem) => problem.replace(/ \(its fields: .*/, ''))).toEqual(['Fields: "nmae" is not a field of a customer', expect.stringMatching(/^Customer in item 3: "a\/b" /)]);
+		expect(sandbox.requests).toHaveLength(0);
+	});
+
 	test('the last item invalid in a run of 200: none of the 199 valid items is sent', async () => {
 		const items = Array.from({ length: 200 }, (_, index) => ({ q: index === 199 ? -1 : 1 }));
 		const run = await runBilling(sandbox, milestoneComplete('={{ $json.q }}'), { items });

@@ -6,7 +6,7 @@ import type {
 	INodeProperties,
 	PreSendAction,
 } from 'n8n-workflow';
-import { invalidInput, quoted } from '../shared/invalidInput';
+import { invalidSetting, quoted } from '../shared/invalidInput';
 import type { Shaper } from './perform';
 
 /** The Simplified shape of a result. */
@@ -108,10 +108,10 @@ export function selectedFieldsCheck(output: OutputDefinition): PreSendAction {
 		const names = output.parameters;
 		if (this.getNodeParameter(names.output, 'simplified') !== 'selected') return requestOptions;
 		const paths = selectedPaths(this.getNodeParameter(names.fields, ''));
-		if (paths.length === 0) throw invalidInput(this, 'Fields', `is empty: name the ${output.noun} fields to return, e.g. ${output.example}`);
+		if (paths.length === 0) throw invalidSetting(this, names.fields, 'Fields', `is empty: name the ${output.noun} fields to return, e.g. ${output.example}`);
 		for (const path of paths) {
 			const problem = undocumentedPath(path, output);
-			if (problem) throw invalidInput(this, 'Fields', problem);
+			if (problem) throw invalidSetting(this, names.fields, 'Fields', problem);
 		}
 		return requestOptions;
 	};

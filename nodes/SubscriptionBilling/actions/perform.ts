@@ -14,7 +14,7 @@ import { IDEMPOTENCY_HEADER } from '../shared/constants';
 import { deriveIdempotencyKey, keyScope } from './idempotency';
 import { errorItem, throwDeferred } from './errorItem';
 import { failure } from './failure';
-import { invalidInput, quoted } from '../shared/invalidInput';
+import { invalidInput, invalidSetting, quoted } from '../shared/invalidInput';
 import { findInList, type ListLookup } from './lookup';
 import { createOrUpdate, type Upsert, type WriteKey } from './upsert';
 import { collectPages } from '../shared/pagination';
@@ -45,12 +45,12 @@ function retrySettings(ctx: IExecutePaginationFunctions, faultHandling: FaultHan
 	const maxRetries = faultHandling.maxRetries ?? DEFAULT_RETRY.maxRetries;
 	const initialDelayMs = faultHandling.retryDelay ?? DEFAULT_RETRY.initialDelayMs;
 	if (!Number.isInteger(maxRetries) || maxRetries < 0 || maxRetries > 10)
-		throw invalidInput(ctx, 'Max Retries', `${quoted(maxRetries)} is not a whole number from 0 to 10`);
+		throw invalidSetting(ctx, 'faultHandling.maxRetries', 'Max Retries', `${quoted(maxRetries)} is not a whole number from 0 to 10`);
 	if (typeof initialDelayMs !== 'number' || !(initialDelayMs >= 0) || !Number.isFinite(initialDelayMs))
-		throw invalidInput(ctx, 'Retry Delay (Milliseconds)', `${quoted(initialDelayMs)} is not a number of milliseconds of at least 0`);
+		throw invalidSetting(ctx, 'faultHandling.retryDelay', 'Retry Delay (Milliseconds)', `${quoted(initialDelayMs)} is not a number of milliseconds of at least 0`);
 	const totalSeconds = faultHandling.maxRequestTime ?? DEFAULT_RETRY.totalTimeoutMs / 1000;
 	if (typeof totalSeconds !== 'number' || !(totalSeconds > 0) || !Number.isFinite(totalSeconds))
-		throw invalidInput(ctx, 'Max Time per Request (Seconds)', `${quoted(totalSeconds)} is not a number of seconds greater than 0`);
+		throw invalidSetting(ctx, 'faultHandling.maxRequestTime', 'Max Time per Request (Seconds)', `${quoted(totalSeconds)} is not a number of seconds greater than 0`);
 	// n8n always puts a timeout on the request (300 s when Request Options has none): read the user's own.
 	const { timeout } = ctx.getNodeParameter('requestOptions', {}) as { timeout?: unknown };
 	const attemptTimeoutMs = typeof timeout === 'number' && timeout > 0 ? timeout : DEFAULT_RETRY.attemptTimeoutMs;
@@ -60,7 +60,7 @@ function retrySettings(ctx: IExecutePaginationFunctions, faultHandling: FaultHan
 function maxConcurrent(ctx: IExecutePaginationFunctions, faultHandling: FaultHandling): number {
 	const value = faultHandling.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT;
 	if (!Number.isInteger(value) || value < 1 || value > MAX_CONCURRENT_LIMIT)
-		throw invalidInput(ctx, 'Max Concurrent Requests', `${quoted(value)} is not a whole number from 1 to ${MAX_CONCURRENT_LIMIT}`);
+		throw invalidSetting(ctx, 'faultHandling.maxConcurrentRequests', 'Max Concurrent Requests', `${quoted(value)} is not a whole number from 1 to ${MAX_CONCURRENT_LIMIT}`);
 	return value;
 }
 

@@ -26,17 +26,21 @@ function messageOf(error: unknown): string {
 	return error instanceof Error ? error.message : String(error);
 }
 
-/** The error of a run stopped before sending because some of its items did not pass their checks. */
+/**
+ * The error of a run stopped before sending because some of its items did not pass their checks.
+ * A problem said alike for several items (a setting's, which names no item) is said once.
+ */
 export function invalidRun(node: INode, invalid: Array<[number, unknown]>, size: number): NodeOperationError {
-	const [[firstIndex, firstError]] = invalid;
-	const others = invalid.slice(1);
-	const message = others.length === 0 ? messageOf(firstError) : `${messageOf(firstError)} (and ${others.length} more invalid: ${items(others.map(([index]) => index))})`;
-	const listed = invalid.slice(0, LISTED).map(([, error]) => messageOf(error));
-	if (invalid.length > LISTED) listed.push(`… ${invalid.length - LISTED} more`);
-	const which = invalid.length === 1 ? '' : ` Invalid: ${listed.join('; ')}.`;
+	const problems = [...new Set(invalid.map(([, error]) => messageOf(error)))];
+	const [first] = problems;
+	const others = invalid.filter(([, error]) => messageOf(error) !== first).map(([index]) => index);
+	const message = others.length === 0 ? first : `${first} (and ${others.length} more invalid: ${items(others)})`;
+	const listed = problems.slice(0, LISTED);
+	if (problems.length > LISTED) listed.push(`… ${problems.length - LISTED} more`);
+	const which = problems.length === 1 ? '' : ` Invalid: ${listed.join('; ')}.`;
 	return new NodeOperationError(node, message, {
-		itemIndex: firstIndex,
-		description: `Nothing was sent to the API for any of the ${size} items: every item is checked before the first request.${which} Correct the ${invalid.length === 1 ? 'value' : 'values'} and run again.`,
+		itemIndex: invalid[0][0],
+		description: `Nothing was sent to the API for any of the ${size} items: every item is checked before the first request.${which} Correct the ${problems.length === 1 ? 'value' : 'values'} and run again.`,
 	});
 }
 

@@ -6,12 +6,13 @@ export const MANY_CUSTOMER_LOOKUPS = 10;
 
 /**
  * Hints the output panel shows after a run. n8n evaluates a hint's condition in the editor with
- * the node's parameters and its input items; a declarative node cannot add hints from what a run
- * did (docs/api-assumptions.md, "Execution hints").
+ * the node's parameters and its input items, whatever the run did (one refused before sending
+ * too), and a declarative node cannot add hints from what a run did (docs/api-assumptions.md,
+ * "Execution hints"): a hint says what these settings cost on that many items, not what a run sent.
  */
 export const executionHints: NodeHint[] = [
 	{
-		message: `Customer → Get ran for ${MANY_CUSTOMER_LOOKUPS} or more items. The API has no get by ID, so each item reads the customer list from its start until it finds its customer: one request per ${MAX_PAGE_SIZE} customers before it. To look up many customers, read the list once with Customer → Get Many (Return All) and join it to these items with a Merge node (Combine by Matching Fields, customer_id).`,
+		message: `Customer → Get on ${MANY_CUSTOMER_LOOKUPS} or more items: the API has no get by ID, so each item reads the customer list from its start until it finds its customer: one request per ${MAX_PAGE_SIZE} customers before it. To look up many customers, read the list once with Customer → Get Many (Return All) and join it to these items with a Merge node (Combine by Matching Fields, customer_id).`,
 		type: 'info',
 		location: 'outputPane',
 		whenToDisplay: 'afterExecution',

@@ -72,7 +72,7 @@ describe('Customer', () => {
 			title: 'Create with Selected Fields that are not fields of a customer is refused before sending',
 			parameters: { resource: 'customer', operation: 'create', name: 'Refused Corp', customerOutput: 'selected', customerFields: 'name, status' },
 			sends: [],
-			fails: { message: /^Fields in item 0: "status" is not a field of a customer/ },
+			fails: { message: /^Fields: "status" is not a field of a customer/ },
 		},
 		{
 			title: 'Create once per input item: each item gives its own request and its output is paired with it',

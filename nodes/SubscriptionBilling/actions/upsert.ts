@@ -166,12 +166,12 @@ export async function createOrUpdate(
 			return await update(madeMeanwhile);
 		}
 	};
+	let done: Done | undefined;
 	try {
 		const result = await createOrUpdateOnce();
-		turn.leave({ record: result.record, key });
+		done = { record: result.record, key };
 		return result;
-	} catch (error) {
-		turn.leave();
-		throw error;
+	} finally {
+		turn.leave(done);
 	}
 }

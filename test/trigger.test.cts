@@ -43,7 +43,7 @@ describe('New Customer', () => {
 		sandbox.clearRequests();
 		const { items } = await trigger.poll();
 		expect(items).toEqual([
-			{ event: 'newCustomer', detected_at: expect.stringMatching(/Z$/), customer: expect.objectContaining({ customer_id: created.customer_id, name: 'Nova Trading', external_id: 'EXT-NOVA' }) },
+			{ event: 'newCustomer', customer_id: created.customer_id, detected_at: expect.stringMatching(/Z$/), customer: expect.objectContaining({ customer_id: created.customer_id, name: 'Nova Trading', external_id: 'EXT-NOVA' }) },
 		]);
 		expect(apiRequests(sandbox)).toEqual(['GET /customers?limit=1000', 'GET /customers?limit=5&offset=5', 'GET /customers?limit=5&offset=10']);
 		expect((await trigger.poll()).items).toBeNull();
@@ -59,6 +59,8 @@ describe('subscriptions', () => {
 		expect(items).toEqual([
 			{
 				event: 'newSubscription',
+				customer_id: sandbox.fixtures.customerId,
+				subscription_id: created.subscription_id,
 				detected_at: expect.any(String),
 				subscription: expect.objectContaining({
 					subscription_id: created.subscription_id,

@@ -5,10 +5,12 @@
  * Fetch Test Event that changes nothing.
  */
 import type { IDataObject } from 'n8n-workflow';
-import { useSandbox } from './helpers/billing.cjs';
+import { runBilling, useSandbox } from './helpers/billing.cjs';
 import { activeTrigger, apiRequests } from './helpers/trigger.cjs';
 import type { Poller } from './harness/index.cjs';
 import type { TriggerState } from '../nodes/SubscriptionBilling/trigger/state';
+import { withMissingExamples } from '../nodes/SubscriptionBilling/trigger/events/samples';
+import type { TriggerEvent } from '../nodes/SubscriptionBilling/trigger/events/types';
 
 // Pages of 5 customers, so a listing of the 12 seeded customers takes three requests.
 const sandbox = useSandbox({ maxPageSize: 5 });
@@ -166,6 +168,7 @@ describe('Customer Updated', () => {
 		expect(items).toEqual([
 			{
 				event: 'customerUpdated',
+				customer_id: id,
 				detected_at: expect.stringMatching(/Z$/),
 				changed_fields: ['name', 'address'],
 				changes: {
@@ -192,6 +195,8 @@ describe('Subscription Updated', () => {
 		expect(items).toEqual([
 			{
 				event: 'subscriptionUpdated',
+				customer_id: sandbox.fixtures.customerId,
+				subscription_id: id,
 				detected_at: expect.any(String),
 				changed_fields: ['name', 'ends_at', 'status'],
 				changes: {
@@ -285,6 +290,8 @@ describe('Subscription Ending Soon', () => {
 		expect(items).toEqual([
 			{
 				event: 'subscriptionEndingSoon',
+				customer_id: sandbox.fixtures.customerId,
+				subscription_id: near,
 				detected_at: expect.any(String),
 				ends_at: new Date(Date.now() + 14 * 86_400_000).toISOString().slice(0, 10),
 				days_left: 14,
@@ -319,6 +326,8 @@ describe('Subscription Renewal Due', () => {
 		expect(items).toEqual([
 			{
 				event: 'subscriptionRenewalDue',
+				customer_id: sandbox.fixtures.customerId,
+				subscription_id: id,
 				detected_at: expect.any(String),
 				renews_at: new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10),
 				days_left: 7,
@@ -361,5 +370,133 @@ describe('a saved state this code did not write', () => {
 		const trigger = activeTrigger(sandbox, { events: ['newCustomer'] }, { 'node:Subscription Billing Trigger': { trigger: { version: 1, watching: 'not json', data: {} } } });
 		sandbox.world.createCustomer({ name: 'Not A Flood' });
 		expect((await trigger.poll()).items).toBeNull();
+	});
+});
+
+describe('the IDs a follow-up step maps, at the top level of every item', () => {
+	const ALL_EVENTS = [
+		'newCustomer',
+		'customerUpdated',
+		'newSubscription',
+		'subscriptionUpdated',
+		'subscriptionStatusChanged',
+		'subscriptionPaused',
+		'subscriptionResumed',
+		'subscriptionEndingSoon',
+		'subscriptionRenewalDue',
+		'newInvoice',
+		'invoicePaid',
+		'invoiceOverdue',
+		'invoicePaymentFailed',
+	];
+	const ID_KEYS: Record<string, string[]> = { customer: ['customer_id'], subscription: ['customer_id', 'subscription_id'], invoice: ['customer_id', 'subscription_id', 'invoice_id'] };
+	const recordOf = (event: string) => (event.includes('Invoice') || event.startsWith('invoice') ? 'invoice' : event.includes('ubscription') ? 'subscription' : 'customer');
+
+	/** The owner of a record as the sandbox's world holds it (not as the item shows it). */
+	function worldIds(kind: string, id: string): IDataObject {
+		if (kind === 'customer') return { customer_id: (sandbox.state.customers as Map<string, IDataObject>).get(id)!.customer_id };
+		if (kind === 'subscription') return { customer_id: (sandbox.state.subscriptions as Map<string, IDataObject>).get(id)!.customer_id, subscription_id: id };
+		const invoice = (sandbox.state.invoicesById as Map<string, IDataObject>).get(id)!;
+		return { customer_id: invoice.customer_id, subscription_id: invoice.subscription_id ?? null, invoice_id: id };
+	}
+
+	/** Each item: `event` and its IDs first, in that order, each the one the world holds for the record the item carries. */
+	function expectTopLevelIds(items: IDataObject[]) {
+		for (const item of items) {
+			const kind = recordOf(String(item.event));
+			const keys = ID_KEYS[kind];
+			const record = item[kind] as IDataObject;
+			expect(Object.keys(item).slice(0, keys.length + 1)).toEqual(['event', ...keys]);
+			expect(Object.fromEntries(keys.map((key) => [key, item[key]]))).toEqual(worldIds(kind, String(record[`${kind}_id`])));
+		}
+	}
+	const idsOf = (items: IDataObject[], event: string) => items.filter((item) => item.event === event).map((item) => ID_KEYS[recordOf(event)].map((key) => item[key]));
+
+	test('every event, polled and fetched: event, customer_id and the record’s IDs, whatever the event', async () => {
+		const acme = sandbox.fixtures.customerId;
+		const globex = sandbox.fixtures.bigCustomerId;
+		const trigger = activeTrigger(sandbox, { events: ALL_EVENTS, scope: 'all', endingSoonDays: 30, renewalDueDays: 30 });
+		expect((await trigger.poll()).items).toBeNull();
+
+		const subscribed = sandbox.world.createCustomer({ name: 'Keys Subscribed' });
+		const standalone = sandbox.world.createCustomer({ name: 'Keys Standalone' });
+		const added = sandbox.world.createSubscription({ customer_id: subscribed.customer_id });
+		sandbox.world.updateCustomer({ customer_id: globex, tax_id: 'GB999999973' });
+		sandbox.world.pauseSubscription({ subscription_id: sandbox.fixtures.subscriptionId });
+		sandbox.world.resumeSubscription({ subscription_id: sandbox.fixtures.pausedSubscriptionId });
+		sandbox.world.updateSubscription({ subscription_id: sandbox.fixtures.noPhasesSubscriptionId, ends_in_days: 10, renews_in_days: 9 });
+		const failed = sandbox.world.issueInvoice({ customer_id: globex, amount: 30 });
+		sandbox.world.failPayment({ invoice_id: failed.invoice_id });
+		const paid = sandbox.world.issueInvoice({ customer_id: standalone.customer_id, amount: 20 });
+		sandbox.world.payInvoice({ invoice_id: paid.invoice_id });
+		const overdue = sandbox.world.issueInvoice({ customer_id: acme, amount: 10 });
+		sandbox.world.passDueDate({ invoice_id: overdue.invoice_id });
+
+		const { items, error } = await trigger.poll();
+		expect(error).toBeUndefined();
+		expect(new Set(items!.map((item) => item.event))).toEqual(new Set(ALL_EVENTS));
+		expectTopLevelIds(items!);
+		const [s1, s2, s3] = [sandbox.fixtures.subscriptionId, sandbox.fixtures.noPhasesSubscriptionId, sandbox.fixtures.pausedSubscriptionId];
+		const globexSubscription = worldIds('invoice', failed.invoice_id).subscription_id;
+		expect(Object.fromEntries(ALL_EVENTS.map((event) => [event, idsOf(items!, event)]))).toEqual({
+			newCustomer: [[subscribed.customer_id], [standalone.customer_id]],
+			customerUpdated: [[globex]],
+			newSubscription: [[subscribed.customer_id, added.subscription_id]],
+			subscriptionUpdated: [
+				[acme, s1],
+				[acme, s2],
+				[acme, s3],
+			],
+			subscriptionStatusChanged: [
+				[acme, s1],
+				[acme, s3],
+			],
+			subscriptionPaused: [[acme, s1]],
+			subscriptionResumed: [[acme, s3]],
+			subscriptionEndingSoon: [[acme, s2]],
+			subscriptionRenewalDue: [[acme, s2]],
+			newInvoice: expect.arrayContaining([
+				[globex, globexSubscription, failed.invoice_id],
+				[standalone.customer_id, null, paid.invoice_id],
+				[acme, s1, overdue.invoice_id],
+			]),
+			invoicePaid: [[standalone.customer_id, null, paid.invoice_id]],
+			invoiceOverdue: [[acme, s1, overdue.invoice_id]],
+			invoicePaymentFailed: [[globex, globexSubscription, failed.invoice_id]],
+		});
+
+		// Fetch Test Event: a sample of every event, with the same keys
+		const manual = await trigger.fetchTestEvent();
+		expect(manual.error).toBeUndefined();
+		expect(manual.items?.map((item) => item.event)).toEqual(ALL_EVENTS);
+		expectTopLevelIds(manual.items!);
+
+		// With nothing to show, the item says, for each event, the keys its items have, in their order
+		const emitted = Object.fromEntries(items!.map((item) => [item.event, Object.keys(item).join(', ')]));
+		const told = Object.fromEntries(withMissingExamples(ALL_EVENTS as TriggerEvent[], [], 'all customers').map((item) => [item.event, String(item.no_example)]));
+		for (const event of ALL_EVENTS) expect(told[event]).toContain(`emitted as an item with the keys ${emitted[event]}`);
+	});
+
+	test('a dunning trigger: one expression, {{ $json.customer_id }}, takes every item’s customer into the next step', async () => {
+		const acme = sandbox.fixtures.customerId;
+		const globex = sandbox.fixtures.bigCustomerId;
+		const trigger = activeTrigger(sandbox, { events: ['invoicePaymentFailed', 'invoiceOverdue', 'subscriptionUpdated', 'subscriptionStatusChanged'], scope: 'all' });
+		await trigger.poll();
+		const failed = sandbox.world.issueInvoice({ customer_id: globex, amount: 30 });
+		sandbox.world.failPayment({ invoice_id: failed.invoice_id });
+		const overdue = sandbox.world.issueInvoice({ customer_id: acme, amount: 10 });
+		sandbox.world.passDueDate({ invoice_id: overdue.invoice_id });
+		sandbox.world.pauseSubscription({ subscription_id: sandbox.fixtures.subscriptionId });
+		const { items } = await trigger.poll();
+		expect(items?.map((item) => [item.event, item.customer_id])).toEqual([
+			['subscriptionUpdated', acme],
+			['subscriptionStatusChanged', acme],
+			['invoiceOverdue', acme],
+			['invoicePaymentFailed', globex],
+		]);
+		sandbox.clearRequests();
+		const next = await runBilling(sandbox, { resource: 'customer', operation: 'get', customerId: { __rl: true, mode: 'id', value: '={{ $json.customer_id }}' } }, { items: items! });
+		expect(next.error).toBeUndefined();
+		expect(next.json.map((customer) => customer.customer_id)).toEqual([acme, acme, acme, globex]);
 	});
 });

@@ -27,6 +27,9 @@ test('one customer: each failed attempt once, with the error, the attempt count 
 	expect(items?.map(summary)).toEqual([['invoicePaymentFailed', invoice_id, 'card_declined', 2, second.payment_id]]);
 	expect(items![0]).toEqual({
 		event: 'invoicePaymentFailed',
+		customer_id,
+		subscription_id: (sandbox.state.invoicesById as Map<string, IDataObject>).get(invoice_id)!.subscription_id,
+		invoice_id,
 		detected_at: expect.stringMatching(/Z$/),
 		error: 'card_declined',
 		attempt_count: 2,
@@ -71,7 +74,9 @@ test('Fetch Test Event: the most recent failed payment, state untouched', async 
 		{
 			event: 'invoicePaymentFailed',
 			no_example:
-				"Invoice Payment Failed: no example to show. Fetch Test Event found no invoice with a failed payment in the invoices of the chosen customer. This item is not an event: once one happens, the trigger emits it in the shape the README's Trigger section gives.",
+				'Invoice Payment Failed: no example to show. Fetch Test Event found no invoice with a failed payment in the invoices of the chosen customer; ' +
+				'to see one here, wait until a payment attempt on an invoice fails, then fetch again. This item is not an event: once the workflow is active, ' +
+				'each Invoice Payment Failed is emitted as an item with the keys event, customer_id, subscription_id, invoice_id, detected_at, error, attempt_count, payment, invoice (invoice is the invoice as the API returns it).',
 		},
 	]);
 	await trigger.poll();
@@ -91,7 +96,7 @@ test('Fetch Test Event of Invoice Overdue and Invoice Payment Failed with no fai
 	expect(manual.error).toBeUndefined();
 	expect(manual.items).toEqual([
 		expect.objectContaining({ event: 'invoiceOverdue', invoice: expect.objectContaining({ status: 'PAST_DUE' }) }),
-		{ event: 'invoicePaymentFailed', no_example: expect.stringMatching(/^Invoice Payment Failed: no example to show\. Fetch Test Event found no invoice with a failed payment in the invoices of all customers\./) },
+		{ event: 'invoicePaymentFailed', no_example: expect.stringMatching(/^Invoice Payment Failed: no example to show\. Fetch Test Event found no invoice with a failed payment in the invoices of all customers; to see one here, /) },
 	]);
 	expect(trigger.nodeStaticData).toEqual({});
 });

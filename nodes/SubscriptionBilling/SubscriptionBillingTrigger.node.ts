@@ -6,6 +6,7 @@ import { searchCustomers } from './shared/listSearch';
 import { TRIGGER_SUBTITLE, triggerProperties } from './trigger/description';
 import { pollCustomerListEvents } from './trigger/events/customerListFamily';
 import { pollInvoiceEvents, sampleInvoice, watchedCustomer } from './trigger/events/invoices';
+import { withTopLevelIds } from './trigger/events/itemKeys';
 import { sampleCustomerListEvents, withMissingExamples } from './trigger/events/samples';
 import type { PollInput } from './trigger/events/types';
 import { triggerSettings, type TriggerSettings } from './trigger/parameters';
@@ -55,7 +56,7 @@ export class SubscriptionBillingTrigger implements INodeType {
 			const now = new Date();
 			const input = { api, now };
 			const items = this.getMode() === 'manual' ? await fetchTestEvent(input, settings) : await pollOnce(this, input, settings);
-			return items.length > 0 ? [this.helpers.returnJsonArray(items)] : null;
+			return items.length > 0 ? [this.helpers.returnJsonArray(items.map(withTopLevelIds))] : null;
 		});
 	}
 }

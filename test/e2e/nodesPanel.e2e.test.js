@@ -14,7 +14,27 @@ const { editorUi } = require('./editorUi');
 
 // what users search for, and the node each search must list
 const ACTION_SEARCHES = ['invoice', 'usage', 'customer', 'payment method', 'plan', 'subscription', 'upgrade', 'recast', 'milestone'];
-const TRIGGER_SEARCHES = ['invoice paid', 'payment failed', 'dunning', 'new customer', 'subscription status'];
+const TRIGGER_SEARCHES = [
+	'invoice paid',
+	'payment failed',
+	'dunning',
+	'new customer',
+	'subscription status',
+	// the words users try first, in either order (n8n matches the letters in order within one alias)
+	'failed payment',
+	'payment failure',
+	'failed invoice',
+	'overdue invoice',
+	'unpaid invoice',
+	'card declined',
+	'renewal',
+	'upcoming renewal',
+	'churn',
+	'cancelled subscription',
+	'subscription canceled',
+	'expiring subscription',
+	'subscription ending',
+];
 const PAIR_DESCRIPTION = 'Manage customers, subscriptions, invoices, payment methods and usage of the Subscription Billing Service, and start workflows when they change';
 
 let env;
@@ -76,6 +96,10 @@ test('the trigger panel finds the trigger by the events users wait for', async (
 	const found = {};
 	const misses = {};
 	for (const term of TRIGGER_SEARCHES) found[term] = await finds(term, 'Subscription Billing', misses);
+	if (await finds('failed payment', 'Subscription Billing', misses)) {
+		await ui.settled();
+		await screenshot('trigger-search-failed-payment', { docs: false });
+	}
 	if (await finds('dunning', 'Subscription Billing', misses)) {
 		await page.locator(byTestId('item-iterator-item'), { hasText: 'Subscription Billing' }).first().click();
 		await page.getByText('On invoice overdue').first().waitFor();

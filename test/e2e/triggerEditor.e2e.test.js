@@ -4,7 +4,9 @@
 // invoice without changing what the trigger remembers. Added fresh from the nodes panel, it asks for
 // Events, watches All Customers by default, says why Fetch Test Event is unavailable while One
 // Customer has no customer, fetches one item per chosen event, and its canvas subtitle names the events; with Renewal Due chosen it shows Days Before Renewal (30) and Subscription
-// Reads Per Poll (1000) as the editor stores them, and what a pass costs.
+// Reads Per Poll (1000) as the editor stores them, and what a pass costs. A dunning trigger found by
+// "failed payment" shows, after Fetch Test Event, event, customer_id and the IDs as the first columns
+// of every item, and for Payment Failed with nothing to show the keys its items will have.
 // Screenshot: docs/images/trigger-panel.png with E2E_SCREENSHOTS=docs.
 const { example, credentialFor, startEnvironment } = require('./helpers');
 const { UI_TIMEOUT, byTestId, openBrowser, signIn, screenshot } = require('./browser');
@@ -165,4 +167,58 @@ test('added fresh from the nodes panel: Events, All Customers by default, a word
 	await ndv.locator(byTestId('parameter-input-subscriptionReadsPerPoll')).first().scrollIntoViewIfNeeded();
 	await shotReady();
 	await screenshot(page, 'trigger-renewal-due', { docs: false });
+});
+
+test('a dunning trigger: Fetch Test Event shows event, customer_id and the IDs at the top level of every item, and says what an event with nothing to show will look like', async () => {
+	const session = await page.context().storageState();
+	await page.close();
+	page = await (await browser.newContext({ storageState: session, viewport: { width: 1280, height: 800 } })).newPage();
+	page.setDefaultTimeout(UI_TIMEOUT);
+	ui = editorUi(page);
+	await page.goto(`${n8n.baseUrl}/workflow/new`);
+	await page.locator(byTestId('canvas-add-button')).waitFor({ timeout: 4 * UI_TIMEOUT });
+	await page.click(byTestId('canvas-add-button'));
+	await page.fill(byTestId('node-creator-search-bar'), 'failed payment');
+	await page.locator(byTestId('item-iterator-item'), { hasText: 'Subscription Billing' }).first().click();
+	await page.locator(byTestId('item-iterator-item'), { hasText: 'On invoice payment failed' }).first().click();
+	const ndv = page.locator(byTestId('ndv'));
+	await ndv.waitFor();
+	await ndv.locator(byTestId('parameter-input-events')).getByText('Invoice Payment Failed', { exact: true }).first().waitFor();
+	await pickAll(ndv, 'events', ['Invoice Overdue', 'Subscription Updated', 'Subscription Status Changed']);
+
+	// the sandbox has overdue invoices and no failed payment
+	sandbox.clearRequests();
+	await ndv.getByRole('button', { name: /Fetch Test Event/i }).first().click();
+	const output = page.locator(byTestId('output-panel'));
+	await output.getByText('4 items').first().waitFor();
+	await output.getByText('Table', { exact: true }).first().click();
+	const headers = async () => (await output.locator('table thead th').allTextContents()).map((text) => text.trim()).filter(Boolean);
+	const columns = await ui.waitUntil(headers, (list) => list.includes('no_example'), { what: 'the table of the fetched items' });
+	// the columns are the items' top-level keys, in order of first appearance
+	expect(columns.slice(0, 3)).toEqual(['event', 'customer_id', 'subscription_id']);
+	expect(columns).toEqual(expect.arrayContaining(['invoice_id', 'invoice', 'subscription', 'no_example']));
+	// a row's cells stand under the header cells, in the same order
+	const allHeaders = (await output.locator('table thead th').allTextContents()).map((text) => text.trim());
+	const cellsOf = async (column) => {
+		const rows = await output.locator('table tbody tr').all();
+		return await Promise.all(rows.map(async (row) => (await row.locator('td').nth(allHeaders.indexOf(column)).innerText()).trim()));
+	};
+	const customers = await cellsOf('customer_id');
+	const events = await cellsOf('event');
+	expect(events).toEqual(['subscriptionUpdated', 'subscriptionStatusChanged', 'invoiceOverdue', 'invoicePaymentFailed']);
+	for (const id of customers.slice(0, 3)) expect(sandbox.state.customers.has(id)).toBe(true);
+	await page.mouse.move(5, 790);
+	await shotReady();
+	await screenshot(page, 'trigger-fetch-test-event-keys', { docs: false });
+
+	// the item for Payment Failed says, in the editor, what its items will look like and what to wait for
+	const [told] = (await cellsOf('no_example')).slice(3);
+	expect(told).toMatch(/to see one here, wait until a payment attempt on an invoice fails, then fetch again/);
+	expect(told).toMatch(/with the keys event, customer_id, subscription_id, invoice_id, detected_at, error, attempt_count, payment, invoice/);
+	expect(told).not.toMatch(/README/);
+	await output.locator('table tbody tr').nth(3).locator('td').nth(allHeaders.indexOf('no_example')).scrollIntoViewIfNeeded();
+	await page.mouse.move(5, 790);
+	await shotReady();
+	await screenshot(page, 'trigger-fetch-test-event-no-example', { docs: false });
+	expect(sandbox.requests.filter((r) => r.path.startsWith('/api/v2/')).every((r) => r.method === 'GET' && r.status === 200)).toBe(true);
 });

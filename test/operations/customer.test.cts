@@ -121,6 +121,18 @@ describe('Customer', () => {
 			},
 		},
 		{
+			title: "Search by Name is the API's match of the text as typed, as the field says: word order counts",
+			parameters: { resource: 'customer', operation: 'search', searchFields: { name: 'acme corp' }, returnAll: true },
+			sends: [{ method: 'POST', path: '/customers/search', query: { limit: '1000' }, body: { name: 'acme corp' } }],
+			outputs: [expect.objectContaining({ customer_id: customerId, name: 'Acme Corporation' })],
+		},
+		{
+			title: 'Search by Name with the words swapped: sent as typed, and the API finds no customer',
+			parameters: { resource: 'customer', operation: 'search', searchFields: { name: 'corp acme' }, returnAll: true },
+			sends: [{ method: 'POST', path: '/customers/search', query: { limit: '1000' }, body: { name: 'corp acme' } }],
+			outputs: [],
+		},
+		{
 			title: 'Get Many with a limit asks the API for that many and returns each customer as an item',
 			parameters: { resource: 'customer', operation: 'getMany', limit: 3 },
 			sends: [{ method: 'GET', path: '/customers', query: { limit: '3' } }],

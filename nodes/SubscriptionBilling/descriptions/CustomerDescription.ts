@@ -120,7 +120,8 @@ const fields: INodeProperties[] = [
 				name: 'name',
 				type: 'string',
 				default: '',
-				description: 'Case-insensitive part of the name',
+				description:
+					'Customers whose name contains this text as typed, ignoring case: the API\'s own match, so word order and spaces count ("acme corp" finds Acme Corporation, "corp acme" does not). The Subscription and Plan pickers instead match each word in any order.',
 				routing: { send: { type: 'body', property: 'name' } },
 			},
 			{

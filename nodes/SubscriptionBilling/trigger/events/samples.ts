@@ -6,6 +6,7 @@ import { sampleChange } from './fieldChanges';
 import { DETAIL_FIELDS, detailFields, readSubscriptionDetails } from './subscriptionDetails';
 import { RESUMED_STATUSES } from './subscriptionStatus';
 import { EVENT_OPTIONS } from '../description';
+import { ID_KEYS, RECORD_OF } from './itemKeys';
 import { isInvoiceFamilyEvent, type CustomerListEvent, type CustomerListSettings, type PollInput, type TriggerEvent } from './types';
 
 /** Subscriptions whose detail Fetch Test Event reads at most, nearest end date first, to find a renewal date. */
@@ -81,26 +82,60 @@ export async function sampleCustomerListEvents(input: PollInput, events: Custome
 	return items;
 }
 
-/** What Fetch Test Event looked for, per event, when it found no example. */
-const LOOKED_FOR: Record<TriggerEvent, string> = {
-	newCustomer: 'no customer',
-	customerUpdated: 'no customer',
-	newSubscription: 'no subscription',
-	subscriptionUpdated: 'no subscription',
-	subscriptionStatusChanged: 'no subscription in the statuses chosen in Only Changes To',
-	subscriptionPaused: 'no paused subscription',
-	subscriptionResumed: `no subscription in ${RESUMED_STATUSES.join(' or ')}`,
-	subscriptionEndingSoon: 'no subscription ending within Days Before End',
-	subscriptionRenewalDue: `no renewal within Days Before Renewal among the ${SAMPLE_DETAIL_READS} subscriptions ending soonest`,
-	newInvoice: 'no invoice',
-	invoicePaid: 'no paid invoice',
-	invoiceOverdue: 'no overdue invoice',
-	invoicePaymentFailed: 'no invoice with a failed payment',
+/**
+ * Per event, for an item with no example: what Fetch Test Event looked for, what makes one
+ * appear, and the keys of the event's items after `event` and the IDs (itemKeys.ts).
+ */
+const NO_EXAMPLE: Record<TriggerEvent, { lookedFor: string; toSee: string; keys: string }> = {
+	newCustomer: { lookedFor: 'no customer', toSee: 'create a customer in the account', keys: 'detected_at, customer' },
+	customerUpdated: { lookedFor: 'no customer', toSee: 'create a customer in the account', keys: 'detected_at, changed_fields, changes, customer' },
+	newSubscription: { lookedFor: 'no subscription', toSee: 'create a subscription for a customer in the account', keys: 'detected_at, subscription' },
+	subscriptionUpdated: {
+		lookedFor: 'no subscription',
+		toSee: 'create a subscription for a customer in the account',
+		keys: 'detected_at, changed_fields, changes, subscription and, with Compare Detail Fields, detail',
+	},
+	subscriptionStatusChanged: {
+		lookedFor: 'no subscription in the statuses chosen in Only Changes To',
+		toSee: 'choose other statuses in Only Changes To (none: every change)',
+		keys: 'detected_at, previous_status, status, subscription',
+	},
+	subscriptionPaused: { lookedFor: 'no paused subscription', toSee: 'pause a subscription in the account', keys: 'detected_at, previous_status, status, subscription' },
+	subscriptionResumed: {
+		lookedFor: `no subscription in ${RESUMED_STATUSES.join(' or ')}`,
+		toSee: 'resume a paused subscription in the account',
+		keys: 'detected_at, previous_status, status, subscription',
+	},
+	subscriptionEndingSoon: {
+		lookedFor: 'no subscription ending within Days Before End',
+		toSee: "raise Days Before End to reach a running subscription's end date",
+		keys: 'detected_at, ends_at, days_left, subscription',
+	},
+	subscriptionRenewalDue: {
+		lookedFor: `no renewal within Days Before Renewal among the ${SAMPLE_DETAIL_READS} subscriptions ending soonest`,
+		toSee: "raise Days Before Renewal to reach a running subscription's renewal date",
+		keys: 'detected_at, renews_at, days_left, auto_renews, subscription, detail',
+	},
+	newInvoice: { lookedFor: 'no invoice', toSee: 'wait until an invoice is issued', keys: 'detected_at, invoice' },
+	invoicePaid: { lookedFor: 'no paid invoice', toSee: 'wait until an invoice is fully paid', keys: 'detected_at, previous_status, invoice' },
+	invoiceOverdue: { lookedFor: 'no overdue invoice', toSee: 'wait until an unpaid invoice passes its due date', keys: 'detected_at, previous_status, invoice' },
+	invoicePaymentFailed: {
+		lookedFor: 'no invoice with a failed payment',
+		toSee: 'wait until a payment attempt on an invoice fails',
+		keys: 'detected_at, error, attempt_count, payment, invoice',
+	},
+};
+
+const RECORD_TEXT = {
+	customer: 'customer is the customer as the API lists it',
+	subscription: "subscription is the subscription's summary from the customer list, with its customer",
+	invoice: 'invoice is the invoice as the API returns it',
 };
 
 /**
  * The samples, and for each selected event that has none an item saying so (`no_example`), so a
- * test fetch of several events never looks complete when some showed nothing.
+ * test fetch of several events never looks complete when some showed nothing. It says, in the
+ * editor, what the event's items hold and what makes an example appear.
  */
 export function withMissingExamples(events: TriggerEvent[], samples: IDataObject[], invoicesOf: string): IDataObject[] {
 	const shown = new Set(samples.map((sample) => sample.event));
@@ -109,9 +144,13 @@ export function withMissingExamples(events: TriggerEvent[], samples: IDataObject
 		.map((event) => {
 			const name = EVENT_OPTIONS.find((option) => option.value === event)?.name ?? event;
 			const where = isInvoiceFamilyEvent(event) ? `the invoices of ${invoicesOf}` : 'the customer list';
+			const { lookedFor, toSee, keys } = NO_EXAMPLE[event];
+			const record = RECORD_OF[event];
 			return {
 				event,
-				no_example: `${name}: no example to show. Fetch Test Event found ${LOOKED_FOR[event]} in ${where}. This item is not an event: once one happens, the trigger emits it in the shape the README's Trigger section gives.`,
+				no_example:
+					`${name}: no example to show. Fetch Test Event found ${lookedFor} in ${where}; to see one here, ${toSee}, then fetch again. ` +
+					`This item is not an event: once the workflow is active, each ${name} is emitted as an item with the keys event, ${ID_KEYS[record].join(', ')}, ${keys} (${RECORD_TEXT[record]}).`,
 			};
 		});
 	return [...samples, ...missing];

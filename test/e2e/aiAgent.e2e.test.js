@@ -20,6 +20,8 @@ const {
 	agentWorkflowStart,
 } = require('./helpers');
 const { startScriptedChatModel, chatToolResult, responsesToolResult, CALL_ID } = require('./scriptedChatModel');
+const { resources } = require('../../dist/nodes/SubscriptionBilling/descriptions');
+const { toolDescription } = require('../../dist/nodes/SubscriptionBilling/descriptions/toolDescriptions');
 
 const BILLING_CREDENTIAL = { id: 'sbAgentBilling01', name: 'Subscription Billing account' };
 const OPENAI_CREDENTIAL = { id: 'sbAgentOpenAi001', name: 'Scripted model' };
@@ -27,6 +29,7 @@ const OPENAI_CREDENTIAL = { id: 'sbAgentOpenAi001', name: 'Scripted model' };
 const TOOL_NODE = 'Get a subscription in Subscription Billing';
 const TOOL_NAME = 'Get_a_subscription_in_Subscription_Billing';
 const FINAL_TEXT = 'The subscription is active.';
+const subscription = resources.find((resource) => resource.value === 'subscription');
 
 let env;
 let sandbox;
@@ -124,7 +127,8 @@ describe.each(WORKFLOWS)('an AI Agent with the OpenAI Chat Model ($api API) call
 		expect(others).toEqual([]);
 		expect(tool).toMatchObject({
 			name: TOOL_NAME,
-			description: 'Get a subscription in Subscription Billing',
+			// the node's own Description of Subscription → Get (n8n's automatic one would be the node's name)
+			description: toolDescription(subscription, subscription.operations.find((operation) => operation.value === 'get')),
 			parameters: { type: 'object', properties: { subscriptionId: { type: 'string', description: 'The ID of the subscription' } } },
 		});
 		expect(tool.name.length).toBeLessThanOrEqual(64);

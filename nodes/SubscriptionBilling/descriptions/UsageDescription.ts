@@ -1,7 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { validateFields, type FieldRule } from '../actions/bodyRules';
 import { deletedShaper, writtenShaper } from '../actions/output';
-import { ID } from '../shared/idChecks';
 import { showFor, type ResourceDefinition } from '../actions/resource';
 import { structuredInputFields, structuredInputStep } from '../actions/structuredInput';
 import { brickIdField, subscriptionIdField } from '../shared/idFields';
@@ -70,6 +69,7 @@ export const usageResource: ResourceDefinition = {
 			value: 'create',
 			action: 'Create a usage entry',
 			description: 'Record usage of a usage-based brick; the transaction ID must be new',
+			returns: 'the entry: transaction_id, subscription_id, brick_id, value and time',
 			builderHint: {
 				propertyHint: 'Meters usage: Transaction ID is unique per entry, so build it from the source event ID (never from the time or a random value) and a re-run cannot record it twice',
 			},
@@ -80,7 +80,7 @@ export const usageResource: ResourceDefinition = {
 				structuredInputStep(usageProperties),
 				validateFields([
 					transactionRule,
-					{ field: 'subscription_id', label: subscriptionIdField.displayName, type: 'string', required: true, pattern: ID.pattern, patternHint: ID.hint },
+					{ field: 'subscription_id', label: subscriptionIdField.displayName, type: 'string', required: true },
 					{ field: 'brick_id', label: brickIdField.displayName, type: 'string', required: true },
 					{ field: 'value', label: 'Value', type: 'integer', required: true },
 					{ field: 'time', label: 'Time', type: 'dateTime', required: true },
@@ -92,6 +92,7 @@ export const usageResource: ResourceDefinition = {
 			value: 'delete',
 			action: 'Delete a usage entry',
 			description: 'Delete a usage entry by its transaction ID',
+			returns: 'deleted: true, the transaction_id and the API\'s message',
 			method: 'DELETE',
 			path: '/usage',
 			kind: 'write',
@@ -103,6 +104,7 @@ export const usageResource: ResourceDefinition = {
 			value: 'update',
 			action: 'Update a usage entry',
 			description: 'Change the value (and properties) of a usage entry; the output shows what was written',
+			returns: 'the API\'s message and the transaction_id, value and properties written',
 			method: 'PATCH',
 			path: '/usage',
 			kind: 'write',

@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import type { OperationDefinition } from '../actions/operation';
 import type { OutputDefinition } from '../actions/output';
 import type { ResourceDefinition } from '../actions/resource';
-import { ID_SOURCES } from '../shared/idChecks';
+import { idSource } from '../shared/idChecks';
 import { customerOutput, invoiceOutput, subscriptionOutput } from './outputs';
 
 /** OpenAI refuses a function description over 1,024 characters; n8n passes the text on as it is. */
@@ -24,12 +24,15 @@ function returned(resource: ResourceDefinition, operation: OperationDefinition):
  * needs and which operation finds each, all from the operation's own definition and fields.
  */
 export function toolDescription(resource: ResourceDefinition, operation: OperationDefinition): string {
-	const ids = resource.fields.filter((field) => field.type === 'resourceLocator' && ID_SOURCES[field.name] && shownFor(field, resource.value, operation.value));
+	const ids = resource.fields.flatMap((field) => {
+		const source = field.type === 'resourceLocator' && shownFor(field, resource.value, operation.value) ? idSource(field.name) : undefined;
+		return source ? [source.text] : [];
+	});
 	const returns = returned(resource, operation);
 	return [
 		`${operation.description}.`,
 		returns ? `Returns ${returns}.` : '',
-		ids.length ? `Needs ${ids.map((field) => ID_SOURCES[field.name]).join('; and ')}.` : '',
+		ids.length ? `Needs ${ids.join('; and ')}.` : '',
 	]
 		.filter(Boolean)
 		.join(' ');

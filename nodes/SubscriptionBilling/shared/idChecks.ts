@@ -34,18 +34,24 @@ export const ORDER_ID = {
 } satisfies IdCheck;
 
 /**
- * Where each ID an operation takes is found, by its parameter: said in the AI tool's descriptions
- * and after an ID that fails its check (the reader may be a model, which has only the operations).
+ * Where each ID an operation takes is found, by its parameter: the API field that holds it and the
+ * operations that give it. Said in the AI tool's descriptions, in the builder's hint on the field and
+ * after an ID that fails its check (the reader may be a model, which has only the operations).
  */
-export const ID_SOURCES: Record<string, string> = {
-	customerId: 'the customer_id from Customer → Search (by name or your own External ID) or Customer → Get Many',
-	subscriptionId: "the subscription_id from Customer → Search or Customer → Get (a customer's active_subscription_ids) or from an invoice",
-	planId: 'the plan_id from Plan → Get Many',
-	brickId: "the brick_id from Plan → Get or Plan → Get Many (each plan's bricks)",
-	orderId: 'the order_id from Subscription Upgrade → Get Many (an upgrade) or Subscription Recast → Get Many (a recast)',
-	milestoneId: 'the milestone_id from Subscription Milestone → Get Many',
-	transactionId: 'the Transaction ID the entry was created with (Usage → Create)',
+const ID_SOURCES: Record<string, { field: string; from: string }> = {
+	customerId: { field: 'customer_id', from: 'Customer → Search (by name or your own External ID) or Customer → Get Many' },
+	subscriptionId: { field: 'subscription_id', from: "Customer → Search or Customer → Get (a customer's active_subscription_ids) or from an invoice" },
+	planId: { field: 'plan_id', from: 'Plan → Get Many' },
+	brickId: { field: 'brick_id', from: "Plan → Get or Plan → Get Many (each plan's bricks)" },
+	orderId: { field: 'order_id', from: 'Subscription Upgrade → Get Many (an upgrade) or Subscription Recast → Get Many (a recast)' },
+	milestoneId: { field: 'milestone_id', from: 'Subscription Milestone → Get Many' },
 };
+
+/** "the subscription_id from Customer → Search or …", or undefined for a parameter that is not such an ID. */
+export function idSource(parameter: string): { field: string; from: string; text: string } | undefined {
+	const source = ID_SOURCES[parameter];
+	return source && { ...source, text: `the ${source.field} from ${source.from}` };
+}
 
 /** Every ID that goes into a path, by its `{placeholder}`, with the field's name as the editor shows it. */
 export const PATH_IDS: Record<string, { label: string; check: IdCheck }> = {
@@ -59,8 +65,8 @@ export const PATH_IDS: Record<string, { label: string; check: IdCheck }> = {
 
 /** IDs sent in a body, by their API field: held to the same rule as the same ID in a path, and said where it is found. */
 export const BODY_IDS: Record<string, IdCheck> = {
-	customer_id: { ...ID, hint: `${ID.hint}. Give ${ID_SOURCES.customerId}` },
-	subscription_id: { ...ID, hint: `${ID.hint}. Give ${ID_SOURCES.subscriptionId}` },
+	customer_id: { ...ID, hint: `${ID.hint}. Give ${idSource('customerId')?.text}` },
+	subscription_id: { ...ID, hint: `${ID.hint}. Give ${idSource('subscriptionId')?.text}` },
 	order_id: UUID,
 };
 
@@ -82,7 +88,8 @@ export function checkedId(raw: unknown, check: IdCheck, parameter?: string): { i
 	const given = typeof raw === 'number' ? String(raw) : raw;
 	const list = listInsteadOfId(given);
 	if (list) return { problem: list };
-	const source = parameter && ID_SOURCES[parameter] ? `. Give ${ID_SOURCES[parameter]}` : '';
+	const found = parameter ? idSource(parameter) : undefined;
+	const source = found ? `. Give ${found.text}` : '';
 	if (typeof given !== 'string' || given.trim() === '') return { problem: `is empty${source}` };
 	const id = check.normalise ? check.normalise(given) : given;
 	return check.pattern.test(id) ? { id } : { problem: `${quoted(id)} ${check.hint}${source}` };

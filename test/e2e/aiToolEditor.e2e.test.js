@@ -149,6 +149,20 @@ test('with the Subscription defined by the model, Execute step asks for it and s
 	await screenshot(page, 'ai-tool-from-ai-output', { docs: false });
 });
 
+test("a name where the Subscription ID belongs: the output panel names the tool argument and where the ID is found; nothing sent", async () => {
+	await executeStep();
+	const modal = page.locator(byTestId('fromAiParameters-modal'));
+	await modal.locator(`${byTestId('from-ai-parameters-modal-inputs')} input`).first().fill('Acme Corporation Growth');
+	await modal.getByRole('button', { name: /Execute step/i }).click();
+	// the ✨ button keys the argument by the field's name
+	await outputShows('Subscription (tool argument "Subscription"): "Acme Corporation Growth" is not an ID');
+	await outputShows('Give the subscription_id from Customer → Search');
+	expect(requestsOf(sandbox)).toEqual([]);
+	await ui.closeToasts();
+	await ui.settled();
+	await screenshot(page, 'ai-tool-wrong-id', { docs: false });
+});
+
 test('the page raised no script errors', () => {
 	expect(pageErrors).toEqual([]);
 });

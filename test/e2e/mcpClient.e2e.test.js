@@ -15,6 +15,8 @@ const TOKEN = 'mcp-e2e-token-0123456789';
 const workflow = example('billing-assistant-mcp.json');
 const trigger = workflow.nodes.find((node) => node.type === '@n8n/n8n-nodes-langchain.mcpTrigger');
 const TOKEN_CREDENTIAL = trigger.credentials.httpBearerAuth;
+// imported under another ID than the file's, as Import from File does: Customer invoices calls its own workflow by {{ $workflow.id }}
+const WORKFLOW_ID = 'sbE2eMcpAssist01';
 
 let env;
 let sandbox;
@@ -27,8 +29,8 @@ beforeAll(async () => {
 	env = await startEnvironment({ name: 'e2e-mcp-client' });
 	({ sandbox, n8n } = env);
 	await n8n.importCredentials([credentialFor(sandbox), { ...TOKEN_CREDENTIAL, type: 'httpBearerAuth', data: { token: TOKEN } }]);
-	await n8n.importWorkflow(workflow);
-	await n8n.activateWorkflow(workflow.id);
+	await n8n.importWorkflow({ ...workflow, id: WORKFLOW_ID });
+	await n8n.activateWorkflow(WORKFLOW_ID);
 	await n8n.start();
 	await n8n.setupOwner();
 	await untilRegistered();
@@ -63,7 +65,7 @@ async function untilRegistered(deadline = Date.now() + 60_000) {
 
 /** The workflow's executions, newest first, once none is still running. */
 async function finishedExecutions(deadline = Date.now() + 30_000) {
-	const filter = encodeURIComponent(JSON.stringify({ workflowId: workflow.id }));
+	const filter = encodeURIComponent(JSON.stringify({ workflowId: WORKFLOW_ID }));
 	for (;;) {
 		const { body } = await n8n.rest('GET', `/rest/executions?filter=${filter}`);
 		const records = body.data.results;

@@ -22,8 +22,8 @@ let env;
 let sandbox;
 let n8n;
 const clients = [];
-/** n8n 2.41 records a refused tool call and sends no stack trace; 2.8 does neither (see docs/compatibility.md). */
-let recordsRefusedCalls;
+/** n8n 2.41 records a refused tool call, sends no stack trace and sends the trigger's Instructions; 2.8 does none of these (see docs/compatibility.md). */
+let since241;
 
 beforeAll(async () => {
 	env = await startEnvironment({ name: 'e2e-mcp-client' });
@@ -35,7 +35,7 @@ beforeAll(async () => {
 	await n8n.setupOwner();
 	await untilRegistered();
 	const [major, minor] = n8n.version.split('.').map(Number);
-	recordsRefusedCalls = major > 2 || (major === 2 && minor >= 41); // the tested releases: 2.8.4 and 2.41.1
+	since241 = major > 2 || (major === 2 && minor >= 41); // the tested releases: 2.8.4 and 2.41.1
 });
 
 afterAll(async () => {
@@ -151,6 +151,8 @@ describe.each(['streamable', 'sse'])('an MCP client over %s', (transport) => {
 			api_calls: { type: 'number', description: fromAiDescription('Record usage', 'value') },
 		});
 		expect(Object.keys(byName.Customer_invoices.inputSchema.properties).sort()).toEqual(['customer_id', 'status']);
+		// the trigger's Instructions (n8n 2.41; 2.8 has no such parameter)
+		expect(client.getInstructions()).toBe(since241 ? trigger.parameters.instructions : undefined);
 		expect(sandbox.requests).toHaveLength(0);
 	});
 
@@ -216,7 +218,7 @@ describe('tool calls over Streamable HTTP', () => {
 		expect(refused.text).toContain('Nothing was sent to the API. Correct the argument and call the tool again.');
 		expect(refused.text).not.toContain('item 0');
 		// n8n 2.8's MCP Server Trigger appends the error's stack, with the install's paths; 2.41 does not
-		expect(/\n\s+at /.test(refused.text)).toBe(!recordsRefusedCalls);
+		expect(/\n\s+at /.test(refused.text)).toBe(!since241);
 		expect(sandbox.requests).toHaveLength(0);
 		// the execution records: n8n 2.41 records the refused call as a successful execution whose tool
 		// node holds the error; n8n 2.8 records none (its MCP server resolves the call only on success)
@@ -224,7 +226,7 @@ describe('tool calls over Streamable HTTP', () => {
 			await client.callTool({ name: 'Get_subscription', arguments: { subscription_id: sandbox.fixtures.subscriptionId } });
 		});
 		const refusedRecords = after.filter(({ data }) => data.includes('Acme Corporation Growth'));
-		if (recordsRefusedCalls) {
+		if (since241) {
 			expect(refusedRecords.map(({ record }) => record.status)).toEqual(['success']);
 			expect(refusedRecords[0].data).toContain('Subscription (tool argument \\"subscription_id\\"): \\"Acme Corporation Growth\\" is not an ID');
 		} else {

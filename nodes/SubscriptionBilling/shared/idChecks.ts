@@ -62,7 +62,6 @@ export const PATH_IDS: Record<string, { label: string; check: IdCheck }> = {
 	milestoneId: { label: 'Milestone ID', check: ID },
 };
 
-
 /** IDs sent in a body, by their API field: held to the same rule as the same ID in a path, and said where it is found. */
 export const BODY_IDS: Record<string, IdCheck> = {
 	customer_id: { ...ID, hint: `${ID.hint}. Give ${idSource('customerId')?.text}` },

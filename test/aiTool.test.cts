@@ -23,6 +23,7 @@ import path from 'node:path';
 import { PackageDirectoryLoader } from 'n8n-core';
 import { NodeConnectionTypes, NodeHelpers, deepCopy } from 'n8n-workflow';
 import { resources } from '../nodes/SubscriptionBilling/descriptions';
+import { MAX_TOOL_DESCRIPTION, toolDescription } from '../nodes/SubscriptionBilling/descriptions/toolDescriptions';
 import type {
 	EngineResponse,
 	IDataObject,
@@ -178,7 +179,7 @@ describe('the tool variant n8n derives from the node', () => {
 		expect(toolDescriptionForEditor(nodeType.description)).toEqual(theirs);
 	});
 
-	test('is subscriptionBillingTool: an ai_tool output, a tool description parameter, an AI Tools codex', async () => {
+	test("is subscriptionBillingTool: an ai_tool output, the node's own Description per operation (n8n adds none), an AI Tools codex", async () => {
 		const { nodeType } = await loadPackage();
 		const base = deepCopy(nodeType.description);
 		const tool = toolDescriptionForEditor(nodeType.description);
@@ -187,16 +188,11 @@ describe('the tool variant n8n derives from the node', () => {
 		expect(tool.inputs).toEqual([]);
 		expect(tool.outputs).toEqual([NodeConnectionTypes.AiTool]);
 		expect(tool.credentials).toEqual(base.credentials);
-		const [descriptionType, toolDescription, ...rest] = tool.properties;
-		expect(descriptionType).toMatchObject({ name: 'descriptionType', type: 'options', default: 'auto' });
-		expect(toolDescription).toMatchObject({
-			name: 'toolDescription',
-			type: 'string',
-			required: true,
-			default: base.description,
-			displayOptions: { show: { descriptionType: ['manual'] } },
-		});
-		expect(rest).toEqual(base.properties);
+		// the node has a toolDescription of its own, so n8n adds neither its descriptionType nor its toolDescription
+		expect(tool.properties).toEqual(base.properties);
+		const descriptions = tool.properties.filter((property) => property.name === 'toolDescription');
+		expect(descriptions).toHaveLength(resources.reduce((count, resource) => count + resource.operations.length, 0));
+		expect(descriptions.every((property) => property.displayOptions?.show?.['@tool']?.[0] === true && property.type === 'string')).toBe(true);
 		expect(tool.codex).toEqual({
 			categories: ['AI'],
 			subcategories: { AI: ['Tools'], Tools: ['Other Tools'] },
@@ -209,24 +205,69 @@ describe('the tool variant n8n derives from the node', () => {
 	});
 });
 
-test("every operation's automatic tool description is its action in the node's name, and no two are alike", async () => {
-	const { nodeType } = await loadPackage();
-	const tool = toolTypeForExecution(nodeType);
-	const descriptions = resources.flatMap((resource) =>
-		resource.operations.map((operation) => {
-			const node = { parameters: { descriptionType: 'auto', resource: resource.value, operation: operation.value } } as unknown as INode;
-			return { resource: resource.value, operation: operation.value, description: NodeHelpers.getToolDescriptionForNode(node, tool) };
-		}),
-	);
-	const expected = resources.flatMap((resource) =>
-		resource.operations.map((operation) => ({
-			resource: resource.value,
-			operation: operation.value,
-			description: `${operation.action} in Subscription Billing`,
-		})),
-	);
-	expect(descriptions).toEqual(expected);
-	expect(new Set(descriptions.map((entry) => entry.description)).size).toBe(descriptions.length);
+/** The default tool description of an operation. */
+function descriptionOf(resourceValue: string, operationValue: string): string {
+	const resource = resources.find((candidate) => candidate.value === resourceValue);
+	const operation = resource?.operations.find((candidate) => candidate.value === operationValue);
+	if (!resource || !operation) throw new Error(`no operation ${resourceValue} → ${operationValue}`);
+	return toolDescription(resource, operation);
+}
+
+/** The tool node's parameters as n8n's Workflow resolves them (defaults of the fields shown), then n8n's choice of description. */
+function descriptionN8nSends(tool: INodeType, parameters: IDataObject): string {
+	const node = { id: 't', name: 'Tool', type: tool.description.name, typeVersion: 1, position: [0, 0], parameters } as unknown as INode;
+	const resolved = NodeHelpers.getNodeParameters(tool.description.properties, node.parameters, true, false, node, tool.description);
+	return NodeHelpers.getToolDescriptionForNode({ ...node, parameters: resolved ?? {} }, tool);
+}
+
+describe("the tool's description n8n sends the model", () => {
+	test('by default, for every operation: what it does, what it returns, which IDs it needs and which operation finds each; within 1,024 characters, no two alike', async () => {
+		const { nodeType } = await loadPackage();
+		const tool = toolTypeForExecution(nodeType);
+		const sent = resources.flatMap((resource) =>
+			resource.operations.map((operation) => ({
+				operation: `${resource.name} → ${operation.name}`,
+				description: descriptionN8nSends(tool, { resource: resource.value, operation: operation.value }),
+				expected: toolDescription(resource, operation),
+				starts: operation.description,
+			})),
+		);
+		for (const entry of sent) {
+			expect(entry.description).toBe(entry.expected);
+			expect(entry.description.startsWith(`${entry.starts}. Returns `)).toBe(true);
+			expect(entry.description.length).toBeLessThanOrEqual(MAX_TOOL_DESCRIPTION);
+		}
+		expect(new Set(sent.map((entry) => entry.description)).size).toBe(sent.length);
+		const of = (operation: string) => sent.find((entry) => entry.operation === operation)?.description;
+		expect(of('Subscription → Get')).toBe(
+			'Get a subscription by ID with its status, dates, totals, customer, billing, line items, schedule, phases, pauses and contacts. ' +
+				'Returns the subscription: ID, status, stage, dates, renewal (renewal_total_cents: in cents of the currency, as the API gives it), grand total (as the API gives it), currency, customer and the current pause. ' +
+				"Needs the subscription_id from Customer → Search or Customer → Get (a customer's active_subscription_ids) or from an invoice.",
+		);
+		expect(of('Customer → Search')).toMatch(/^Find customers by part of the name, by external ID or by processor customer ID\. Returns a list of customers, each with ID, names, .*active ones\.$/);
+		expect(of('Invoice → Get Many for Customer')).toContain('Needs the customer_id from Customer → Search');
+		expect(of('Usage → Create')).toContain('Needs the subscription_id from Customer → Search or Customer → Get');
+		expect(of('Usage → Create')).toContain("; and the brick_id from Plan → Get or Plan → Get Many (each plan's bricks).");
+		expect(of('Subscription Upgrade → Get Sign URL')).toMatch(/Returns url\. Needs the subscription_id .*; and the order_id from Subscription Upgrade → Get Many/);
+	});
+
+	test(`an older workflow that stored n8n's "Set Automatically" gets the same description; a user's own wins; an emptied one is n8n's action text`, async () => {
+		const { nodeType } = await loadPackage();
+		const tool = toolTypeForExecution(nodeType);
+		const get = { resource: 'subscription', operation: 'get' };
+		expect(descriptionN8nSends(tool, { ...get, descriptionType: 'auto' })).toBe(descriptionOf('subscription', 'get'));
+		expect(descriptionN8nSends(tool, { ...get, toolDescription: 'Look up one subscription' })).toBe('Look up one subscription');
+		expect(descriptionN8nSends(tool, { ...get, descriptionType: 'manual', toolDescription: 'Look up one subscription' })).toBe('Look up one subscription');
+		expect(descriptionN8nSends(tool, { ...get, toolDescription: ' ' })).toBe('Get a subscription in Subscription Billing');
+	});
+
+	test('the node itself (not the tool) has no Description field', async () => {
+		const { nodeType } = await loadPackage();
+		const node = { id: 'n', name: 'Node', type: 'subscriptionBilling', typeVersion: 1, position: [0, 0], parameters: { resource: 'subscription', operation: 'get' } } as unknown as INode;
+		const resolved = NodeHelpers.getNodeParameters(nodeType.description.properties, node.parameters, true, false, node, nodeType.description);
+		expect(resolved).not.toHaveProperty('toolDescription');
+		expect(resolved).toHaveProperty('subscriptionOutput', 'simplified');
+	});
 });
 
 describe('an agent calling the tool (n8n-core getInputConnectionData → createNodeAsTool)', () => {
@@ -241,7 +282,7 @@ describe('an agent calling the tool (n8n-core getInputConnectionData → createN
 		expect(agent.offered).toEqual([
 			{
 				name: 'Subscription_Billing',
-				description: 'Get a subscription in Subscription Billing',
+				description: descriptionOf('subscription', 'get'),
 				schema: { subscriptionId: { type: 'ZodString', description: 'The subscription id' } },
 				sourceNodeName: TOOL_NODE,
 			},
@@ -280,14 +321,42 @@ describe('an agent calling the tool (n8n-core getInputConnectionData → createN
 		expect((agent.action as IDataObject).nodeName).toBe(TOOL_NODE);
 	});
 
-	test('an invalid id from the model fails in the node before any request, and the agent gets the reason', async () => {
+	test('a name where the ID belongs: the error names the tool argument, says an ID is wanted and which operation finds it, and that nothing was sent', async () => {
 		const { result } = await runAgentWithTool('direct', getSubscription, () => ({
 			tool: 'Subscription_Billing',
-			args: { subscriptionId: '../customers' },
+			args: { subscriptionId: 'Acme Corporation Growth' },
 		}));
-		const error = result.errorOf('Agent');
-		expect(error?.message).toContain('Subscription in item 0: "../customers" may contain only letters, digits and hyphens');
-		expect(error?.message).toContain('Nothing was sent to the API');
+		const message = result.errorOf('Agent')?.message;
+		expect(message).toContain(
+			'Subscription (tool argument "subscriptionId"): "Acme Corporation Growth" is not an ID (an ID has only letters, digits and hyphens). ' +
+				"Give the subscription_id from Customer → Search or Customer → Get (a customer's active_subscription_ids) or from an invoice",
+		);
+		expect(message).toContain('Nothing was sent to the API. Correct the argument and call the tool again.');
+		expect(message).not.toContain('item 0');
+		expect(sandbox.requests).toHaveLength(0);
+	});
+
+	test.each(['direct', 'engine'] as const)('%s: an empty search from the model: which arguments to fill, nothing sent', async (mode) => {
+		const search = {
+			resource: 'customer',
+			operation: 'search',
+			searchFields: { name: "={{ $fromAI('customer_name', 'Part of the customer name', 'string') }}" },
+		};
+		const { toolRuns } = await runAgentWithTool(mode, search, (tools) => ({ tool: tools[0].name, args: { customer_name: '' } }));
+		// run as a tool, the node says the description in the message (actions/failure.ts), which is what an agent reads
+		expect(toolRuns[0].error?.message).toBe(
+			'Search Fields (tool argument "customer_name"): give at least one of External ID, Name, Processor Customer ID. Nothing was sent to the API. Correct the argument and call the tool again.',
+		);
+		expect(sandbox.requests).toHaveLength(0);
+	});
+
+	test("a wrong ID set in the tool's node, not by the model: the model is told it cannot correct it", async () => {
+		const fixed = { resource: 'subscription', operation: 'get', subscriptionId: { __rl: true, mode: 'id', value: 'Acme Growth' } };
+		const { toolRuns } = await runAgentWithTool('engine', fixed, (tools) => ({ tool: tools[0].name, args: {} }));
+		expect(toolRuns[0].error?.message).toMatch(/^Subscription: "Acme Growth" is not an ID \(an ID has only letters, digits and hyphens\)\. Give the subscription_id from /);
+		expect(toolRuns[0].error?.message).toMatch(
+			/\. Nothing was sent to the API\. This value is set in the tool's node, not by a tool argument: it cannot be corrected by calling the tool again\.$/,
+		);
 		expect(sandbox.requests).toHaveLength(0);
 	});
 

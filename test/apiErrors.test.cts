@@ -91,7 +91,7 @@ test('with Continue On Fail, failing items become error items paired with their 
 	expect(run.json[0].subscription_id).toBe(ids[0]);
 	expect(run.json[3].subscription_id).toBe(ids[3]);
 	expect(run.json[1].error).toMatchObject({ message: expect.stringMatching(/^ERR_NOT_FOUND: /), code: 'ERR_NOT_FOUND', status: 404 });
-	expect(run.json[2].error).toMatchObject({ message: 'Subscription in item 2: "../escape" may contain only letters, digits and hyphens', code: null });
+	expect(run.json[2].error).toMatchObject({ message: "Subscription in item 2: \"../escape\" is not an ID (an ID has only letters, digits and hyphens). Give the subscription_id from Customer → Search or Customer → Get (a customer's active_subscription_ids) or from an invoice", code: null });
 	expect(sandbox.requests.map((request) => request.path)).toEqual(
 		expect.arrayContaining([`/api/v2/subscriptions/${ids[0]}`, '/api/v2/subscriptions/no-such-subscription', `/api/v2/subscriptions/${ids[3]}`]),
 	);
@@ -127,7 +127,7 @@ describe('error items carry the API error as fields (Continue On Fail, either ou
 			id: 'a/b',
 			row: 2,
 			error: {
-				message: 'Subscription in item 2: "a/b" may contain only letters, digits and hyphens',
+				message: "Subscription in item 2: \"a/b\" is not an ID (an ID has only letters, digits and hyphens). Give the subscription_id from Customer → Search or Customer → Get (a customer's active_subscription_ids) or from an invoice",
 				description: expect.any(String),
 				code: null,
 				status: null,

@@ -9,8 +9,16 @@ import { runBilling, useSandbox } from './helpers/billing.cjs';
 const sandbox = useSandbox();
 
 const UUID = '0b6c1b7e-2f1a-4c55-9d2e-0a1b2c3d4e5f';
-const ID_RULE = 'may contain only letters, digits and hyphens';
+const ID_RULE = 'is not an ID (an ID has only letters, digits and hyphens)';
 const UUID_RULE = 'is not a UUID such as 0b6c1b7e-2f1a-4c55-9d2e-0a1b2c3d4e5f';
+/** After a wrong ID: where the right one is found. */
+const FIND = {
+	Subscription: ". Give the subscription_id from Customer → Search or Customer → Get (a customer's active_subscription_ids) or from an invoice",
+	Customer: '. Give the customer_id from Customer → Search (by name or your own External ID) or Customer → Get Many',
+	'Order ID': '. Give the order_id from Subscription Upgrade → Get Many (an upgrade) or Subscription Recast → Get Many (a recast)',
+	Plan: '. Give the plan_id from Plan → Get Many',
+	'Milestone ID': '. Give the milestone_id from Subscription Milestone → Get Many',
+};
 const NOT_HTTP_URL = 'is not an absolute http(s) URL';
 const NOT_DATE = 'is not a date in the form YYYY-MM-DD, such as 2026-01-31';
 const NOT_DATE_TIME = 'is not an ISO 8601 date-time with a time zone, such as 2026-01-31T12:00:00Z';
@@ -75,26 +83,26 @@ const cases: Record<string, Case> = {
 		items: [{ ids: ['sub-1', 'sub-2', 'sub-3', 'sub-4'] }],
 		message: `Subscription in item 0: received a list of 4 IDs ("sub-1", "sub-2", "sub-3", …), and it takes one ID. ${SPLIT_OUT}`,
 	},
-	'empty subscription ID': { parameters: { ...base.subscriptionGet, subscriptionId: '={{ "" }}' }, message: 'Subscription in item 0: is empty' },
-	'blank subscription ID': { parameters: { ...base.subscriptionGet, subscriptionId: '={{ "   " }}' }, message: 'Subscription in item 0: is empty' },
-	'subscription ID with ../': { parameters: { ...base.subscriptionGet, subscriptionId: '../customers' }, message: `Subscription in item 0: "../customers" ${ID_RULE}` },
-	'subscription ID ..': { parameters: { ...base.subscriptionGet, subscriptionId: '..' }, message: `Subscription in item 0: ".." ${ID_RULE}` },
-	'subscription ID with /': { parameters: { ...base.subscriptionGet, subscriptionId: 'sub/invoices' }, message: `Subscription in item 0: "sub/invoices" ${ID_RULE}` },
-	'subscription ID with ?': { parameters: { ...base.subscriptionGet, subscriptionId: 'sub?limit=1' }, message: `Subscription in item 0: "sub?limit=1" ${ID_RULE}` },
-	'subscription ID with #': { parameters: { ...base.subscriptionGet, subscriptionId: 'sub#x' }, message: `Subscription in item 0: "sub#x" ${ID_RULE}` },
-	'subscription ID with %2F': { parameters: { ...base.subscriptionGet, subscriptionId: 'a%2Fb' }, message: `Subscription in item 0: "a%2Fb" ${ID_RULE}` },
-	'subscription ID with a space': { parameters: { ...base.subscriptionGet, subscriptionId: 'sub 1' }, message: `Subscription in item 0: "sub 1" ${ID_RULE}` },
-	'subscription ID with a newline': { parameters: { ...base.subscriptionGet, subscriptionId: '={{ "sub\\n1" }}' }, message: `Subscription in item 0: "sub\n1" ${ID_RULE}` },
-	'customer ID with ../ (invoice list)': { parameters: { ...base.customerInvoices, customerId: '../../plans' }, message: `Customer in item 0: "../../plans" ${ID_RULE}` },
-	'empty customer ID (customer update)': { parameters: { ...base.customerUpdate, customerId: '={{ "" }}' }, message: 'Customer in item 0: is empty' },
-	'customer ID with / (customer update)': { parameters: { ...base.customerUpdate, customerId: 'cus/1' }, message: `Customer in item 0: "cus/1" ${ID_RULE}` },
-	'order ID that is not a UUID': { parameters: { ...base.recastDelete, orderId: 'order-1' }, message: `Order ID in item 0: "order-1" ${UUID_RULE}` },
-	'order ID with ../': { parameters: { ...base.recastDelete, orderId: `../${UUID}` }, message: `Order ID in item 0: "../${UUID}" ${UUID_RULE}` },
-	'plan ID with ?': { parameters: { ...base.planGet, planId: 'plan?x' }, message: `Plan in item 0: "plan?x" ${ID_RULE}` },
-	'milestone ID with %2F': { parameters: { ...base.milestoneComplete, milestoneId: 'ms%2F1' }, message: `Milestone ID in item 0: "ms%2F1" ${ID_RULE}` },
+	'empty subscription ID': { parameters: { ...base.subscriptionGet, subscriptionId: '={{ "" }}' }, message: `Subscription in item 0: is empty${FIND.Subscription}` },
+	'blank subscription ID': { parameters: { ...base.subscriptionGet, subscriptionId: '={{ "   " }}' }, message: `Subscription in item 0: is empty${FIND.Subscription}` },
+	'subscription ID with ../': { parameters: { ...base.subscriptionGet, subscriptionId: '../customers' }, message: `Subscription in item 0: "../customers" ${ID_RULE}${FIND.Subscription}` },
+	'subscription ID ..': { parameters: { ...base.subscriptionGet, subscriptionId: '..' }, message: `Subscription in item 0: ".." ${ID_RULE}${FIND.Subscription}` },
+	'subscription ID with /': { parameters: { ...base.subscriptionGet, subscriptionId: 'sub/invoices' }, message: `Subscription in item 0: "sub/invoices" ${ID_RULE}${FIND.Subscription}` },
+	'subscription ID with ?': { parameters: { ...base.subscriptionGet, subscriptionId: 'sub?limit=1' }, message: `Subscription in item 0: "sub?limit=1" ${ID_RULE}${FIND.Subscription}` },
+	'subscription ID with #': { parameters: { ...base.subscriptionGet, subscriptionId: 'sub#x' }, message: `Subscription in item 0: "sub#x" ${ID_RULE}${FIND.Subscription}` },
+	'subscription ID with %2F': { parameters: { ...base.subscriptionGet, subscriptionId: 'a%2Fb' }, message: `Subscription in item 0: "a%2Fb" ${ID_RULE}${FIND.Subscription}` },
+	'subscription ID with a space': { parameters: { ...base.subscriptionGet, subscriptionId: 'sub 1' }, message: `Subscription in item 0: "sub 1" ${ID_RULE}${FIND.Subscription}` },
+	'subscription ID with a newline': { parameters: { ...base.subscriptionGet, subscriptionId: '={{ "sub\\n1" }}' }, message: `Subscription in item 0: "sub\n1" ${ID_RULE}${FIND.Subscription}` },
+	'customer ID with ../ (invoice list)': { parameters: { ...base.customerInvoices, customerId: '../../plans' }, message: `Customer in item 0: "../../plans" ${ID_RULE}${FIND.Customer}` },
+	'empty customer ID (customer update)': { parameters: { ...base.customerUpdate, customerId: '={{ "" }}' }, message: `Customer in item 0: is empty${FIND.Customer}` },
+	'customer ID with / (customer update)': { parameters: { ...base.customerUpdate, customerId: 'cus/1' }, message: `Customer in item 0: "cus/1" ${ID_RULE}${FIND.Customer}` },
+	'order ID that is not a UUID': { parameters: { ...base.recastDelete, orderId: 'order-1' }, message: `Order ID in item 0: "order-1" ${UUID_RULE}${FIND['Order ID']}` },
+	'order ID with ../': { parameters: { ...base.recastDelete, orderId: `../${UUID}` }, message: `Order ID in item 0: "../${UUID}" ${UUID_RULE}${FIND['Order ID']}` },
+	'plan ID with ?': { parameters: { ...base.planGet, planId: 'plan?x' }, message: `Plan in item 0: "plan?x" ${ID_RULE}${FIND.Plan}` },
+	'milestone ID with %2F': { parameters: { ...base.milestoneComplete, milestoneId: 'ms%2F1' }, message: `Milestone ID in item 0: "ms%2F1" ${ID_RULE}${FIND['Milestone ID']}` },
 	// Ids in a body follow the same patterns.
-	'subscription ID in a usage body with a space': { parameters: { ...base.usageCreate, subscriptionId: 'sub 1' }, message: `Subscription in item 0: "sub 1" ${ID_RULE}` },
-	'customer ID in an invoice search body with /': { parameters: { ...base.invoiceSearch, customerId: 'cus/1' }, message: `Customer in item 0: "cus/1" ${ID_RULE}` },
+	'subscription ID in a usage body with a space': { parameters: { ...base.usageCreate, subscriptionId: 'sub 1' }, message: `Subscription in item 0: "sub 1" ${ID_RULE}${FIND.Subscription}` },
+	'customer ID in an invoice search body with /': { parameters: { ...base.invoiceSearch, customerId: 'cus/1' }, message: `Customer in item 0: "cus/1" ${ID_RULE}${FIND.Customer}` },
 	'empty customer ID in an invoice search body': { parameters: { ...base.invoiceSearch, customerId: '={{ "" }}' }, message: 'Customer in item 0: is required' },
 	'invoice ID that is not a UUID': {
 		parameters: { ...base.invoiceSearch, invoiceIdsInput: 'fields', invoiceIdsUi: { entry: [{ value: 'INV-1' }] } },
@@ -243,7 +251,7 @@ const cases: Record<string, Case> = {
 	'bad ID in the third item': {
 		parameters: { ...base.subscriptionGet, subscriptionId: '={{ $json.id }}' },
 		items: [{ id: 'FIXTURE:subscriptionId' }, { id: 'FIXTURE:noPhasesSubscriptionId' }, { id: '../../customers' }],
-		message: `Subscription in item 2: "../../customers" ${ID_RULE}`,
+		message: `Subscription in item 2: "../../customers" ${ID_RULE}${FIND.Subscription}`,
 		description: 'Nothing was sent to the API for any of the 3 items: every item is checked before the first request. Correct the value and run again.',
 	},
 	'bad value in the second item': {
@@ -280,8 +288,8 @@ test('with Continue On Fail, each bad item is an error item paired with its inpu
 	);
 	expect(run.error).toBeUndefined();
 	expect(run.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
-	expect(run.json[1].error).toMatchObject({ message: `Subscription in item 1: "a/b" ${ID_RULE}`, code: null, status: null });
-	expect(run.json[2].error).toMatchObject({ message: 'Subscription in item 2: is empty' });
+	expect(run.json[1].error).toMatchObject({ message: `Subscription in item 1: "a/b" ${ID_RULE}${FIND.Subscription}`, code: null, status: null });
+	expect(run.json[2].error).toMatchObject({ message: `Subscription in item 2: is empty${FIND.Subscription}` });
 	expect([run.json[0].subscription_id, run.json[3].subscription_id]).toEqual([subscriptionId, noPhasesSubscriptionId]);
 	expect(sandbox.requests.map((request) => request.path).sort()).toEqual(
 		[`/api/v2/subscriptions/${subscriptionId}`, `/api/v2/subscriptions/${noPhasesSubscriptionId}`].sort(),

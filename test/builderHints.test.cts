@@ -7,7 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
+import { extractFromAICalls, type INodeProperties, type INodeTypeDescription } from 'n8n-workflow';
 import { SubscriptionBilling } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
 import { SubscriptionBillingTrigger } from '../nodes/SubscriptionBilling/SubscriptionBillingTrigger.node';
 import { resources } from '../nodes/SubscriptionBilling/descriptions';
@@ -44,6 +44,16 @@ test('every ID picker tells the builder to map the ID from an earlier node', () 
 	expect(locators.length).toBeGreaterThanOrEqual(8);
 	for (const locator of locators) {
 		expect([locator.name, locator.builderHint?.propertyHint]).toEqual([locator.name, expect.stringMatching(new RegExp(`mapped from an earlier node in mode id: the ${locator.displayName} ID`))]);
+	}
+});
+
+test("every ID picker shows the builder the described $fromAI an AI tool takes it by, one n8n parses", () => {
+	const locators = propertiesOf(action.properties).filter((property) => property.type === 'resourceLocator');
+	for (const locator of locators) {
+		const call = /\$fromAI\(.*?, 'string'\)/.exec(locator.builderHint?.propertyHint ?? '')?.[0] ?? '';
+		const [parsed] = extractFromAICalls(call);
+		const field = `${locator.name.replace(/Id$/, '').replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)}_id`;
+		expect([locator.name, parsed]).toEqual([locator.name, { key: field, description: expect.stringMatching(new RegExp(`^The .+'s ID \\(${field}\\) from .+ → `)), type: 'string' }]);
 	}
 });
 

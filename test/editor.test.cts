@@ -274,14 +274,14 @@ describe('Resource locator "By ID" and "From list" values in a run', () => {
 			{ resource: 'subscription', operation: 'get', subscriptionId: { __rl: true, mode: 'id', value: '={{ $json.id }}' } },
 			{ items: [{ id: 'bad/id' }, { id: '' }] },
 		);
-		expect(run.error?.message).toBe('Subscription in item 0: "bad/id" may contain only letters, digits and hyphens (and 1 more invalid: item 1)');
+		expect(run.error?.message).toBe("Subscription in item 0: \"bad/id\" is not an ID (an ID has only letters, digits and hyphens). Give the subscription_id from Customer → Search or Customer → Get (a customer's active_subscription_ids) or from an invoice (and 1 more invalid: item 1)");
 		expect(run.error?.description).toMatch(/Nothing was sent.*Invalid: .*; Subscription in item 1: is empty\./);
 		const empty = await runBilling(
 			sandbox,
 			{ resource: 'subscription', operation: 'get', subscriptionId: { __rl: true, mode: 'id', value: '={{ $json.id }}' } },
 			{ items: [{ id: sandbox.fixtures.subscriptionId }, { id: '' }], continueOnFail: true },
 		);
-		expect(empty.json[1].error).toMatchObject({ message: 'Subscription in item 1: is empty' });
+		expect(empty.json[1].error).toMatchObject({ message: "Subscription in item 1: is empty. Give the subscription_id from Customer → Search or Customer → Get (a customer's active_subscription_ids) or from an invoice" });
 		expect(sandbox.requests.map((request) => request.path)).toEqual([`/api/v2/subscriptions/${sandbox.fixtures.subscriptionId}`]);
 	});
 

@@ -198,7 +198,7 @@ describe('invoices of one customer', () => {
 	test('a customer ID that cannot be a path segment is refused before any request', async () => {
 		const trigger = activeTrigger(sandbox, { events: ['newInvoice'], scope: 'customer', customerId: { __rl: true, mode: 'id', value: '../plans' } });
 		const { error } = await trigger.poll();
-		expect(error?.message).toBe('Customer: "../plans" may contain only letters, digits and hyphens');
+		expect(error?.message).toBe('Customer: "../plans" is not an ID (an ID has only letters, digits and hyphens)');
 		expect(apiRequests(sandbox)).toEqual([]);
 	});
 });

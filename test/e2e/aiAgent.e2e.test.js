@@ -6,7 +6,8 @@
 // final message. Both APIs of the OpenAI Chat Model are run: Responses (its default) and Chat
 // Completions. Checked: the tool the model is offered (its name as n8n derives it from the node's
 // name from the panel, at most 64 characters), the request the sandbox received, the tool's result
-// in the model's second call, and the agent's answer.
+// in the model's second call, and the agent's answer; and, for a name given where the ID belongs,
+// where the node's error goes (to the model, or the run's end).
 const {
 	PACKAGE_NAME,
 	OPENAI_CHAT_MODEL_FILE,
@@ -20,6 +21,8 @@ const {
 	agentWorkflowStart,
 } = require('./helpers');
 const { startScriptedChatModel, chatToolResult, responsesToolResult, CALL_ID } = require('./scriptedChatModel');
+const { resources } = require('../../dist/nodes/SubscriptionBilling/descriptions');
+const { toolDescription } = require('../../dist/nodes/SubscriptionBilling/descriptions/toolDescriptions');
 
 const BILLING_CREDENTIAL = { id: 'sbAgentBilling01', name: 'Subscription Billing account' };
 const OPENAI_CREDENTIAL = { id: 'sbAgentOpenAi001', name: 'Scripted model' };
@@ -27,11 +30,14 @@ const OPENAI_CREDENTIAL = { id: 'sbAgentOpenAi001', name: 'Scripted model' };
 const TOOL_NODE = 'Get a subscription in Subscription Billing';
 const TOOL_NAME = 'Get_a_subscription_in_Subscription_Billing';
 const FINAL_TEXT = 'The subscription is active.';
+const subscription = resources.find((resource) => resource.value === 'subscription');
 
 let env;
 let sandbox;
 let n8n;
 let model;
+/** What the scripted model answers; a test may change the tool's arguments. */
+let script;
 
 function agentWorkflow(id, { responsesApi }) {
 	const start = agentWorkflowStart(n8n, `What is the status of subscription ${sandbox.fixtures.subscriptionId}?`);
@@ -81,11 +87,8 @@ const WORKFLOWS = [
 beforeAll(async () => {
 	env = await startEnvironment({ name: 'e2e-ai-agent' });
 	({ sandbox, n8n } = env);
-	model = await startScriptedChatModel({
-		toolName: TOOL_NAME,
-		toolArguments: { subscriptionId: sandbox.fixtures.subscriptionId },
-		finalText: FINAL_TEXT,
-	});
+	script = { toolName: TOOL_NAME, toolArguments: { subscriptionId: sandbox.fixtures.subscriptionId }, finalText: FINAL_TEXT };
+	model = await startScriptedChatModel(script);
 	await n8n.importCredentials([
 		credentialFor(sandbox, BILLING_CREDENTIAL),
 		{ ...OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-scripted-model', url: model.baseUrl, header: false } },
@@ -101,6 +104,7 @@ afterAll(async () => {
 beforeEach(() => {
 	sandbox.reset();
 	model.reset();
+	script.toolArguments = { subscriptionId: sandbox.fixtures.subscriptionId };
 });
 
 /** The tools a model call offers, as { name, description, parameters } whichever API it used. */
@@ -124,7 +128,8 @@ describe.each(WORKFLOWS)('an AI Agent with the OpenAI Chat Model ($api API) call
 		expect(others).toEqual([]);
 		expect(tool).toMatchObject({
 			name: TOOL_NAME,
-			description: 'Get a subscription in Subscription Billing',
+			// the node's own Description of Subscription → Get (n8n's automatic one would be the node's name)
+			description: toolDescription(subscription, subscription.operations.find((operation) => operation.value === 'get')),
 			parameters: { type: 'object', properties: { subscriptionId: { type: 'string', description: 'The ID of the subscription' } } },
 		});
 		expect(tool.name.length).toBeLessThanOrEqual(64);
@@ -151,4 +156,28 @@ describe.each(WORKFLOWS)('an AI Agent with the OpenAI Chat Model ($api API) call
 		expect(toolRun.data.ai_tool[0].map((item) => item.json)).toEqual(returned);
 		expect(outputJson(r.run, 'AI Agent')).toEqual([{ output: FINAL_TEXT }]);
 	});
+});
+
+// What AI Agent v3 does with a tool's error, as measured: 2.41.1 hands the model the error item's
+// message and goes on; 2.8.4 ends the run with the error (the model is not called again).
+const TOOL_ERROR_TO_MODEL = { '2.8.4': false, '2.41.1': true };
+
+test("a name where the subscription ID belongs: the node's error (the argument, what is wanted, where it is found, nothing sent), without a stack trace, reaches the model (2.41) or ends the run (2.8)", async () => {
+	script.toolArguments = { subscriptionId: 'Acme Corporation Growth' };
+	const r = await n8n.execute(WORKFLOWS[0].id);
+	const message =
+		'Subscription (tool argument "subscriptionId"): "Acme Corporation Growth" is not an ID (an ID has only letters, digits and hyphens). ' +
+		"Give the subscription_id from Customer → Search or Customer → Get (a customer's active_subscription_ids) or from an invoice. " +
+		'Nothing was sent to the API. Correct the argument and call the tool again.';
+	expect(sandbox.requests).toHaveLength(0);
+	const toModel = r.code === 0;
+	if (n8n.version in TOOL_ERROR_TO_MODEL) expect(toModel).toBe(TOOL_ERROR_TO_MODEL[n8n.version]);
+	if (toModel) {
+		expect(JSON.parse(responsesToolResult(model.calls[1].body))).toEqual([{ error: message }]);
+		expect(nodeRun(r.run, TOOL_NODE).error.message).toBe(message);
+		expect(outputJson(r.run, 'AI Agent')).toEqual([{ output: FINAL_TEXT }]);
+	} else {
+		expect(model.calls).toHaveLength(1);
+		expect(r.error?.message ?? r.stdout).toContain(message);
+	}
 });

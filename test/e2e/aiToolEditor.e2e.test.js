@@ -11,6 +11,14 @@ const { NODE_TYPE, credentialFor, startEnvironment, requestsOf, agentWorkflowSta
 const { UI_TIMEOUT, byTestId, openBrowser, signIn, screenshot } = require('./browser');
 const { isKnownN8nPageError } = require('./knownN8nPageErrors');
 const { editorUi } = require('./editorUi');
+const { resources } = require('../../dist/nodes/SubscriptionBilling/descriptions');
+const { toolDescription } = require('../../dist/nodes/SubscriptionBilling/descriptions/toolDescriptions');
+
+/** The node's own tool Description of an operation. */
+function descriptionOf(resourceValue, operationValue) {
+	const resource = resources.find((candidate) => candidate.value === resourceValue);
+	return toolDescription(resource, resource.operations.find((operation) => operation.value === operationValue));
+}
 
 const TOOL_TYPE = `${NODE_TYPE}Tool`;
 const WORKFLOW_ID = 'sbE2eAgentTool01';
@@ -88,7 +96,10 @@ test('a tool added fresh from the panel to the AI Agent is named by its action, 
 
 	const fresh = await ui.nodeOfType(TOOL_TYPE);
 	expect(fresh.name).toBe('Get many customers in Subscription Billing');
-	expect(fresh.parameters).toMatchObject({ descriptionType: 'auto', resource: 'customer', operation: 'getMany', returnAll: false, limit: 50 });
+	expect(fresh.parameters).toMatchObject({ resource: 'customer', operation: 'getMany', returnAll: false, limit: 50, toolDescription: descriptionOf('customer', 'getMany') });
+	// the node has a Description of its own, so n8n adds no "Tool Description: Set Automatically" choice
+	expect(fresh.parameters).not.toHaveProperty('descriptionType');
+	await page.locator(byTestId('parameter-input-toolDescription')).first().waitFor();
 
 	await executeStep();
 	await outputShows(sandbox.fixtures.customerName);
@@ -105,6 +116,12 @@ test('with the Subscription defined by the model, Execute step asks for it and s
 	await ui.choose('operation', 'Get');
 	// n8n renames a node that still has the name it gave it
 	await ui.waitUntil(async () => (await ui.nodeOfType(TOOL_TYPE)).name, (name) => name === 'Get a subscription in Subscription Billing', { what: 'the tool to be renamed' });
+	// the Description follows the operation while the user has not written one
+	await ui.waitUntil(async () => (await ui.nodeOfType(TOOL_TYPE)).parameters.toolDescription, (text) => text === descriptionOf('subscription', 'get'), {
+		what: "the Description to become Subscription → Get's",
+	});
+	await ui.settled();
+	await screenshot(page, 'ai-tool-description', { docs: false });
 	await page.locator(`${byTestId('resource-locator-subscriptionId')} ${byTestId('from-ai-override-button')}`).first().click();
 	await ui.waitUntil(
 		async () => (await ui.nodeOfType(TOOL_TYPE)).parameters.subscriptionId?.value ?? '',
@@ -130,6 +147,20 @@ test('with the Subscription defined by the model, Execute step asks for it and s
 	await ui.closeToasts();
 	await ui.settled();
 	await screenshot(page, 'ai-tool-from-ai-output', { docs: false });
+});
+
+test("a name where the Subscription ID belongs: the output panel names the tool argument and where the ID is found; nothing sent", async () => {
+	await executeStep();
+	const modal = page.locator(byTestId('fromAiParameters-modal'));
+	await modal.locator(`${byTestId('from-ai-parameters-modal-inputs')} input`).first().fill('Acme Corporation Growth');
+	await modal.getByRole('button', { name: /Execute step/i }).click();
+	// the ✨ button keys the argument by the field's name
+	await outputShows('Subscription (tool argument "Subscription"): "Acme Corporation Growth" is not an ID');
+	await outputShows('Give the subscription_id from Customer → Search');
+	expect(requestsOf(sandbox)).toEqual([]);
+	await ui.closeToasts();
+	await ui.settled();
+	await screenshot(page, 'ai-tool-wrong-id', { docs: false });
 });
 
 test('the page raised no script errors', () => {

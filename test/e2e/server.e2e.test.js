@@ -35,6 +35,10 @@ describe('node and credential types', () => {
 		expect(node.credentials).toEqual([expect.objectContaining({ name: CREDENTIAL_TYPE, required: true })]);
 		expect(tool.outputs).toEqual(['ai_tool']);
 		expect(tool.credentials).toEqual(node.credentials);
+		// the node's own tool Description, one per operation, and no "Tool Description" choice of n8n's
+		const operations = Object.values(expectedOperations(builtNodeDescription())).reduce((count, resource) => count + resource.operations.length, 0);
+		expect(tool.properties.filter((p) => p.name === 'toolDescription' && p.displayOptions.show['@tool'][0] === true)).toHaveLength(operations);
+		expect(tool.properties.filter((p) => p.name === 'descriptionType')).toEqual([]);
 	});
 
 	test('the served node has the resources and operations of the built description', () => {

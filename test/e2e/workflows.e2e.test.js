@@ -111,17 +111,18 @@ describe('the example workflows', () => {
 		);
 		for (const { file, workflow } of examples) {
 			expect({ file, id: typeof workflow.id, name: typeof workflow.name }).toEqual({ file, id: 'string', name: 'string' });
-			// a workflow started by the package's trigger has it instead of a Manual Trigger (run in trigger.e2e.test.js)
-			const triggers = workflow.nodes.filter((n) => n.type === `${NODE_TYPE}Trigger`);
+			// a workflow started by the package's trigger (run in trigger.e2e.test.js) or by the MCP Server
+			// Trigger (mcpClient.e2e.test.js) has it instead of a Manual Trigger
+			const triggers = workflow.nodes.filter((n) => n.type === `${NODE_TYPE}Trigger` || n.type === '@n8n/n8n-nodes-langchain.mcpTrigger');
 			expect(workflow.nodes.filter((n) => n.type === 'n8n-nodes-base.manualTrigger')).toHaveLength(triggers.length > 0 ? 0 : 1);
-			const billing = workflow.nodes.filter((n) => n.type === NODE_TYPE || n.type === `${NODE_TYPE}Trigger`);
+			const billing = workflow.nodes.filter((n) => [NODE_TYPE, `${NODE_TYPE}Trigger`, `${NODE_TYPE}Tool`].includes(n.type));
 			expect(billing.length).toBeGreaterThan(0);
 			for (const node of billing) expect(node.credentials).toEqual({ subscriptionBillingApi: { id: EXAMPLE_CREDENTIAL_ID, name: expect.any(String) } });
 			// every connection points at an existing node
 			const names = new Set(workflow.nodes.map((n) => n.name));
-			for (const [from, { main }] of Object.entries(workflow.connections)) {
+			for (const [from, outputs] of Object.entries(workflow.connections)) {
 				expect(names.has(from)).toBe(true);
-				for (const link of main.flat()) expect(names.has(link.node)).toBe(true);
+				for (const link of Object.values(outputs).flat(2)) expect(names.has(link.node)).toBe(true);
 			}
 		}
 	});
@@ -133,6 +134,7 @@ describe('the example workflows', () => {
 			...state.subscriptions.keys(),
 			...state.usage.keys(),
 			...state.paymentMethods.keys(),
+			...state.bricks.keys(),
 		]);
 		const ids = [];
 		const collect = (value) => {

@@ -44,7 +44,7 @@ describe('Customer → Get', () => {
 			title: "an ID that is not an ID (from an expression, past the editor's own check): refused before anything is sent, naming the field",
 			parameters: { resource: 'customer', operation: 'get', customerId: byId('={{ "acme/../invoices" }}') },
 			sends: [],
-			fails: { message: 'Customer in item 0: "acme/../invoices" may contain only letters, digits and hyphens', description: NOTHING_SENT },
+			fails: { message: 'Customer in item 0: "acme/../invoices" is not an ID (an ID has only letters, digits and hyphens). Give the customer_id from Customer → Search (by name or your own External ID) or Customer → Get Many', description: NOTHING_SENT },
 		},
 		{
 			title: 'a number mapped into Customer is looked up as its text, as a path ID is (not refused as empty)',

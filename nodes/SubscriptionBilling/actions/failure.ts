@@ -1,10 +1,6 @@
 import type { IExecutePaginationFunctions, IExecuteSingleFunctions, NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { asNodeError } from '../shared/apiError';
-
-/** The node run as an AI agent's tool: n8n derives a node type named `<node>Tool` from it. */
-function runAsTool(ctx: IExecuteSingleFunctions | IExecutePaginationFunctions): boolean {
-	return ctx.getNode().type.endsWith('Tool');
-}
+import { runAsTool } from '../shared/invalidInput';
 
 /**
  * The error an item fails with. Run as a tool, n8n appends the description to the message

@@ -34,7 +34,7 @@ function wantedId(ctx: IExecuteSingleFunctions | IExecutePaginationFunctions, lo
 /** The ID is checked before anything is sent, as a path ID would be. */
 export function lookupIdCheck(lookup: ListLookup): PreSendAction {
 	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
-		const checked = checkedId(wantedId(this, lookup), ID);
+		const checked = checkedId(wantedId(this, lookup), ID, lookup.parameter);
 		if ('problem' in checked) throw invalidInput(this, lookup.label, checked.problem);
 		return requestOptions;
 	};

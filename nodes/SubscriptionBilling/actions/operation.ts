@@ -10,6 +10,8 @@ interface OperationBase {
 	value: string;
 	action: string;
 	description: string;
+	/** What the result holds, for an AI model choosing the tool; operations with an Output choice say it there (descriptions/toolDescriptions.ts). */
+	returns?: string;
 	method: IHttpRequestMethods;
 	/** Path below the base URL; `{parameterName}` placeholders are filled with validated ids. */
 	path: string;

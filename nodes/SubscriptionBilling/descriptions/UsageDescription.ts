@@ -4,7 +4,6 @@ import type { Again } from '../actions/perform';
 import { errorFieldsOf } from '../shared/apiError';
 import { quoted } from '../shared/invalidInput';
 import { deletedShaper, writtenShaper } from '../actions/output';
-import { ID } from '../shared/idChecks';
 import { showFor, type ResourceDefinition } from '../actions/resource';
 import { structuredInputFields, structuredInputStep } from '../actions/structuredInput';
 import { brickIdField, subscriptionIdField } from '../shared/idFields';
@@ -90,6 +89,7 @@ export const usageResource: ResourceDefinition = {
 			value: 'create',
 			action: 'Create a usage entry',
 			description: 'Record usage of a usage-based brick; the transaction ID must be new',
+			returns: 'the entry: transaction_id, subscription_id, brick_id, value and time',
 			builderHint: {
 				propertyHint: 'Meters usage: Transaction ID is unique per entry, so build it from the source event ID (never from the time or a random value) and a re-run cannot record it twice',
 			},
@@ -101,7 +101,7 @@ export const usageResource: ResourceDefinition = {
 				structuredInputStep(usageProperties),
 				validateFields([
 					transactionRule,
-					{ field: 'subscription_id', label: subscriptionIdField.displayName, type: 'string', required: true, pattern: ID.pattern, patternHint: ID.hint },
+					{ field: 'subscription_id', label: subscriptionIdField.displayName, type: 'string', required: true },
 					{ field: 'brick_id', label: brickIdField.displayName, type: 'string', required: true },
 					{ field: 'value', label: 'Value', type: 'integer', required: true },
 					{ field: 'time', label: 'Time', type: 'dateTime', required: true },
@@ -113,6 +113,7 @@ export const usageResource: ResourceDefinition = {
 			value: 'delete',
 			action: 'Delete a usage entry',
 			description: 'Delete a usage entry by its transaction ID',
+			returns: 'deleted: true, the transaction_id and the API\'s message',
 			method: 'DELETE',
 			path: '/usage',
 			kind: 'write',
@@ -124,6 +125,7 @@ export const usageResource: ResourceDefinition = {
 			value: 'update',
 			action: 'Update a usage entry',
 			description: 'Change the value (and properties) of a usage entry; the output shows what was written',
+			returns: 'the API\'s message and the transaction_id, value and properties written',
 			method: 'PATCH',
 			path: '/usage',
 			kind: 'write',

@@ -10,6 +10,7 @@ import { subscriptionResource } from './SubscriptionDescription';
 import { subscriptionMilestoneResource } from './SubscriptionMilestoneDescription';
 import { subscriptionRecastResource } from './SubscriptionRecastDescription';
 import { subscriptionUpgradeResource } from './SubscriptionUpgradeDescription';
+import { toolDescriptionFields } from './toolDescriptions';
 import { usageResource } from './UsageDescription';
 
 export const resources: ResourceDefinition[] = [
@@ -52,6 +53,7 @@ export function nodeProperties(): INodeProperties[] {
 			default: firstResource,
 		},
 		...resources.map(operationPicker),
+		...toolDescriptionFields(resources),
 		...resources.flatMap((resource) => [...resource.fields, ...listFields(resource), ...faultHandlingFields(resource)]),
 	];
 }

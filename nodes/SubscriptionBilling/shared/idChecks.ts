@@ -16,7 +16,7 @@ const ID_PATTERN = /^[a-zA-Z\d-]+$/;
 /** Customers, subscriptions, plans, bricks, milestones: the contract's pattern for their ids. */
 export const ID = {
 	pattern: ID_PATTERN,
-	hint: 'may contain only letters, digits and hyphens',
+	hint: 'is not an ID (an ID has only letters, digits and hyphens)',
 	editor: { regex: ID_PATTERN.source, errorMessage: 'Only letters, digits and hyphens' },
 } satisfies IdCheck;
 
@@ -33,6 +33,26 @@ export const ORDER_ID = {
 	normalise: (value: string) => value.trim().toLowerCase(),
 } satisfies IdCheck;
 
+/**
+ * Where each ID an operation takes is found, by its parameter: the API field that holds it and the
+ * operations that give it. Said in the AI tool's descriptions, in the builder's hint on the field and
+ * after an ID that fails its check (the reader may be a model, which has only the operations).
+ */
+const ID_SOURCES: Record<string, { field: string; from: string }> = {
+	customerId: { field: 'customer_id', from: 'Customer → Search (by name or your own External ID) or Customer → Get Many' },
+	subscriptionId: { field: 'subscription_id', from: "Customer → Search or Customer → Get (a customer's active_subscription_ids) or from an invoice" },
+	planId: { field: 'plan_id', from: 'Plan → Get Many' },
+	brickId: { field: 'brick_id', from: "Plan → Get or Plan → Get Many (each plan's bricks)" },
+	orderId: { field: 'order_id', from: 'Subscription Upgrade → Get Many (an upgrade) or Subscription Recast → Get Many (a recast)' },
+	milestoneId: { field: 'milestone_id', from: 'Subscription Milestone → Get Many' },
+};
+
+/** "the subscription_id from Customer → Search or …", or undefined for a parameter that is not such an ID. */
+export function idSource(parameter: string): { field: string; from: string; text: string } | undefined {
+	const source = ID_SOURCES[parameter];
+	return source && { ...source, text: `the ${source.field} from ${source.from}` };
+}
+
 /** Every ID that goes into a path, by its `{placeholder}`, with the field's name as the editor shows it. */
 export const PATH_IDS: Record<string, { label: string; check: IdCheck }> = {
 	customerId: { label: 'Customer', check: ID },
@@ -42,10 +62,10 @@ export const PATH_IDS: Record<string, { label: string; check: IdCheck }> = {
 	milestoneId: { label: 'Milestone ID', check: ID },
 };
 
-/** IDs sent in a body, by their API field: held to the same rule as the same ID in a path. */
+/** IDs sent in a body, by their API field: held to the same rule as the same ID in a path, and said where it is found. */
 export const BODY_IDS: Record<string, IdCheck> = {
-	customer_id: ID,
-	subscription_id: ID,
+	customer_id: { ...ID, hint: `${ID.hint}. Give ${idSource('customerId')?.text}` },
+	subscription_id: { ...ID, hint: `${ID.hint}. Give ${idSource('subscriptionId')?.text}` },
 	order_id: UUID,
 };
 
@@ -59,14 +79,19 @@ export function listInsteadOfId(value: unknown): string | undefined {
 	return `received ${count}${value.length > 0 ? ` (${value.slice(0, 3).map(quoted).join(', ')}${value.length > 3 ? ', …' : ''})` : ''}, and it takes one ID. To run once per ID, turn the list into one item per ID first: a Split Out node on the field that holds the list (such as active_subscription_ids), then map the ID of each item here`;
 }
 
-/** The ID as it is sent (a number mapped in is its text), or what is wrong with it, said after the field's name. */
-export function checkedId(raw: unknown, check: IdCheck): { id: string } | { problem: string } {
+/**
+ * The ID as it is sent (a number mapped in is its text), or what is wrong with it, said after the
+ * field's name, then where the ID of `parameter` is found (ID_SOURCES).
+ */
+export function checkedId(raw: unknown, check: IdCheck, parameter?: string): { id: string } | { problem: string } {
 	const given = typeof raw === 'number' ? String(raw) : raw;
 	const list = listInsteadOfId(given);
 	if (list) return { problem: list };
-	if (typeof given !== 'string' || given.trim() === '') return { problem: 'is empty' };
+	const found = parameter ? idSource(parameter) : undefined;
+	const source = found ? `. Give ${found.text}` : '';
+	if (typeof given !== 'string' || given.trim() === '') return { problem: `is empty${source}` };
 	const id = check.normalise ? check.normalise(given) : given;
-	return check.pattern.test(id) ? { id } : { problem: `${quoted(id)} ${check.hint}` };
+	return check.pattern.test(id) ? { id } : { problem: `${quoted(id)} ${check.hint}${source}` };
 }
 
 /** Fills the `{name}` placeholders of an operation's path with its checked IDs (PATH_IDS). */
@@ -76,7 +101,7 @@ export async function fillPathParameters(
 ): Promise<IHttpRequestOptions> {
 	requestOptions.url = requestOptions.url.replace(/\{(\w+)\}/g, (_, name: string) => {
 		const { label, check } = PATH_IDS[name];
-		const checked = checkedId(this.getNodeParameter(name, undefined, { extractValue: true }), check);
+		const checked = checkedId(this.getNodeParameter(name, undefined, { extractValue: true }), check, name);
 		if ('problem' in checked) throw invalidInput(this, label, checked.problem);
 		return encodeURIComponent(checked.id);
 	});

@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { ID, ORDER_ID } from './idChecks';
+import { ID, ORDER_ID, idSource } from './idChecks';
 
 /** A required id, picked from a searchable list or given as an id such as `exampleId`. */
 function resourceLocator(
@@ -10,11 +10,15 @@ function resourceLocator(
 	exampleId: string,
 	editorCheck: { regex: string; errorMessage: string } = ID.editor,
 ): INodeProperties {
+	const source = idSource(name);
+	const inTool = source
+		? `. In an AI tool, mode id with $fromAI('${source.field}', \`The ${source.field.replace(/_id$/, '')}'s ID (${source.field}) from ${source.from}\`, 'string'): the description tells the model what to give and where to find it`
+		: '';
 	return {
 		displayName,
 		name,
 		type: 'resourceLocator',
-		builderHint: { propertyHint: `Usually mapped from an earlier node in mode id: the ${displayName} ID its items carry (a trigger item or a previous Subscription Billing step)` },
+		builderHint: { propertyHint: `Usually mapped from an earlier node in mode id: the ${displayName} ID its items carry (a trigger item or a previous Subscription Billing step)${inTool}` },
 		required: true,
 		default: { mode: 'list', value: '' },
 		description,

@@ -1,7 +1,20 @@
-import { NodeOperationError, type IDataObject, type IExecuteSingleFunctions } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IExecutePaginationFunctions,
+	type IExecuteSingleFunctions,
+	type INodeParameters,
+	type NodeParameterValueType,
+} from 'n8n-workflow';
+
+/** The node run as an AI agent's tool: n8n derives a node type named `<node>Tool` from it. */
+export function runAsTool(ctx: IExecuteSingleFunctions | IExecutePaginationFunctions): boolean {
+	return ctx.getNode().type.endsWith('Tool');
+}
 
 /** The one error for input rejected before any request: names the field, the problem and the item. */
 export function invalidInput(ctx: IExecuteSingleFunctions, field: string, problem: string): NodeOperationError {
+	if (runAsTool(ctx)) return invalidToolInput(ctx, field, problem);
 	const itemIndex = ctx.getItemIndex();
 	return new NodeOperationError(ctx.getNode(), `${field} in item ${itemIndex}: ${problem}`, {
 		itemIndex,
@@ -22,6 +35,38 @@ export function invalidSetting(ctx: IExecuteSingleFunctions, parameter: string, 
 		itemIndex: ctx.getItemIndex(),
 		description: 'Nothing was sent to the API. Correct the setting and run again.',
 	});
+}
+
+/**
+ * The same error when the node runs as an AI tool (n8n's `…Tool` variant): its reader is a model,
+ * which knows the tool's arguments (the `$fromAI` keys), not items, and needs to know whether it can
+ * correct the value itself.
+ */
+function invalidToolInput(ctx: IExecuteSingleFunctions, field: string, problem: string): NodeOperationError {
+	const keys = toolArguments(ctx.getNode().parameters, comparable(field));
+	const named = keys.length === 0 ? field : `${field} (tool argument ${keys.map((key) => `"${key}"`).join(', ')})`;
+	return new NodeOperationError(ctx.getNode(), `${named}: ${problem}`, {
+		itemIndex: ctx.getItemIndex(),
+		description:
+			keys.length === 0
+				? "Nothing was sent to the API. This value is set in the tool's node, not by a tool argument: it cannot be corrected by calling the tool again."
+				: 'Nothing was sent to the API. Correct the argument and call the tool again.',
+	});
+}
+
+const comparable = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '').replace(/id$/, '');
+const FROM_AI = /\$fromAI\(\s*(['"`])(.+?)\1/g;
+
+/** The `$fromAI` keys in the parameter (or collection) whose name is the field's, as the model knows them. */
+function toolArguments(parameters: INodeParameters, field: string, inField = false): string[] {
+	return Object.entries(parameters).flatMap(([name, value]) => keysIn(value, inField || comparable(name) === field, field));
+}
+
+function keysIn(value: NodeParameterValueType | undefined, inField: boolean, field: string): string[] {
+	if (typeof value === 'string') return inField ? [...value.matchAll(FROM_AI)].map((match) => match[2]) : [];
+	if (Array.isArray(value)) return value.flatMap((entry) => keysIn(entry as NodeParameterValueType, inField, field));
+	if (value && typeof value === 'object') return toolArguments(value as INodeParameters, field, inField);
+	return [];
 }
 
 export function quoted(value: unknown): string {

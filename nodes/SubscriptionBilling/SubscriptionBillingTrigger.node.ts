@@ -10,7 +10,7 @@ import { sampleCustomerListEvents, withMissingExamples } from './trigger/events/
 import type { PollInput } from './trigger/events/types';
 import { triggerSettings, type TriggerSettings } from './trigger/parameters';
 import { exclusivePoll } from './trigger/pollLock';
-import { addedEvents, readTriggerState, writeTriggerState, type TriggerState } from './trigger/state';
+import { addedEvents, isLearning, readTriggerState, writeTriggerState, type TriggerState } from './trigger/state';
 
 export class SubscriptionBillingTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -51,10 +51,7 @@ export class SubscriptionBillingTrigger implements INodeType {
 		// One poll of this trigger at a time: an overlapping one emits nothing (trigger/pollLock.ts).
 		return await exclusivePoll(this, async () => {
 			const settings = triggerSettings(this);
-			const api = await readAccess(this);
-			const now = new Date();
-			const input = { api, now };
-			const items = this.getMode() === 'manual' ? await fetchTestEvent(input, settings) : await pollOnce(this, input, settings);
+			const items = this.getMode() === 'manual' ? await fetchTestEvent({ api: await readAccess(this), now: new Date() }, settings) : await pollOnce(this, settings);
 			return items.length > 0 ? [this.helpers.returnJsonArray(items)] : null;
 		});
 	}
@@ -73,10 +70,28 @@ async function fetchTestEvent(input: PollInput, settings: TriggerSettings): Prom
  * once for both families); the state of every family is written together once all of them
  * succeeded (trigger/state.ts). An event added to a family's selection only learns at first, the
  * others carry on.
+ *
+ * A poll that starts learning (the first pass or sweep, an added event) goes on, step after step
+ * as if polled again, until nothing learns any more: without durable cursors n8n saves the state
+ * only after the activation poll and after a poll that emits, and a learning poll emits nothing,
+ * so learning spread over polls would be redone after a restart from the activation's state,
+ * taking records changed meanwhile as they are now (docs/trigger.md, restarts).
  */
-async function pollOnce(ctx: IPollFunctions, input: PollInput, settings: TriggerSettings): Promise<IDataObject[]> {
+async function pollOnce(ctx: IPollFunctions, settings: TriggerSettings): Promise<IDataObject[]> {
 	const items: IDataObject[] = [];
-	const before = readTriggerState(ctx);
+	let state = readTriggerState(ctx);
+	do {
+		const step = await pollStep({ api: await readAccess(ctx), now: new Date() }, state, settings);
+		items.push(...step.items);
+		state = step.state;
+	} while (isLearning(state));
+	writeTriggerState(ctx, state);
+	return items;
+}
+
+/** One reading of each family's source from the state `before`: its items and the state after. */
+async function pollStep(input: PollInput, before: TriggerState, settings: TriggerSettings): Promise<{ items: IDataObject[]; state: TriggerState }> {
+	const items: IDataObject[] = [];
 	const after: TriggerState = { format: 1 };
 	const { listEvents, invoiceEvents, invoiceCustomerId } = settings;
 	if (listEvents.length > 0) {
@@ -94,6 +109,5 @@ async function pollOnce(ctx: IPollFunctions, input: PollInput, settings: Trigger
 		items.push(...outcome.items);
 		after.invoices = outcome.state;
 	}
-	writeTriggerState(ctx, after);
-	return items;
+	return { items, state: after };
 }

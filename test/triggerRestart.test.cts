@@ -126,3 +126,27 @@ describe('an invoice event added to a running trigger: n8n restarted during its 
 		expect(all).toEqual([`invoicePaymentFailed ${failing}`]);
 	});
 });
+
+describe("with durable cursors, an invoice event added by an edit learns within n8n's poll budget", () => {
+	test('learning spread over scheduled polls, each saved; restarted while it learns: a failed payment at a customer already learned, once', async () => {
+		const last = customersInListOrder().at(-1)!;
+		const failing = sandbox.world.issueInvoice({ customer_id: last, amount: 70 }).invoice_id;
+		const parameters = { events: ['invoicePaid'], scope: 'all', requestsPerPoll: 10 };
+		const options = { durableCursors: true, nodeId: 'budgeted-trigger', pollBudgetMs: 1 };
+		const running = activeTrigger(sandbox, parameters, undefined, options);
+		await running.activate();
+		// One step a poll (the budget is spent by the first): the next sweep stops mid-way.
+		expect(await poll(running)).toEqual([]);
+		// Saved again with Invoice Payment Failed: n8n 2.41 runs no activation poll (the poll job is unchanged).
+		const edited = activeTrigger(sandbox, { ...parameters, events: ['invoicePaid', 'invoicePaymentFailed'] }, running.saved, options);
+		expect((await edited.activate('update')).items).toBeNull();
+		// Its first poll learns from where the sweep stood to the list's end (the last customer included), then stops.
+		expect(await poll(edited)).toEqual([]);
+		expect((edited.saved['node:Subscription Billing Trigger'] as IDataObject).trigger).toMatchObject({ invoices: { learning: { invoicePaymentFailed: { nextSweep: true } } } });
+		sandbox.world.failPayment({ invoice_id: failing, error: 'insufficient_funds' });
+		const restarted = await restartedTrigger(edited);
+		const all = restarted.items.map(reported);
+		for (let n = 0; n < POLLS_AFTER; n++) all.push(...(await poll(restarted.trigger)));
+		expect(all).toEqual([`invoicePaymentFailed ${failing}`]);
+	});
+});

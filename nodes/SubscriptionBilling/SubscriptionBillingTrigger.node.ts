@@ -80,13 +80,30 @@ async function fetchTestEvent(input: PollInput, settings: TriggerSettings): Prom
 async function pollOnce(ctx: IPollFunctions, settings: TriggerSettings): Promise<IDataObject[]> {
 	const items: IDataObject[] = [];
 	let state = readTriggerState(ctx);
+	const deadline = schedulerDeadline(ctx);
+	let stepMs = 0;
 	do {
-		const step = await pollStep({ api: await readAccess(ctx), now: new Date() }, state, settings);
+		const started = Date.now();
+		const step = await pollStep({ api: await readAccess(ctx), now: new Date(started) }, state, settings);
 		items.push(...step.items);
 		state = step.state;
-	} while (isLearning(state));
+		stepMs = Date.now() - started;
+	} while (isLearning(state) && (deadline === undefined || Date.now() + stepMs < deadline));
 	writeTriggerState(ctx, state);
 	return items;
+}
+
+/** PollContext's budget in n8n 2.41 for a poll its scheduler does not abandon (and that is saved only when it emits). */
+const UNENFORCED_POLL_BUDGET_MS = 5 * 60_000;
+
+/**
+ * When n8n's scheduler abandons this poll (durable cursors, n8n 2.36+: `getPollBudgetMs()`, about
+ * 36 s by default, and every poll that ends in time is saved, emitting or not): learning goes on
+ * in the next poll instead. Undefined for every other poll, which n8n lets run to its end.
+ */
+function schedulerDeadline(ctx: IPollFunctions): number | undefined {
+	const budget = (ctx as IPollFunctions & { getPollBudgetMs?: () => number }).getPollBudgetMs?.();
+	return typeof budget === 'number' && budget < UNENFORCED_POLL_BUDGET_MS ? Date.now() + budget : undefined;
 }
 
 /** One reading of each family's source from the state `before`: its items and the state after. */

@@ -13,7 +13,8 @@
  * that succeeds commits the node's state (with its execution, or cursor-only when it emits
  * nothing: poll-trigger-task-handler.js); the activation poll only when it emits
  * (poll-trigger-executor.js commits a silent poll's cursor only when `!testingTrigger`), and n8n
- * runs it only when it registers the poll job (publish), not at a restart.
+ * runs it only when it inserts the poll job (publish), not at a restart or when a published
+ * workflow is saved again with the same Poll Times (poll-trigger-job-registrar.js `inserted`).
  */
 import { PollContext, WorkflowExecute } from 'n8n-core';
 import { TriggersAndPollers } from 'n8n-core/dist/execution-engine/triggers-and-pollers';
@@ -50,6 +51,12 @@ export interface PollerOptions {
 	nodeName?: string;
 	/** n8n 2.41 with durable cursors: every successful scheduled poll's state is saved (see above). */
 	durableCursors?: boolean;
+	/**
+	 * With durable cursors, what a scheduled poll's `getPollBudgetMs()` answers (n8n 2.41: the
+	 * scheduler's timeout less a margin, 36 s by default); the activation poll answers PollContext's
+	 * default, 5 minutes, as every poll does without durable cursors.
+	 */
+	pollBudgetMs?: number;
 }
 
 export interface PollResult {
@@ -101,19 +108,19 @@ export class Poller {
 	/**
 	 * The poll n8n runs when it activates the workflow (`activate`: published, `init`: n8n started),
 	 * saved whether it emits or not, unless it failed (n8n then does not activate the workflow).
-	 * With durable cursors n8n runs it only when the poll job is registered (publish): at a restart
-	 * (`init`) there is no activation poll, the scheduled polls go on from the saved state.
+	 * With durable cursors n8n runs it only when the poll job is inserted (`activate`: published):
+	 * at a restart or an edit there is no activation poll, the scheduled polls go on from the saved state.
 	 */
 	async activate(activation: WorkflowActivateMode = 'activate'): Promise<PollResult> {
-		if (this.options.durableCursors && activation === 'init') return { items: null, logs: [] };
-		const result = await this.run(activation);
+		if (this.options.durableCursors && activation !== 'activate') return { items: null, logs: [] };
+		const result = await this.run(activation, 5 * 60_000);
 		if (!result.error && (!this.options.durableCursors || result.items !== null)) this.save();
 		return result;
 	}
 
 	/** One scheduled poll of the active workflow, saved as n8n saves it (see above). */
 	async poll(activation: WorkflowActivateMode = 'init'): Promise<PollResult> {
-		const result = await this.run(activation);
+		const result = await this.run(activation, this.options.durableCursors ? (this.options.pollBudgetMs ?? 36_000) : undefined);
 		if (!result.error && (this.options.durableCursors || result.items !== null)) this.save();
 		return result;
 	}
@@ -127,11 +134,13 @@ export class Poller {
 		this.saved = deepCopy(this.workflow.staticData);
 	}
 
-	private async run(activation: WorkflowActivateMode): Promise<PollResult> {
+	private async run(activation: WorkflowActivateMode, pollBudgetMs?: number): Promise<PollResult> {
 		const additionalData = buildAdditionalData(`harness-poll-${++pollCounter}`, this.workflowData, this.credentialsHelper, 'trigger');
 		// n8n gives a poll WorkflowExecuteAdditionalData.getBase(): no execution exists until it emits.
 		delete additionalData.executionId;
 		const context = new PollContext(this.workflow, this.node, additionalData, 'trigger', activation);
+		// n8n-core 2.8's PollContext has no getPollBudgetMs (2.41's does: durable cursors).
+		if (pollBudgetMs !== undefined) Object.assign(context, { getPollBudgetMs: () => pollBudgetMs });
 		const { value, logs } = await withCapturedLogs(async () => {
 			try {
 				return { data: await new TriggersAndPollers().runPoll(this.workflow, this.node, context) };

@@ -12,6 +12,8 @@ interface TriggerNode {
 	nodeType?: INodeType;
 	/** n8n 2.41 with durable cursors: every successful scheduled poll's state is saved (harness/poll.cts). */
 	durableCursors?: boolean;
+	/** With durable cursors, what a scheduled poll's `getPollBudgetMs()` answers (harness/poll.cts). */
+	pollBudgetMs?: number;
 }
 
 /**
@@ -28,11 +30,12 @@ export function triggerOfNewProcess(): INodeType {
 }
 
 /** The trigger in an active workflow against the sandbox; each `poll()` is one scheduled poll. */
-export function activeTrigger(sandbox: Sandbox, parameters: INodeParameters, staticData?: IDataObject, { nodeId, nodeName, nodeType, durableCursors }: TriggerNode = {}): Poller {
+export function activeTrigger(sandbox: Sandbox, parameters: INodeParameters, staticData?: IDataObject, { nodeId, nodeName, nodeType, durableCursors, pollBudgetMs }: TriggerNode = {}): Poller {
 	return new Poller({
 		nodeId,
 		nodeName,
 		durableCursors,
+		pollBudgetMs,
 		nodeType: nodeType ?? new SubscriptionBillingTrigger(),
 		credentialType: new SubscriptionBillingApi(),
 		credentials: { apiKey: sandbox.apiKey, environment: 'production', productionBaseUrl: sandbox.baseUrl },

@@ -87,6 +87,32 @@ describe('Subscription Updated with Compare Detail Fields and Renewal Due: n8n r
 	});
 });
 
+describe('Renewal Due added to a trigger that compares detail fields: n8n restarted during its first pass', () => {
+	beforeEach(() => {
+		const customers = customersInListOrder();
+		for (let n = 0; liveInListOrder().length < 25; n++) sandbox.world.createSubscription({ customer_id: customers[n % customers.length] });
+	});
+
+	test.each([0, 1, 2, 3])('restarted after %i scheduled polls: a renewal due at a subscription its first pass read late, once', async (restartAfter) => {
+		const live = liveInListOrder();
+		const parameters = { events: ['subscriptionUpdated'], subscriptionDetails: true, renewalDueDays: 7, subscriptionReadsPerPoll: 10 };
+		const running = activeTrigger(sandbox, parameters, undefined, { nodeId: 'renewals-added' });
+		await running.activate();
+		await poll(running);
+		// Saved and published again with Renewal Due: the node keeps its id and static data.
+		const edited = activeTrigger(sandbox, { ...parameters, events: ['subscriptionUpdated', 'subscriptionRenewalDue'] }, running.saved, { nodeId: 'renewals-added' });
+		const activation = await edited.activate('update');
+		if (activation.error) throw activation.error;
+		const all = (activation.items ?? []).map(reported);
+		for (let n = 0; n < restartAfter; n++) all.push(...(await poll(edited)));
+		sandbox.world.updateSubscription({ subscription_id: live[21], renews_in_days: 4 });
+		const restarted = await restartedTrigger(edited);
+		all.push(...restarted.items.map(reported));
+		for (let n = 0; n < POLLS_AFTER; n++) all.push(...(await poll(restarted.trigger)));
+		expect(all.sort()).toEqual([`subscriptionRenewalDue ${live[21]}`, `subscriptionUpdated ${live[21]}`]);
+	});
+});
+
 describe('Invoice Paid and Invoice Payment Failed over All Customers: n8n restarted during the first sweep', () => {
 	const parameters = { events: ['invoicePaid', 'invoicePaymentFailed'], scope: 'all', requestsPerPoll: 10 };
 

@@ -11,7 +11,7 @@ import { sampleCustomerListEvents, withMissingExamples } from './trigger/events/
 import type { PollInput } from './trigger/events/types';
 import { triggerSettings, type TriggerSettings } from './trigger/parameters';
 import { exclusivePoll } from './trigger/pollLock';
-import { addedEvents, readTriggerState, writeTriggerState, type TriggerState } from './trigger/state';
+import { addedEvents, isLearning, readTriggerState, writeTriggerState, type TriggerState } from './trigger/state';
 
 export class SubscriptionBillingTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -52,10 +52,7 @@ export class SubscriptionBillingTrigger implements INodeType {
 		// One poll of this trigger at a time: an overlapping one emits nothing (trigger/pollLock.ts).
 		return await exclusivePoll(this, async () => {
 			const settings = triggerSettings(this);
-			const api = await readAccess(this);
-			const now = new Date();
-			const input = { api, now };
-			const items = this.getMode() === 'manual' ? await fetchTestEvent(input, settings) : await pollOnce(this, input, settings);
+			const items = this.getMode() === 'manual' ? await fetchTestEvent({ api: await readAccess(this), now: new Date() }, settings) : await pollOnce(this, settings);
 			return items.length > 0 ? [this.helpers.returnJsonArray(items.map(withTopLevelIds))] : null;
 		});
 	}
@@ -74,10 +71,45 @@ async function fetchTestEvent(input: PollInput, settings: TriggerSettings): Prom
  * once for both families); the state of every family is written together once all of them
  * succeeded (trigger/state.ts). An event added to a family's selection only learns at first, the
  * others carry on.
+ *
+ * A poll that starts learning (the first pass or sweep, an added event) goes on, step after step
+ * as if polled again, until nothing learns any more: without durable cursors n8n saves the state
+ * only after the activation poll and after a poll that emits, and a learning poll emits nothing,
+ * so learning spread over polls would be redone after a restart from the activation's state,
+ * taking records changed meanwhile as they are now (docs/trigger.md, restarts).
  */
-async function pollOnce(ctx: IPollFunctions, input: PollInput, settings: TriggerSettings): Promise<IDataObject[]> {
+async function pollOnce(ctx: IPollFunctions, settings: TriggerSettings): Promise<IDataObject[]> {
 	const items: IDataObject[] = [];
-	const before = readTriggerState(ctx);
+	let state = readTriggerState(ctx);
+	const deadline = schedulerDeadline(ctx);
+	let stepMs = 0;
+	do {
+		const started = Date.now();
+		const step = await pollStep({ api: await readAccess(ctx), now: new Date(started) }, state, settings);
+		items.push(...step.items);
+		state = step.state;
+		stepMs = Date.now() - started;
+	} while (isLearning(state) && (deadline === undefined || Date.now() + stepMs < deadline));
+	writeTriggerState(ctx, state);
+	return items;
+}
+
+/** PollContext's budget in n8n 2.41 for a poll its scheduler does not abandon (and that is saved only when it emits). */
+const UNENFORCED_POLL_BUDGET_MS = 5 * 60_000;
+
+/**
+ * When n8n's scheduler abandons this poll (durable cursors, n8n 2.36+: `getPollBudgetMs()`, about
+ * 36 s by default, and every poll that ends in time is saved, emitting or not): learning goes on
+ * in the next poll instead. Undefined for every other poll, which n8n lets run to its end.
+ */
+function schedulerDeadline(ctx: IPollFunctions): number | undefined {
+	const budget = (ctx as IPollFunctions & { getPollBudgetMs?: () => number }).getPollBudgetMs?.();
+	return typeof budget === 'number' && budget < UNENFORCED_POLL_BUDGET_MS ? Date.now() + budget : undefined;
+}
+
+/** One reading of each family's source from the state `before`: its items and the state after. */
+async function pollStep(input: PollInput, before: TriggerState, settings: TriggerSettings): Promise<{ items: IDataObject[]; state: TriggerState }> {
+	const items: IDataObject[] = [];
 	const after: TriggerState = { format: 1 };
 	const { listEvents, invoiceEvents, invoiceCustomerId } = settings;
 	if (listEvents.length > 0) {
@@ -95,6 +127,5 @@ async function pollOnce(ctx: IPollFunctions, input: PollInput, settings: Trigger
 		items.push(...outcome.items);
 		after.invoices = outcome.state;
 	}
-	writeTriggerState(ctx, after);
-	return items;
+	return { items, state: after };
 }

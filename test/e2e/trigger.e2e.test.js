@@ -11,11 +11,35 @@ const WORKFLOW_ID = 'sbTriggerE2e0001';
 const EXAMPLE_FILE = 'invoice-paid-message.json';
 const ENDING_SOON_FILE = 'subscription-ending-soon.json';
 const EVERY_2_SECONDS = pollEverySeconds(2);
+/** A trigger whose first sweep would span polls (Requests Per Poll 10): n8n killed after it read every customer. */
+const LEARNING_ID = 'sbTriggerLearn01';
 
 let env;
 let sandbox;
 let n8n;
 let flatted;
+let learning;
+
+function learningWorkflow(credential) {
+	return {
+		id: LEARNING_ID,
+		name: 'Trigger learning, n8n killed',
+		active: false,
+		settings: { executionOrder: 'v1' },
+		connections: {},
+		nodes: [
+			{
+				id: '7d0c1f4e-0000-4000-8000-000000000011',
+				name: 'Payment Failed',
+				type: TRIGGER_TYPE,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: { pollTimes: EVERY_2_SECONDS, events: ['invoicePaymentFailed'], scope: 'all', requestsPerPoll: 10 },
+				credentials: { subscriptionBillingApi: { id: credential.id, name: credential.name } },
+			},
+		],
+	};
+}
 
 function workflow(credential) {
 	const credentials = { subscriptionBillingApi: { id: credential.id, name: credential.name } };
@@ -85,9 +109,13 @@ async function waitFor(what, check, timeoutMs = 90_000) {
 /** Customer listings the sandbox has answered: each poll of either trigger starts with one. */
 const listings = () => sandbox.requests.filter((r) => r.method === 'GET' && r.path === '/api/v2/customers' && r.status === 200 && !r.query.offset).length;
 
-/** Waits until the five triggers (three in the test workflow, two in the examples) have polled `rounds` more times from now. */
+/**
+ * Waits until the five triggers (three in the test workflow, two in the examples) have polled
+ * `rounds` more times from now; the learning workflow's trigger lists customers at most once a
+ * poll (when its sweep starts), so six listings a round never wait less.
+ */
 async function pollRounds(rounds) {
-	const target = listings() + 5 * rounds;
+	const target = listings() + 6 * rounds;
 	await waitFor(`${rounds} more poll rounds`, () => listings() >= target);
 }
 
@@ -169,6 +197,11 @@ beforeAll(async () => {
 	endingSoon.nodes.find((node) => node.type === TRIGGER_TYPE).parameters.pollTimes = EVERY_2_SECONDS;
 	await n8n.importWorkflow(endingSoon);
 	await n8n.activateWorkflow(endingSoon.id);
+	await n8n.importWorkflow(learningWorkflow(credential));
+	await n8n.activateWorkflow(LEARNING_ID);
+	// An open invoice at the customer the sweep visits last.
+	learning = { customerId: [...sandbox.state.customers.keys()].at(-1) };
+	learning.invoiceId = sandbox.world.issueInvoice({ customer_id: learning.customerId, amount: 64 }).invoice_id;
 	await n8n.start();
 	await n8n.setupOwner();
 });
@@ -184,6 +217,20 @@ test('activated: the first polls remember where things stand and start no execut
 	const invoiceListings = sandbox.requests.filter((r) => /^\/api\/v2\/customers\/[^/]+\/invoices$/.test(r.path));
 	expect(invoiceListings.length).toBeGreaterThanOrEqual(sandbox.fixtures.customerCount);
 	for (const request of sandbox.requests) expect(request.status).toBe(200);
+});
+
+test('n8n killed after the trigger read every customer (what spanned its first polls): a failed payment made before, at the customer visited last, once', async () => {
+	const read = (r) => r.path === `/api/v2/customers/${learning.customerId}/invoices` && r.status === 200;
+	await waitFor('the trigger reading the last customer', () => sandbox.requests.some(read));
+	await pollRounds(1);
+	const failed = sandbox.world.failPayment({ invoice_id: learning.invoiceId, error: 'card_declined' });
+	await n8n.kill();
+	await n8n.start();
+	await n8n.setupOwner();
+	const reported = async () => (await executions(LEARNING_ID)).flatMap((e) => e.items).map((item) => `${item.event} ${item.invoice.invoice_id} ${item.payment.payment_id}`);
+	await waitFor('the failed payment', async () => ((await reported()).length > 0 ? true : undefined));
+	await pollRounds(2);
+	expect(await reported()).toEqual([`invoicePaymentFailed ${learning.invoiceId} ${failed.payment_id}`]);
 });
 
 test('changes in the sandbox arrive as executions with the right items, once; n8n restarted misses nothing and repeats nothing', async () => {

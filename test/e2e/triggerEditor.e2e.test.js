@@ -54,6 +54,7 @@ test('the trigger panel explains first activation and cost; Fetch Test Event sho
 	const ndv = page.locator(byTestId('ndv'));
 	await ndv.waitFor();
 	await ndv.getByText('emits nothing from the past').first().waitFor();
+	await ndv.getByText('publishing waits for it').first().waitFor();
 	await ndv.getByText('one request per customer').first().waitFor();
 
 	sandbox.clearRequests();

@@ -4,6 +4,17 @@
  * TriggersAndPollers.runPoll → `nodeType.poll.call(context)`; the Workflow object, and with it the
  * node's static data, lives as long as the activation. "Fetch Test Event" in the editor is a
  * manual run: WorkflowExecute starts at the trigger and builds a PollContext in mode 'manual'.
+ *
+ * What n8n's database holds (`saved`), at n8n's own save points. Without durable cursors
+ * (n8n 2.8.4 and 2.41.1 by default): ActiveWorkflowManager.add saves the workflow's static data
+ * after the activation poll (active-workflows.js activatePolling awaits it, then add() calls
+ * WorkflowStaticDataService.saveStaticData), and a poll's `__emit` saves it; a poll that emits
+ * nothing is not saved. With durable cursors (n8n 2.41.1, `durableCursors`): every scheduled poll
+ * that succeeds commits the node's state (with its execution, or cursor-only when it emits
+ * nothing: poll-trigger-task-handler.js); the activation poll only when it emits
+ * (poll-trigger-executor.js commits a silent poll's cursor only when `!testingTrigger`), and n8n
+ * runs it only when it inserts the poll job (publish), not at a restart or when a published
+ * workflow is saved again with the same Poll Times (poll-trigger-job-registrar.js `inserted`).
  */
 import { PollContext, WorkflowExecute } from 'n8n-core';
 import { TriggersAndPollers } from 'n8n-core/dist/execution-engine/triggers-and-pollers';
@@ -38,6 +49,14 @@ export interface PollerOptions {
 	nodeId?: string;
 	/** The node's name (default: the node type's default name); n8n keeps its static data under it. */
 	nodeName?: string;
+	/** n8n 2.41 with durable cursors: every successful scheduled poll's state is saved (see above). */
+	durableCursors?: boolean;
+	/**
+	 * With durable cursors, what a scheduled poll's `getPollBudgetMs()` answers (n8n 2.41: the
+	 * scheduler's timeout less a margin, 36 s by default); the activation poll answers PollContext's
+	 * default, 5 minutes, as every poll does without durable cursors.
+	 */
+	pollBudgetMs?: number;
 }
 
 export interface PollResult {
@@ -56,8 +75,13 @@ export class Poller {
 	private readonly nodeTypes: HarnessNodeTypes;
 	private readonly credentialsHelper: HarnessCredentialsHelper;
 	private readonly workflowData: IWorkflowBase;
+	private readonly options: PollerOptions;
+	/** The workflow's static data as n8n's database holds it (its save points: see above). */
+	saved: IDataObject;
 
 	constructor(options: PollerOptions) {
+		this.options = options;
+		this.saved = deepCopy(options.staticData ?? {});
 		ensureN8nCoreEnvironment();
 		const { description } = options.nodeType;
 		this.nodeTypes = new HarnessNodeTypes([options.nodeType]);
@@ -81,12 +105,42 @@ export class Poller {
 		return data;
 	}
 
-	/** One scheduled poll of the active workflow. */
+	/**
+	 * The poll n8n runs when it activates the workflow (`activate`: published, `init`: n8n started),
+	 * saved whether it emits or not, unless it failed (n8n then does not activate the workflow).
+	 * With durable cursors n8n runs it only when the poll job is inserted (`activate`: published):
+	 * at a restart or an edit there is no activation poll, the scheduled polls go on from the saved state.
+	 */
+	async activate(activation: WorkflowActivateMode = 'activate'): Promise<PollResult> {
+		if (this.options.durableCursors && activation !== 'activate') return { items: null, logs: [] };
+		const result = await this.run(activation, 5 * 60_000);
+		if (!result.error && (!this.options.durableCursors || result.items !== null)) this.save();
+		return result;
+	}
+
+	/** One scheduled poll of the active workflow, saved as n8n saves it (see above). */
 	async poll(activation: WorkflowActivateMode = 'init'): Promise<PollResult> {
+		const result = await this.run(activation, this.options.durableCursors ? (this.options.pollBudgetMs ?? 36_000) : undefined);
+		if (!result.error && (this.options.durableCursors || result.items !== null)) this.save();
+		return result;
+	}
+
+	/** n8n stopped and started again: the trigger loaded afresh (`nodeType`), handed what the database holds. */
+	restarted(nodeType: INodeType): Poller {
+		return new Poller({ ...this.options, nodeType, nodeId: this.node.id, nodeName: this.node.name, staticData: this.saved });
+	}
+
+	private save(): void {
+		this.saved = deepCopy(this.workflow.staticData);
+	}
+
+	private async run(activation: WorkflowActivateMode, pollBudgetMs?: number): Promise<PollResult> {
 		const additionalData = buildAdditionalData(`harness-poll-${++pollCounter}`, this.workflowData, this.credentialsHelper, 'trigger');
 		// n8n gives a poll WorkflowExecuteAdditionalData.getBase(): no execution exists until it emits.
 		delete additionalData.executionId;
 		const context = new PollContext(this.workflow, this.node, additionalData, 'trigger', activation);
+		// n8n-core 2.8's PollContext has no getPollBudgetMs (2.41's does: durable cursors).
+		if (pollBudgetMs !== undefined) Object.assign(context, { getPollBudgetMs: () => pollBudgetMs });
 		const { value, logs } = await withCapturedLogs(async () => {
 			try {
 				return { data: await new TriggersAndPollers().runPoll(this.workflow, this.node, context) };

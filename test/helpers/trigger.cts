@@ -10,6 +10,10 @@ interface TriggerNode {
 	nodeName?: string;
 	/** The trigger as another n8n process loaded it (`triggerOfNewProcess`); default: this test's. */
 	nodeType?: INodeType;
+	/** n8n 2.41 with durable cursors: every successful scheduled poll's state is saved (harness/poll.cts). */
+	durableCursors?: boolean;
+	/** With durable cursors, what a scheduled poll's `getPollBudgetMs()` answers (harness/poll.cts). */
+	pollBudgetMs?: number;
 }
 
 /**
@@ -26,16 +30,29 @@ export function triggerOfNewProcess(): INodeType {
 }
 
 /** The trigger in an active workflow against the sandbox; each `poll()` is one scheduled poll. */
-export function activeTrigger(sandbox: Sandbox, parameters: INodeParameters, staticData?: IDataObject, { nodeId, nodeName, nodeType }: TriggerNode = {}): Poller {
+export function activeTrigger(sandbox: Sandbox, parameters: INodeParameters, staticData?: IDataObject, { nodeId, nodeName, nodeType, durableCursors, pollBudgetMs }: TriggerNode = {}): Poller {
 	return new Poller({
 		nodeId,
 		nodeName,
+		durableCursors,
+		pollBudgetMs,
 		nodeType: nodeType ?? new SubscriptionBillingTrigger(),
 		credentialType: new SubscriptionBillingApi(),
 		credentials: { apiKey: sandbox.apiKey, environment: 'production', productionBaseUrl: sandbox.baseUrl },
 		parameters,
 		staticData,
 	});
+}
+
+/**
+ * n8n stopped and started again: the trigger of a new process handed what n8n had saved, and
+ * activated as n8n activates it at startup (without durable cursors, a poll that is saved).
+ */
+export async function restartedTrigger(trigger: Poller): Promise<{ trigger: Poller; items: IDataObject[] }> {
+	const restarted = trigger.restarted(triggerOfNewProcess());
+	const { items, error } = await restarted.activate('init');
+	if (error) throw error;
+	return { trigger: restarted, items: items ?? [] };
 }
 
 /** The API requests the sandbox received (not the test-only world routes), as `METHOD path?query`. */

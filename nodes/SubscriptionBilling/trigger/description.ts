@@ -91,7 +91,7 @@ export const TRIGGER_SUBTITLE = `={{ ($parameter["events"] || []).map((event) =>
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName:
-			'When the workflow is activated, the trigger remembers where things stand and emits nothing from the past. From then on, each change is emitted once. Fetch Test Event shows the most recent matching item for each event and changes nothing.',
+			"When the workflow is published, the trigger first learns where things stand and emits nothing from the past (with All Customers it reads every customer's invoices, for Renewal Due and Compare Detail Fields every running subscription: publishing waits for it). From then on, each change is emitted once. Fetch Test Event shows the most recent matching item for each event and changes nothing.",
 		name: 'firstPollNotice',
 		type: 'notice',
 		default: '',

@@ -11,7 +11,7 @@ const subscriptionReadsPerPoll: INodeProperties = {
 	default: DEFAULT_SUBSCRIPTION_READS_PER_POLL,
 	typeOptions: { minValue: MIN_REQUESTS_PER_POLL, numberPrecision: 0 },
 	description:
-		'Most running subscriptions one poll reads (Subscription Get) for Subscription Renewal Due and Compare Detail Fields. With more than that, one pass over them spans several polls, each resuming where the last stopped; a renewal date or detail change is seen within one pass. Renewals entering the window and subscriptions whose listed fields changed are read first (up to half).',
+		'Most running subscriptions one poll reads (Subscription Get) for Subscription Renewal Due and Compare Detail Fields. With more than that, one pass over them spans several polls, each resuming where the last stopped (the first pass runs within the poll at publishing); a renewal date or detail change is seen within one pass. Renewals entering the window and subscriptions whose listed fields changed are read first (up to half).',
 };
 
 /** Shown with Subscription Renewal Due, or with Subscription Updated when Compare Detail Fields is on */

@@ -65,6 +65,8 @@ export interface DetailPass {
 	 * after it read already (due renewals confirmed, changed subscriptions).
 	 */
 	learningRenewals?: { readAhead: string };
+	/** Compare Detail Fields' first pass (from the poll it was chosen): each detail read is only remembered until the pass ends. */
+	learningDetails?: true;
 }
 
 /** The invoice events (customers' invoice lists), for one customer or all. */
@@ -189,4 +191,17 @@ function mergedByPrint(first: Array<[string, string]>, second: Array<[string, st
 /** The events selected now that the memory was not kept for: they only learn at first. None when there is no memory. */
 export function addedEvents<T extends string>(before: readonly string[] | undefined, selected: readonly T[]): T[] {
 	return before ? selected.filter((event) => !before.includes(event)) : [];
+}
+
+/**
+ * Whether a family is still learning: Renewal Due's or Compare Detail Fields' first pass, the
+ * invoice family's first sweep, or an invoice event added to the selection that has not visited
+ * every customer yet. A poll that starts learning goes on until this is false (the trigger node's
+ * pollOnce).
+ */
+export function isLearning(state: TriggerState): boolean {
+	const pass = state.customerList?.detailPass;
+	const sweep = state.invoices?.sweep;
+	const firstSweep = sweep !== undefined && sweep.previous === undefined && sweep.nextCustomer !== undefined;
+	return pass?.learningRenewals !== undefined || pass?.learningDetails === true || firstSweep || state.invoices?.learning !== undefined;
 }

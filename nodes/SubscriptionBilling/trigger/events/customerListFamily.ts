@@ -146,6 +146,8 @@ export async function pollCustomerListEvents(
 	}
 	const renewals = events.has('subscriptionRenewalDue');
 	const startLearning = renewals && previous?.renewalDue === undefined;
+	const comparesDetails = updated && settings.subscriptionDetails;
+	const startDetails = comparesDetails && !(previous?.subscriptions?.columns ?? []).includes('line_items');
 	const reads = needsDetails(events, settings)
 		? await readDetailsInPass(input, snapshot, previous?.detailPass, {
 				first: [
@@ -155,6 +157,7 @@ export async function pollCustomerListEvents(
 				budget: settings.subscriptionReadsPerPoll,
 				renewals,
 				startLearning,
+				startDetails,
 			})
 		: undefined;
 	if (reads) state.detailPass = reads.pass;

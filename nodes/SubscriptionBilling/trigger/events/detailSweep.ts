@@ -32,16 +32,21 @@ function resumeAt(ids: string[], pass: DetailPass): number {
 /**
  * Reads `first` (subscriptions that must be read this poll: due renewals to confirm, changed
  * ones), then continues the pass, `budget` reads in all. `startLearning`: Renewal Due was just
- * chosen, a new pass starts that only learns renewal dates.
+ * chosen, a new pass starts that only learns renewal dates; `startDetails`: Compare Detail Fields
+ * was just chosen, a new pass starts that learns the detail fields.
  */
 export async function readDetailsInPass(
 	input: PollInput,
 	snapshot: ListSnapshot,
 	previous: DetailPass | undefined,
-	{ first, budget, renewals, startLearning }: { first: string[]; budget: number; renewals: boolean; startLearning: boolean },
+	{ first, budget, renewals, startLearning, startDetails }: { first: string[]; budget: number; renewals: boolean; startLearning: boolean; startDetails: boolean },
 ): Promise<DetailReads> {
 	const ids = liveSubscriptionIds(snapshot);
-	const pass: DetailPass = startLearning ? { learningRenewals: { readAhead: '' } } : { ...(previous ?? {}) };
+	const started = startLearning || startDetails;
+	const pass: DetailPass = started ? {} : { ...(previous ?? {}) };
+	// A new pass while Renewal Due still learns (a state saved mid-pass) learns its dates again from the start.
+	if (startLearning || (started && previous?.learningRenewals)) pass.learningRenewals = { readAhead: '' };
+	if (startDetails) pass.learningDetails = true;
 	if (!renewals) delete pass.learningRenewals;
 	const learningRenewals = pass.learningRenewals !== undefined;
 	// At most half the reads go to `first`, so the pass keeps moving.
@@ -67,6 +72,7 @@ export async function readDetailsInPass(
 		delete pass.lastRead;
 		delete pass.position;
 		delete pass.learningRenewals;
+		delete pass.learningDetails;
 	} else if (end > start) {
 		pass.lastRead = fingerprint(ids[end - 1]);
 		pass.position = end;

@@ -10,7 +10,7 @@ import { activeTrigger, apiRequests } from './helpers/trigger.cjs';
 import type { Poller } from './harness/index.cjs';
 import type { TriggerState } from '../nodes/SubscriptionBilling/trigger/state';
 import { withMissingExamples } from '../nodes/SubscriptionBilling/trigger/events/samples';
-import type { TriggerEvent } from '../nodes/SubscriptionBilling/trigger/events/types';
+import { CUSTOMER_LIST_EVENTS, INVOICE_FAMILY_EVENTS, type TriggerEvent } from '../nodes/SubscriptionBilling/trigger/events/types';
 
 // Pages of 5 customers, so a listing of the 12 seeded customers takes three requests.
 const sandbox = useSandbox({ maxPageSize: 5 });
@@ -375,21 +375,7 @@ describe('a saved state this code did not write', () => {
 });
 
 describe('the IDs a follow-up step maps, at the top level of every item', () => {
-	const ALL_EVENTS = [
-		'newCustomer',
-		'customerUpdated',
-		'newSubscription',
-		'subscriptionUpdated',
-		'subscriptionStatusChanged',
-		'subscriptionPaused',
-		'subscriptionResumed',
-		'subscriptionEndingSoon',
-		'subscriptionRenewalDue',
-		'newInvoice',
-		'invoicePaid',
-		'invoiceOverdue',
-		'invoicePaymentFailed',
-	];
+	const ALL_EVENTS: TriggerEvent[] = [...CUSTOMER_LIST_EVENTS, ...INVOICE_FAMILY_EVENTS];
 	const ID_KEYS: Record<string, string[]> = { customer: ['customer_id'], subscription: ['customer_id', 'subscription_id'], invoice: ['customer_id', 'subscription_id', 'invoice_id'] };
 	const recordOf = (event: string) => (event.includes('Invoice') || event.startsWith('invoice') ? 'invoice' : event.includes('ubscription') ? 'subscription' : 'customer');
 
@@ -474,7 +460,7 @@ describe('the IDs a follow-up step maps, at the top level of every item', () => 
 
 		// With nothing to show, the item says, for each event, the keys its items have, in their order
 		const emitted = Object.fromEntries(items!.map((item) => [item.event, Object.keys(item).join(', ')]));
-		const told = Object.fromEntries(withMissingExamples(ALL_EVENTS as TriggerEvent[], [], 'all customers').map((item) => [item.event, String(item.no_example)]));
+		const told = Object.fromEntries(withMissingExamples(ALL_EVENTS, [], 'all customers').map((item) => [item.event, String(item.no_example)]));
 		for (const event of ALL_EVENTS) expect(told[event]).toContain(`emitted as an item with the keys ${emitted[event]}`);
 	});
 

@@ -37,12 +37,17 @@ function spaced({ size, interval }: BatchSettings, items: number): boolean {
 	return interval > 0 && items > Math.max(size, 1);
 }
 
+/** Each run's batching, read once. */
+const gateSettings = new WeakMap<RunGate, BatchSettings>();
+
 /**
  * When the items could not be checked ahead: the gate held every item until the last batch had
  * been checked; the items then keep the same spacing from there.
  */
-export async function waitForBatch(ctx: IExecutePaginationFunctions, itemIndex: number): Promise<void> {
-	const { size, interval } = batchSettings(ctx);
+export async function waitForBatch(ctx: IExecutePaginationFunctions, itemIndex: number, gate: RunGate): Promise<void> {
+	let settings = gateSettings.get(gate);
+	if (!settings) gateSettings.set(gate, (settings = batchSettings(ctx)));
+	const { size, interval } = settings;
 	if (!(interval > 0)) return;
 	const batchIndex = size > 0 ? Math.floor(itemIndex / size) : itemIndex;
 	if (batchIndex > 0) await wait(batchIndex * interval, ctx.getExecutionCancelSignal());

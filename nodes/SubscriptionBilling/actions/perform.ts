@@ -127,7 +127,7 @@ export function perform(kind: OperationKind, shape?: Shaper, paged = false, look
 				if (invalid[0][0] === itemIndex) throw invalidRun(this.getNode(), invalid, gate.size);
 				return [];
 			}
-			if (!gate.checkedBeforeStart) await waitForBatch(this, itemIndex);
+			if (!gate.checkedBeforeStart) await waitForBatch(this, itemIndex, gate);
 		}
 		try {
 			if (checkFailure !== undefined) throw checkFailure;

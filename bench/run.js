@@ -173,6 +173,12 @@ function buildPackage() {
 }
 
 // ---- processes ------------------------------------------------------------------------------
+/** Keeps a process (and the threads it starts) on these CPUs (`taskset -c` syntax, e.g. "0" or "1-3"). */
+function pin(pid, cpus) {
+	const result = spawnSync('taskset', ['-a', '-pc', cpus, String(pid)], { encoding: 'utf8' });
+	if (result.status !== 0) throw new Error(`taskset ${cpus} ${pid}: ${result.stderr || result.error}`);
+}
+
 function startSandbox(sizes, writeItems) {
 	const limited = { limits: LIMITS, invoices: LIMITED.invoices, writeItems: LIMITED.writes };
 	const child = fork(path.join(__dirname, 'lib', 'sandbox-server.js'), [], {
@@ -200,6 +206,7 @@ function runJob(sandbox, job, hooks = {}) {
 			execArgv: ['--expose-gc', '--max-old-space-size=4096', ...(job.v8Flags ?? [])],
 			stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 		});
+		if (job.cpus) pin(worker.pid, job.cpus);
 		let settled = false;
 		let answered = false;
 		const fail = (error) => {
@@ -588,7 +595,7 @@ function renderResults({ host, loadBefore, loadAfter, elapsed, date, ways, nodes
 	return lines.join('\n');
 }
 
-module.exports = { buildPackage, startSandbox, runJob, LIMITS };
+module.exports = { buildPackage, startSandbox, runJob, pin, LIMITS };
 
 if (require.main !== module) {
 	// used as a library (bench/concurrency.js)

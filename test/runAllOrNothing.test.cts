@@ -173,6 +173,20 @@ describe('Request Options > Batching: each item is sent as n8n starts it, and on
 		expect(usageCreates(sandbox.requests).map((request) => request.body?.transaction_id).sort()).toEqual(usage(5).map((item) => item.txn));
 	});
 
+	test('a short interval for many items a batch (under 0.25 ms an item): checking ahead would cost more than it saves, so the items are held until n8n has started the last batch', async () => {
+		jest.restoreAllMocks();
+		const receivedWhenSpaced: number[] = [];
+		jest.spyOn(utils, 'sleep').mockImplementation(async (ms: number) => {
+			if (ms === 0.5) receivedWhenSpaced.push(sandbox.requests.length);
+			await engineSleep(ms);
+		});
+		const items = usage(4);
+		const run = await runBilling(sandbox, { ...usageCreate('={{ $json.value }}'), requestOptions: { batching: { batch: { batchSize: 3, batchInterval: 0.5 } } } }, { items });
+		expect(run.error).toBeUndefined();
+		expect(receivedWhenSpaced).toEqual([0]);
+		expect(usageCreates(sandbox.requests).map((request) => request.body?.transaction_id).sort()).toEqual(items.map((item) => item.txn));
+	});
+
 	test('the nested and optional fields of Customer Create, mapped per item, are sent as without batching', async () => {
 		const items = [
 			{ name: 'Batched Zero Ltd', ext: 'crm-b0', city: 'Oslo', tax: '' },

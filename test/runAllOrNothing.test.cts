@@ -48,6 +48,11 @@ function appliedIn(description: string | null | undefined, size: number): number
 }
 
 const THREE = [{}, {}, {}];
+
+/** Waits for a condition, checking once per turn of the event loop. */
+async function until(condition: () => boolean): Promise<void> {
+	while (!condition()) await new Promise((resolve) => setImmediate(resolve));
+}
 const TXNS = [{ txn: 'txn-run-0' }, { txn: 'txn-run-1' }, { txn: 'txn-run-2' }];
 
 describe('one invalid item: nothing is sent for any item', () => {
@@ -115,16 +120,6 @@ describe('one invalid item: nothing is sent for any item', () => {
 		expect(sandbox.requests).toHaveLength(0);
 	});
 
-	test('with Request Options > Batching, an invalid item in the last batch still stops every batch; a valid run sends each item once', async () => {
-		const requestOptions = { batching: { batch: { batchSize: 1, batchInterval: 20 } } };
-		const bad = await runBilling(sandbox, milestoneComplete('={{ $itemIndex == 2 ? "two" : 1 }}', { requestOptions }), { items: THREE });
-		expect(bad.error?.message).toBe('Quantity in item 2: "two" is not a whole number');
-		expect(sandbox.requests).toHaveLength(0);
-		const good = await runBilling(sandbox, milestoneComplete(1, { requestOptions }), { items: THREE });
-		expect(good.error).toBeUndefined();
-		expect(completions(sandbox.requests)).toHaveLength(3);
-	});
-
 	test("with n8n's Retry On Fail, every try of a run with an invalid item is refused and nothing is sent", async () => {
 		const run = await runBilling(sandbox, milestoneComplete('={{ $itemIndex == 1 ? "one" : 1 }}'), {
 			items: THREE,
@@ -141,6 +136,135 @@ describe('one invalid item: nothing is sent for any item', () => {
 		expect(run.json[1].error).toMatchObject({ description: 'Nothing was sent to the API for this item. Correct the value and run again.' });
 		expect([run.json[0].invoice_id, run.json[2].invoice_id].every((id) => typeof id === 'string')).toBe(true);
 		expect(completions(sandbox.requests)).toHaveLength(2);
+	});
+});
+
+/**
+ * Request Options > Batching: n8n's RoutingNode starts the items batch by batch, sleeping the
+ * interval (n8n-workflow's `sleep`) before each new batch. Here that sleep first waits until the
+ * API has received every request of the batches started before it: a run whose items are sent as
+ * n8n starts them (the spacing taken once) goes on; one that holds its items until the last batch
+ * has started would wait for ever (and the test time out).
+ */
+describe('Request Options > Batching: each item is sent as n8n starts it, and one invalid item still sends nothing', () => {
+	const INTERVAL = 37;
+	const utils = require('n8n-workflow/dist/cjs/utils.js') as { sleep: (ms: number) => Promise<void> };
+	const engineSleep = utils.sleep;
+	/** The requests the API had received when n8n started each later batch. */
+	let receivedAtBatch: number[];
+	beforeEach(() => {
+		receivedAtBatch = [];
+		jest.spyOn(utils, 'sleep').mockImplementation(async (ms: number) => {
+			if (ms === INTERVAL) {
+				await until(() => sandbox.requests.length >= receivedAtBatch.length * batchSize + batchSize);
+				receivedAtBatch.push(sandbox.requests.length);
+			}
+			await engineSleep(ms);
+		});
+	});
+	afterEach(() => jest.restoreAllMocks());
+	let batchSize = 1;
+	const batching = (size: number) => {
+		batchSize = size;
+		return { requestOptions: { batching: { batch: { batchSize: size, batchInterval: INTERVAL } } } };
+	};
+	const usage = (items: number) => Array.from({ length: items }, (_, index) => ({ txn: `txn-batch-${index}`, value: index + 1 }));
+
+	test('one item a batch: each write reaches the API before n8n starts the next item, in item order, once', async () => {
+		const items = usage(4);
+		const run = await runBilling(sandbox, { ...usageCreate('={{ $json.value }}'), ...batching(1) }, { items });
+		expect(run.error).toBeUndefined();
+		expect(receivedAtBatch).toEqual([1, 2, 3]);
+		expect(usageCreates(sandbox.requests).map((request) => [request.body?.transaction_id, request.body?.value, request.status])).toEqual(
+			items.map((item) => [item.txn, item.value, 201]),
+		);
+		expect(run.items.map((item) => item.pairedItem)).toEqual(items.map((_, item) => ({ item })));
+	});
+
+	test('batches of two over five items: each batch is sent before n8n starts the next', async () => {
+		const run = await runBilling(sandbox, { ...usageCreate('={{ $json.value }}'), ...batching(2) }, { items: usage(5) });
+		expect(run.error).toBeUndefined();
+		expect(receivedAtBatch).toEqual([2, 4]);
+		expect(usageCreates(sandbox.requests).map((request) => request.body?.transaction_id).sort()).toEqual(usage(5).map((item) => item.txn));
+	});
+
+	test('a short interval for many items a batch (under 0.25 ms an item): checking ahead would cost more than it saves, so the items are held until n8n has started the last batch', async () => {
+		jest.restoreAllMocks();
+		const receivedWhenSpaced: number[] = [];
+		jest.spyOn(utils, 'sleep').mockImplementation(async (ms: number) => {
+			if (ms === 0.5) receivedWhenSpaced.push(sandbox.requests.length);
+			await engineSleep(ms);
+		});
+		const items = usage(4);
+		const run = await runBilling(sandbox, { ...usageCreate('={{ $json.value }}'), requestOptions: { batching: { batch: { batchSize: 3, batchInterval: 0.5 } } } }, { items });
+		expect(run.error).toBeUndefined();
+		expect(receivedWhenSpaced).toEqual([0]);
+		expect(usageCreates(sandbox.requests).map((request) => request.body?.transaction_id).sort()).toEqual(items.map((item) => item.txn));
+	});
+
+	test('the nested and optional fields of Customer Create, mapped per item, are sent as without batching', async () => {
+		const items = [
+			{ name: 'Batched Zero Ltd', ext: 'crm-b0', city: 'Oslo', tax: '' },
+			{ name: 'Batched One Ltd', ext: 'crm-b1', city: '', tax: 'NO123' },
+			{ name: 'Batched Two Ltd', ext: 'crm-b2', city: 'Bergen', tax: 'NO456' },
+		];
+		const parameters = {
+			resource: 'customer',
+			operation: 'create',
+			name: '={{ $json.name }}',
+			additionalFields: { externalId: '={{ $json.ext }}', taxId: '={{ $json.tax }}', address: { city: '={{ $json.city }}', country: 'NO' } },
+		};
+		const unbatched = await runBilling(sandbox, parameters, { items });
+		expect(unbatched.error).toBeUndefined();
+		const bodies = sandbox.requests.map((request) => request.body);
+		sandbox.reset();
+		const batched = await runBilling(sandbox, { ...parameters, ...batching(1) }, { items });
+		expect(batched.error).toBeUndefined();
+		expect(receivedAtBatch).toEqual([1, 2]);
+		expect(sandbox.requests.map((request) => request.body)).toEqual(bodies);
+		expect(bodies[1]).toEqual({ name: 'Batched One Ltd', external_id: 'crm-b1', tax_id: 'NO123', address: { country: 'NO' } });
+	});
+
+	test.each([
+		['Value of the last item', usageCreate('={{ $itemIndex == 3 ? 1.5 : 4 }}'), 'Value in item 3: "1.5" is not a whole number'],
+		['Transaction ID of the third item', { ...usageCreate(4), transactionId: '={{ $itemIndex == 2 ? "" : $json.txn }}' }, 'Transaction ID in item 2: is required'],
+		[
+			'the custom Idempotency Key of the second item',
+			{ ...usageCreate(4), faultHandling: { idempotency: 'custom', idempotencyKey: '={{ $itemIndex == 1 ? "" : $json.txn }}' } },
+			'Idempotency Key in item 1: is empty',
+		],
+	])('%s invalid: nothing is sent for any item, n8n starts every batch and the error names the item', async (_, parameters, message) => {
+		jest.restoreAllMocks();
+		const run = await runBilling(sandbox, { ...parameters, ...batching(1) }, { items: usage(4) });
+		expect(run.error?.message).toBe(message);
+		expect(run.error?.description).toMatch(/^Nothing was sent to the API for any of the 4 items/);
+		expect(sandbox.requests).toHaveLength(0);
+	});
+
+	test('an invalid External ID inside Additional Fields of the last customer: nothing is sent', async () => {
+		jest.restoreAllMocks();
+		const items = [{ ext: 'crm-ok-0' }, { ext: 'crm-ok-1' }, { ext: 'x'.repeat(256) }];
+		const parameters = { resource: 'customer', operation: 'create', name: '={{ "Batch " + $itemIndex }}', additionalFields: { externalId: '={{ $json.ext }}' } };
+		const run = await runBilling(sandbox, { ...parameters, ...batching(1) }, { items });
+		expect(run.error?.message).toBe('External ID in item 2: is 256 characters long, at most 255 are allowed');
+		expect(sandbox.requests).toHaveLength(0);
+		const good = await runBilling(sandbox, { ...parameters, ...batching(1) }, { items: items.slice(0, 2) });
+		expect(good.error).toBeUndefined();
+		expect(sandbox.requests.map((request) => request.body?.external_id)).toEqual(['crm-ok-0', 'crm-ok-1']);
+	});
+	test('Upgrade Start, whose Charge Immediately n8n sends through a computed value, is held until every item is checked: an invalid last order ID sends nothing', async () => {
+		jest.restoreAllMocks();
+		const parameters = {
+			resource: 'subscriptionUpgrade',
+			operation: 'start',
+			subscriptionId: sandbox.fixtures.subscriptionId,
+			orderId: '={{ $json.order }}',
+			chargeImmediately: true,
+		};
+		const items = [{ order: sandbox.fixtures.upgradeOrderId }, { order: sandbox.fixtures.upgradeOrderId }, { order: 'order 2' }];
+		const run = await runBilling(sandbox, { ...parameters, ...batching(1) }, { items });
+		expect(run.error?.message).toMatch(/^Order ID in item 2: "order 2" is not a UUID/);
+		expect(sandbox.requests).toHaveLength(0);
 	});
 });
 

@@ -1,5 +1,6 @@
 import type { IHttpRequestMethods, INodePropertyOptions, IParameterBuilderHint, PreSendAction } from 'n8n-workflow';
 import { fillPathParameters } from '../shared/idChecks';
+import { keepComposed } from './batching';
 import { deferFailures } from './errorItem';
 import type { ListLookup } from './lookup';
 import { perform, type Again, type OperationKind, type Shaper } from './perform';
@@ -50,7 +51,7 @@ export function operationOption(definition: OperationDefinition): INodePropertyO
 		...(definition.builderHint ? { builderHint: definition.builderHint } : {}),
 		routing: {
 			request: { method: definition.method, url: definition.path },
-			send: { paginate: true, preSend: deferFailures([fillPathParameters, ...(definition.preSend ?? [])]) },
+			send: { paginate: true, preSend: [keepComposed, ...deferFailures([fillPathParameters, ...(definition.preSend ?? [])])] },
 			operations: { pagination: perform(definition.kind, definition.shape, isPaged(definition), definition.lookup, definition.upsert, definition.again) },
 		},
 	};

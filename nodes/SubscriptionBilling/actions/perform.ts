@@ -21,7 +21,8 @@ import { collectPages } from '../shared/pagination';
 import { DEFAULT_MAX_CONCURRENT, MAX_CONCURRENT_LIMIT } from '../shared/rateBudget';
 import { DEFAULT_RETRY, type RetrySettings } from '../shared/retry';
 import { sendWithRetries, type Session } from '../shared/transport';
-import { APPLIED_AGAIN, failedRun, invalidRun, notSentAlone, waitForBatch, wasNotSent, withSentence } from './runOutcome';
+import { APPLIED_AGAIN, failedRun, invalidRun, notSentAlone, wasNotSent, withSentence } from './runOutcome';
+import { checkAhead, waitForBatch } from './batching';
 import { runGateOf, type RunGate } from './runGate';
 
 export type OperationKind = 'read' | 'write' | 'list';
@@ -123,20 +124,23 @@ export function perform(kind: OperationKind, shape?: Shaper, paged = false, look
 		let prepared: Prepared | undefined;
 		let checkFailure: unknown;
 		try {
-			prepared = await prepare.call(this, requestData, itemIndex);
+			prepared = await prepare.call(this, requestData.options as IHttpRequestOptions, itemIndex);
 		} catch (error) {
 			checkFailure = error;
 		}
 		const gate = runGateOf(this, itemIndex);
 		if (gate) {
+			const ahead = itemIndex === 0 ? checkAhead(this, requestData, gate, checkItem) : undefined;
+			if (ahead) await ahead;
 			await gate.whenChecked(itemIndex, checkFailure);
 			const invalid = gate.invalidItems();
 			// The run fails on its first invalid item; the others give nothing, since nothing is kept.
 			if (invalid.length > 0) {
+				await gate.whenStarted();
 				if (invalid[0][0] === itemIndex) throw invalidRun(this.getNode(), invalid, gate.size);
 				return [];
 			}
-			await waitForBatch(this, itemIndex);
+			if (!gate.checkedBeforeStart) await waitForBatch(this, itemIndex, gate);
 		}
 		try {
 			if (checkFailure !== undefined) throw checkFailure;
@@ -165,15 +169,24 @@ export function perform(kind: OperationKind, shape?: Shaper, paged = false, look
 		}
 	};
 
+	/** The checks of another item of the run, made by the first before n8n starts it (batching.ts). */
+	async function checkItem(this: void, ctx: IExecutePaginationFunctions, options: IHttpRequestOptions): Promise<unknown> {
+		try {
+			await prepare.call(ctx, options, ctx.getItemIndex());
+			return undefined;
+		} catch (error) {
+			return error;
+		}
+	}
+
 	async function prepare(
 		this: IExecutePaginationFunctions,
-		requestData: DeclarativeRestApiSettings.ResultOptions,
+		options: IHttpRequestOptions,
 		itemIndex: number,
 	): Promise<Prepared> {
 		const node = this.getNode();
-		throwDeferred(requestData.options as IHttpRequestOptions);
+		throwDeferred(options);
 		const faultHandling = this.getNodeParameter('faultHandling', {}) as FaultHandling;
-		const options = requestData.options as IHttpRequestOptions;
 		const credentials = await runCredentials(this);
 		options.baseURL = apiBaseUrl(node, credentialBaseUrl(credentials), itemIndex);
 		const idempotencyKey = kind === 'write' ? idempotencyKeyFor(this, node, faultHandling, options) : undefined;

@@ -13,15 +13,20 @@ type Outcome = 'applied' | 'failed' | 'notSent';
  *   error waits for every item's outcome to say which were applied (`whenSettled`).
  */
 export class RunGate {
+	private readonly arrived = new Set<number>();
 	private readonly checks = new Map<number, unknown>();
+	/** Every item was checked before n8n started it (batching.ts): the items are sent as n8n starts them. */
+	checkedBeforeStart = false;
 	/** The failed checks by item index, kept once every item is checked: each of the run's items asks. */
 	private invalid?: Array<[number, unknown]>;
 	private readonly outcomes = new Map<number, Outcome>();
 	private readonly reasons = new Map<number, unknown>();
 	/** The items by outcome, kept once every item has one: each item of a failed run asks. */
 	private byOutcome?: Map<Outcome, number[]>;
+	private started!: () => void;
 	private checked!: () => void;
 	private settled!: () => void;
+	private readonly allStarted = new Promise<void>((resolve) => (this.started = resolve));
 	private readonly allChecked = new Promise<void>((resolve) => (this.checked = resolve));
 	private readonly allSettled = new Promise<void>((resolve) => (this.settled = resolve));
 	private failedAtApi = false;
@@ -30,14 +35,30 @@ export class RunGate {
 
 	/** Whether the item already passed this gate: a new run of the same node (n8n's Retry On Fail) has begun. */
 	has(itemIndex: number): boolean {
-		return this.checks.has(itemIndex);
+		return this.arrived.has(itemIndex);
 	}
 
-	/** Records the item's checks (the error when they failed) and waits for every item's. */
+	/** Records the item's checks (the error when they failed), unless checked ahead, and waits for every item's. */
 	async whenChecked(itemIndex: number, failure: unknown): Promise<void> {
-		this.checks.set(itemIndex, failure);
+		this.arrived.add(itemIndex);
+		if (this.arrived.size === this.size) this.started();
+		if (!this.checks.has(itemIndex)) this.checks.set(itemIndex, failure);
 		if (this.checks.size === this.size) this.checked();
 		await this.allChecked;
+	}
+
+	/** Records the checks of the items n8n has not started yet, made ahead by the first item. */
+	checkedAhead(failures: Map<number, unknown>): void {
+		for (const [itemIndex, failure] of failures) if (!this.checks.has(itemIndex)) this.checks.set(itemIndex, failure);
+		this.checkedBeforeStart = true;
+	}
+
+	/**
+	 * Waits until n8n has started every item. An item must not fail before: n8n sleeps between
+	 * batches before it awaits the items' requests, and a rejection meanwhile goes unhandled.
+	 */
+	async whenStarted(): Promise<void> {
+		await this.allStarted;
 	}
 
 	/** The items whose checks failed, by index, with their errors. */

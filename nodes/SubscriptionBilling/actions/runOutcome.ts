@@ -1,6 +1,5 @@
-import { NodeOperationError, type IExecutePaginationFunctions, type INode, type NodeApiError } from 'n8n-workflow';
+import { NodeOperationError, type INode, type NodeApiError } from 'n8n-workflow';
 import { NotSentError } from '../shared/transport';
-import { wait } from '../shared/wait';
 import type { RunGate } from './runGate';
 
 /** How many invalid items an error lists one by one. */
@@ -105,18 +104,4 @@ export function notSentAlone(node: INode, itemIndex: number): NodeOperationError
 /** Whether the request was held back (the run had failed) before anything of it was sent. */
 export function wasNotSent(error: unknown): boolean {
 	return error instanceof NotSentError || (error as { cause?: unknown } | undefined)?.cause instanceof NotSentError;
-}
-
-/**
- * Request Options > Batching spaces the items: n8n starts each batch an interval after the one
- * before. The gate holds every item until the last batch has been checked; the items then keep
- * the same spacing from there.
- */
-export async function waitForBatch(ctx: IExecutePaginationFunctions, itemIndex: number): Promise<void> {
-	const { batching } = ctx.getNodeParameter('requestOptions', {}) as { batching?: { batch?: { batchSize?: number; batchInterval?: number } } };
-	const size = batching?.batch?.batchSize ?? 0;
-	const interval = batching?.batch?.batchInterval ?? 0;
-	if (!(interval > 0)) return;
-	const batchIndex = size > 0 ? Math.floor(itemIndex / size) : itemIndex;
-	if (batchIndex > 0) await wait(batchIndex * interval, ctx.getExecutionCancelSignal());
 }

@@ -1,4 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { composeFrom } from '../actions/batching';
 import { faultHandlingFields, listFields } from '../actions/commonFields';
 import { operationOption } from '../actions/operation';
 import type { ResourceDefinition } from '../actions/resource';
@@ -43,7 +44,7 @@ function operationPicker(resource: ResourceDefinition): INodeProperties {
 /** Resource picker, then for each resource its operation picker, its fields, list and fault-handling fields. */
 export function nodeProperties(): INodeProperties[] {
 	const firstResource = resources[0].value;
-	return [
+	const properties: INodeProperties[] = [
 		{
 			displayName: 'Resource',
 			name: 'resource',
@@ -56,4 +57,6 @@ export function nodeProperties(): INodeProperties[] {
 		...toolDescriptionFields(resources),
 		...resources.flatMap((resource) => [...resource.fields, ...listFields(resource), ...faultHandlingFields(resource)]),
 	];
+	composeFrom(properties);
+	return properties;
 }

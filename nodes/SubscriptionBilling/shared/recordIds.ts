@@ -45,11 +45,12 @@ export class DistinctRecords {
 			if (kept.length >= room) break;
 			const key = this.keyOf(record);
 			if (key !== undefined) {
-				if (this.seen.has(key)) {
+				// one lookup: the set grows unless the key was in it
+				const before = this.seen.size;
+				if (this.seen.add(key).size === before) {
 					repeated++;
 					continue;
 				}
-				this.seen.add(key);
 			}
 			kept.push(record);
 		}

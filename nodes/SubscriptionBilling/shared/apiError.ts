@@ -120,6 +120,16 @@ export interface ErrorFields {
 }
 
 const fieldsOfErrors = new WeakMap<object, ErrorFields>();
+const notFoundMessages = new WeakMap<object, string>();
+
+/**
+ * The API's message of its 404 (in its own error format) for what the request named, such as an
+ * unknown subscription ID; undefined for any other error, and for a 404 at a base URL without
+ * /api/v2 or for a later page of a list, where no ID is at fault.
+ */
+export function notFoundMessageOf(error: unknown): string | undefined {
+	return error && typeof error === 'object' ? notFoundMessages.get(error) : undefined;
+}
 const failuresOfErrors = new WeakMap<object, Failure>();
 
 /** The failure an error made here stands for (its body and headers with the key redacted), for a caller that says it its own way. */
@@ -192,6 +202,8 @@ export function toNodeError(node: INode, failure: Failure, context: ErrorContext
 	const apiError = failure.type === 'http' ? apiErrorOf(failure.body) : undefined;
 	const text = (value: string | undefined) => (value === undefined ? null : redact(value, context.secret));
 	failuresOfErrors.set(error, failure);
+	const notFound = failure.type === 'http' && failure.status === 404 && !context.pagesRead && !missingApiPath(context.baseUrl);
+	if (notFound && (apiError?.code || apiError?.message)) notFoundMessages.set(error, redact(apiError.message ?? '', context.secret));
 	fieldsOfErrors.set(error, {
 		code: failure.type === 'network' ? failure.code : text(apiError?.code),
 		status: failure.type === 'network' ? null : failure.status,

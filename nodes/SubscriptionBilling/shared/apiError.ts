@@ -120,16 +120,6 @@ export interface ErrorFields {
 }
 
 const fieldsOfErrors = new WeakMap<object, ErrorFields>();
-const notFoundMessages = new WeakMap<object, string>();
-
-/**
- * The API's message of its 404 (in its own error format) for what the request named, such as an
- * unknown subscription ID; undefined for any other error, and for a 404 at a base URL without
- * /api/v2 or for a later page of a list, where no ID is at fault.
- */
-export function notFoundMessageOf(error: unknown): string | undefined {
-	return error && typeof error === 'object' ? notFoundMessages.get(error) : undefined;
-}
 const failuresOfErrors = new WeakMap<object, Failure>();
 
 /** The failure an error made here stands for (its body and headers with the key redacted), for a caller that says it its own way. */
@@ -141,6 +131,17 @@ export function failureOf(error: unknown): Failure | undefined {
 export function errorFieldsOf(error: unknown): ErrorFields {
 	const known = error && typeof error === 'object' ? fieldsOfErrors.get(error) : undefined;
 	return known ?? { code: null, status: null, errorId: null, apiMessage: null };
+}
+
+const notFoundMessages = new WeakMap<object, string>();
+
+/**
+ * The API's message of its 404 (in its own error format) for what the request named, such as an
+ * unknown subscription ID; undefined for any other error, and for a 404 at a base URL without
+ * /api/v2 or for a later page of a list, where no ID is at fault.
+ */
+export function notFoundMessageOf(error: unknown): string | undefined {
+	return error && typeof error === 'object' ? notFoundMessages.get(error) : undefined;
 }
 
 /**

@@ -50,7 +50,7 @@ const ID_SOURCES: Record<string, { label: string; field: string; from: string }>
 };
 
 /** "the subscription_id from Customer → Search or …", or undefined for a parameter that is not such an ID. */
-export function idSource(parameter: string): { label: string; field: string; from: string; text: string } | undefined {
+export function idSource(parameter: string): { field: string; from: string; text: string } | undefined {
 	const source = ID_SOURCES[parameter];
 	return source && { ...source, text: `the ${source.field} from ${source.from}` };
 }

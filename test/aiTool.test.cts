@@ -350,6 +350,35 @@ describe('an agent calling the tool (n8n-core getInputConnectionData → createN
 		expect(sandbox.requests).toHaveLength(0);
 	});
 
+	test.each(['direct', 'engine'] as const)(
+		"%s: a well-formed subscription ID the API does not have: the API's code, message and error id, then the tool argument, that nothing was changed and which operation finds the ID",
+		async (mode) => {
+			const { result, toolRuns } = await runAgentWithTool(mode, getSubscription, (tools) => ({ tool: tools[0].name, args: { subscriptionId: 'sub-does-not-exist' } }));
+			expect(toolRuns[0].error?.message).toMatch(
+				new RegExp(
+					'^ERR_NOT_FOUND: Subscription sub-does-not-exist not found\\. HTTP 404 from GET /api/v2/subscriptions/sub-does-not-exist; error id [0-9a-f-]{36}\\. ' +
+						'The API has no record with the ID "sub-does-not-exist" in Subscription \\(tool argument "subscriptionId"\\), so nothing was changed\\. ' +
+						"Call the tool again with the subscription_id from Customer → Search or Customer → Get \\(a customer's active_subscription_ids\\) or from an invoice\\.$",
+				),
+			);
+			expect(toolRuns[0].error?.description ?? null).toBeNull();
+			const seen = mode === 'direct' ? result.errorOf('Agent')?.message : String(toolRuns[0].data?.ai_tool?.[0]?.[0]?.json.error);
+			expect(seen).toContain('in Subscription (tool argument "subscriptionId"), so nothing was changed. Call the tool again with the subscription_id from Customer → Search');
+			expect(seen).not.toContain('item 0');
+			expect(seen).not.toContain(sandbox.apiKey);
+			expect(sandbox.requests.map((request) => `${request.method} ${request.path} ${request.status}`)).toEqual(['GET /api/v2/subscriptions/sub-does-not-exist 404']);
+		},
+	);
+
+	test("an unknown ID set in the tool's node, not by the model: the model is told calling again does not change it", async () => {
+		const fixed = { resource: 'subscription', operation: 'get', subscriptionId: { __rl: true, mode: 'id', value: 'sub-does-not-exist' } };
+		const { toolRuns } = await runAgentWithTool('engine', fixed, (tools) => ({ tool: tools[0].name, args: {} }));
+		expect(toolRuns[0].error?.message).toMatch(
+			/The API has no record with the ID "sub-does-not-exist" in Subscription, so nothing was changed\. The ID is set in the tool's node, not by a tool argument: calling the tool again does not change it\. It needs the subscription_id from Customer → Search /,
+		);
+		expect(sandbox.requests).toHaveLength(1);
+	});
+
 	test("a wrong ID set in the tool's node, not by the model: the model is told it cannot correct it", async () => {
 		const fixed = { resource: 'subscription', operation: 'get', subscriptionId: { __rl: true, mode: 'id', value: 'Acme Growth' } };
 		const { toolRuns } = await runAgentWithTool('engine', fixed, (tools) => ({ tool: tools[0].name, args: {} }));

@@ -1,5 +1,7 @@
 import { getSubscriptionsContinuingOnFail, runBilling, useSandbox } from './helpers/billing.cjs';
 
+const { startDeployment } = require('./sandbox/index.cjs') as { startDeployment: (sandbox: unknown, variant: object) => Promise<{ baseUrl: string; close(): Promise<void> }> };
+
 const sandbox = useSandbox();
 
 test('a wrong API key fails with the API code and message, and the key is not in the error', async () => {
@@ -18,12 +20,24 @@ test('a wrong API key fails with the API code and message, and the key is not in
 	expect(sandbox.requests[0].headers['x-service-key']).toBe('wrong-key-0123456789');
 });
 
-test('a missing subscription fails with ERR_NOT_FOUND and the error id of the API', async () => {
+/** What the node adds to the API's 404 for an unknown subscription ID: the field, that nothing changed, where an ID is found. */
+const UNKNOWN_SUBSCRIPTION =
+	'The API has no record with the ID "no-such-subscription" in Subscription, so nothing was changed. ' +
+	"Give the subscription_id from Customer → Search or Customer → Get (a customer's active_subscription_ids) or from an invoice.";
+
+test('a missing subscription fails with ERR_NOT_FOUND and the error id of the API, then the field holding the ID and where a valid one is found', async () => {
 	const run = await runBilling(sandbox, { resource: 'subscription', operation: 'get', subscriptionId: 'no-such-subscription' });
-	expect(run.error?.message).toMatch(/^ERR_NOT_FOUND: /);
-	expect(run.error?.description).toMatch(/HTTP 404 .*error id [0-9a-f-]{36}$/);
+	expect(run.error?.message).toBe('ERR_NOT_FOUND: Subscription no-such-subscription not found.');
+	expect(run.error?.description).toMatch(/HTTP 404 .*error id [0-9a-f-]{36}\. /);
+	expect(run.error?.description).toMatch(new RegExp(`^HTTP 404 from GET /api/v2/subscriptions/no-such-subscription; error id [0-9a-f-]{36}\\. ${escaped(UNKNOWN_SUBSCRIPTION)}$`));
 	expect(run.error?.context?.itemIndex).toBe(0);
+	expect(JSON.stringify(run.error)).not.toContain(sandbox.apiKey);
+	expect(sandbox.requests.map((request) => `${request.method} ${request.path} ${request.status}`)).toEqual(['GET /api/v2/subscriptions/no-such-subscription 404']);
 });
+
+function escaped(text: string): string {
+	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
 
 describe('a base URL without /api/v2, whose server answers 404 in the API\'s own error format', () => {
 	const NO_API = "HTTP 404: no Subscription Billing API at this address; the credential's base URL must end in /api/v2";
@@ -48,22 +62,56 @@ describe('a base URL without /api/v2, whose server answers 404 in the API\'s own
 		const right = await runBilling(sandbox, get, { continueErrorOutput: true });
 		expect(right.errorItems[0].json.error).toMatchObject({
 			message: expect.stringMatching(/^ERR_NOT_FOUND: Subscription/),
-			description: expect.stringMatching(/^HTTP 404 from GET \/api\/v2\/subscriptions\/no-such-subscription; error id [0-9a-f-]{36}$/),
+			description: expect.stringMatching(new RegExp(`^HTTP 404 from GET /api/v2/subscriptions/no-such-subscription; error id [0-9a-f-]{36}\\. ${escaped(UNKNOWN_SUBSCRIPTION)}$`)),
 			code: 'ERR_NOT_FOUND',
 			errorId: expect.stringMatching(/^[0-9a-f-]{36}$/),
 		});
 	});
 });
 
-test('a missing customer fails with ERR_NOT_FOUND', async () => {
+test("a missing customer's invoices fail with ERR_NOT_FOUND, naming Customer and where a customer's ID is found", async () => {
 	const run = await runBilling(sandbox, {
 		resource: 'invoice',
 		operation: 'getManyForCustomer',
 		customerId: 'no-such-customer',
 		returnAll: true,
 	});
-	expect(run.error?.message).toMatch(/^ERR_NOT_FOUND: /);
+	expect(run.error?.message).toBe('ERR_NOT_FOUND: Customer no-such-customer not found.');
 	expect(run.error?.description).toContain('HTTP 404 from GET /api/v2/customers/no-such-customer/invoices');
+	expect(run.error?.description).toBe(
+		'HTTP 404 from GET /api/v2/customers/no-such-customer/invoices. The API has no record with the ID "no-such-customer" in Customer, so nothing was changed. ' +
+			'Give the customer_id from Customer → Search (by name or your own External ID) or Customer → Get Many.',
+	);
+	expect(sandbox.requests.map((request) => `${request.method} ${request.path} ${request.status}`)).toEqual(['GET /api/v2/customers/no-such-customer/invoices 404']);
+});
+
+describe("a deployment whose 404 messages name no record (\"Not found.\"): the node cannot tell which ID, and names each the request carried", () => {
+	async function throughFront<T>(use: (baseUrl: string) => Promise<T>): Promise<T> {
+		const front = await startDeployment(sandbox, { notFoundMessage: 'Not found.' });
+		try {
+			return await use(front.baseUrl);
+		} finally {
+			await front.close();
+		}
+	}
+
+	test('Recast → Delete with an unknown order: the Subscription or the Order ID, with where each is found; the code, message and error id kept', async () => {
+		const { subscriptionId } = sandbox.fixtures;
+		const order = '0f0e0d0c-0b0a-4909-8807-060504030201';
+		const run = await throughFront((baseUrl) => runBilling(sandbox, { resource: 'subscriptionRecast', operation: 'delete', subscriptionId, orderId: order }, { baseUrl }));
+		expect(run.error?.message).toBe('ERR_NOT_FOUND: Not found.');
+		expect(run.error?.description).toBe(
+			`HTTP 404 from DELETE /api/v2/subscriptions/${subscriptionId}/recast/${order}. The API has no record with the ID "${subscriptionId}" in Subscription or the ID "${order}" in Order ID, so nothing was changed. ` +
+				"Give the subscription_id from Customer → Search or Customer → Get (a customer's active_subscription_ids) or from an invoice; or the order_id from Subscription Upgrade → Get Many (an upgrade) or Subscription Recast → Get Many (a recast).",
+		);
+		expect(sandbox.requests.map((request) => `${request.method} ${request.path} ${request.status}`)).toEqual([`DELETE /api/v2/subscriptions/${subscriptionId}/recast/${order} 404`]);
+	});
+
+	test('Subscription → Get: one ID, so the Subscription; the error id kept', async () => {
+		const run = await throughFront((baseUrl) => runBilling(sandbox, { resource: 'subscription', operation: 'get', subscriptionId: 'no-such-subscription' }, { baseUrl }));
+		expect(run.error?.message).toBe('ERR_NOT_FOUND: Not found.');
+		expect(run.error?.description).toMatch(new RegExp(`^HTTP 404 from GET /api/v2/subscriptions/no-such-subscription; error id [0-9a-f-]{36}\\. ${escaped(UNKNOWN_SUBSCRIPTION)}$`));
+	});
 });
 
 test('a body the API rejects fails with ERR_BAD_REQUEST and its message', async () => {

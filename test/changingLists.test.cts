@@ -138,6 +138,8 @@ describe('a server that answers 404 for a page past the end', () => {
 			const run = await listInvoices({ returnAll: true }, front.baseUrl);
 			expect(run.items).toHaveLength(0);
 			expect(run.error?.message).toBe('ERR_NOT_FOUND: Invalid page');
+			// the customer was found (two pages were read): no ID is said to be unknown
+			expect(run.error?.description).not.toContain('The API has no record');
 			expect(seen(front)).toEqual(['?limit=1000 200', '?limit=1000&offset=1000 200', '?limit=1000&offset=2000 404']);
 		});
 	});

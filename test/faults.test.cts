@@ -64,10 +64,12 @@ describe('API errors are clear for every status', () => {
 		expect(run.error?.httpCode).toBe('401');
 	});
 
-	test('HTTP 404: the error id of the API is in the description', async () => {
+	test("HTTP 404: the error id of the API is in the description, then the next step for the unknown ID", async () => {
 		const run = await getSubscription({ subscriptionId: 'no-such-subscription' });
 		expect(run.error?.message).toMatch(/^ERR_NOT_FOUND: .+/);
-		expect(run.error?.description).toMatch(new RegExp(`^HTTP 404 from GET /api/v2/subscriptions/no-such-subscription; error id ${UUID_RE.source}$`));
+		expect(run.error?.description).toMatch(
+			new RegExp(`^HTTP 404 from GET /api/v2/subscriptions/no-such-subscription; error id ${UUID_RE.source}\\. The API has no record with the ID "no-such-subscription" in Subscription, so nothing was changed\\. Give the subscription_id from `),
+		);
 		expect(run.error?.httpCode).toBe('404');
 	});
 

@@ -3,7 +3,7 @@
 // Trigger, published in a real n8n and used by a real MCP client (@modelcontextprotocol/sdk) over
 // Streamable HTTP and SSE with the Bearer token: the tools listed with their descriptions and input
 // schemas, reads and a write checked against the sandbox's requests, a wrong ID and a missing value
-// refused with nothing sent, and no tools without the token.
+// refused with nothing sent, an unknown ID answered with the next step, and no tools without the token.
 const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
 const { SSEClientTransport } = require('@modelcontextprotocol/sdk/client/sse.js');
@@ -232,6 +232,20 @@ describe('tool calls over Streamable HTTP', () => {
 		} else {
 			expect(refusedRecords).toEqual([]);
 		}
+	});
+
+	test("a well-formed subscription ID the API does not have: the API's code, message and error id, then the argument, that nothing was changed and which operation finds the ID", async () => {
+		const client = await connect();
+		const unknown = resultOf(await client.callTool({ name: 'Get_subscription', arguments: { subscription_id: 'sub-does-not-exist' } }));
+		expect(unknown.isError).toBe(true);
+		expect(unknown.text).toMatch(/ERR_NOT_FOUND: Subscription sub-does-not-exist not found\. HTTP 404 from GET \/api\/v2\/subscriptions\/sub-does-not-exist; error id [0-9a-f-]{36}\. /);
+		expect(unknown.text).toContain(
+			'The API has no record with the ID "sub-does-not-exist" in Subscription (tool argument "subscription_id"), so nothing was changed. ' +
+				"Call the tool again with the subscription_id from Customer → Search or Customer → Get (a customer's active_subscription_ids) or from an invoice.",
+		);
+		expect(unknown.text).not.toContain('item 0');
+		expect(unknown.text).not.toContain(sandbox.apiKey);
+		expect(sandbox.requests.map((request) => `${request.method} ${request.path} ${request.status}`)).toEqual(['GET /api/v2/subscriptions/sub-does-not-exist 404']);
 	});
 
 	test('a missing value: n8n refuses the call before the tool runs, naming the argument; nothing sent', async () => {

@@ -100,6 +100,18 @@ describe('Customer', () => {
 			outputs: [expect.objectContaining({ tax_id: 'NO-123', legal_name: seededLegalName })],
 		},
 		{
+			title: "Update of a customer ID the API does not have is its 404: the API's code and message, then Customer, that nothing changed and where a customer's ID is found",
+			parameters: { resource: 'customer', operation: 'update', customerId: 'no-such-customer', updateFields: { taxId: 'NF-404' } },
+			sends: [{ method: 'PATCH', path: '/customers/no-such-customer', status: 404, body: { tax_id: 'NF-404' } }],
+			fails: {
+				message: 'ERR_NOT_FOUND: Customer no-such-customer not found.',
+				description:
+					'HTTP 404 from PATCH /api/v2/customers/no-such-customer. The API has no record with the ID "no-such-customer" in Customer, so nothing was changed. ' +
+					'Give the customer_id from Customer → Search (by name or your own External ID) or Customer → Get Many.',
+			},
+			then: () => expect([...(sandbox.state.customers as Map<string, IDataObject>).values()].map((customer) => customer.tax_id)).not.toContain('NF-404'),
+		},
+		{
 			title: 'Update whose only fields are empty is refused before sending',
 			parameters: { resource: 'customer', operation: 'update', customerId, updateFields: { legalName: '', address: { city: '' } } },
 			sends: [],

@@ -3,7 +3,7 @@ import { useSandbox } from '../helpers/billing.cjs';
 import { operationTable } from '../helpers/operationTable.cjs';
 
 const sandbox = useSandbox();
-const { subscriptionId, paymentMethodId, defaultPaymentMethodId } = sandbox.fixtures;
+const { subscriptionId, paymentMethodId, defaultPaymentMethodId, noPaymentMethodSubscriptionId } = sandbox.fixtures;
 
 describe('Payment Method', () => {
 	operationTable(sandbox, [
@@ -12,6 +12,15 @@ describe('Payment Method', () => {
 			parameters: { resource: 'paymentMethod', operation: 'getDefault', subscriptionId },
 			sends: [{ method: 'GET', path: `/subscriptions/${subscriptionId}/payment-methods/default` }],
 			outputs: [{ payment_method_id: defaultPaymentMethodId, is_default: true, type: 'card', card: { brand: expect.any(String), last4: expect.stringMatching(/^\d{4}$/) } }],
+		},
+		{
+			title: "Get Default when the customer has none is the API's 404 about the payment method, not the ID: the node does not call the Subscription unknown",
+			parameters: { resource: 'paymentMethod', operation: 'getDefault', subscriptionId: noPaymentMethodSubscriptionId },
+			sends: [{ method: 'GET', path: `/subscriptions/${noPaymentMethodSubscriptionId}/payment-methods/default`, status: 404 }],
+			fails: {
+				message: `ERR_NOT_FOUND: The customer of subscription ${noPaymentMethodSubscriptionId} has no default payment method.`,
+				description: `HTTP 404 from GET /api/v2/subscriptions/${noPaymentMethodSubscriptionId}/payment-methods/default`,
+			},
 		},
 		{
 			title: "Get Many lists the customer's payment methods, exactly one of them the default",

@@ -58,6 +58,21 @@ describe('Subscription Milestone', () => {
 			],
 			fails: { message: /^ERR_BAD_REQUEST: .*bill_on: /s, description: /HTTP 400/ },
 		},
+		{
+			title: "Complete of a milestone ID the subscription does not have is the API's 404, naming Milestone ID and where a milestone's ID is found; nothing is completed",
+			parameters: complete({ milestoneId: 'no-such-milestone', quantity: 1, billOn: 'IMMEDIATELY' }),
+			sends: [{ method: 'POST', path: `/subscriptions/${subscriptionId}/milestones/no-such-milestone/complete`, status: 404, body: { quantity: 1, bill_on: 'IMMEDIATELY' } }],
+			fails: {
+				message: `ERR_NOT_FOUND: Milestone no-such-milestone not found for subscription ${subscriptionId}.`,
+				description:
+					`HTTP 404 from POST /api/v2/subscriptions/${subscriptionId}/milestones/no-such-milestone/complete. The API has no record with the ID "no-such-milestone" in Milestone ID, so nothing was changed. ` +
+					'Give the milestone_id from Subscription Milestone → Get Many.',
+			},
+			then: async () => {
+				const [milestone] = await readBack(sandbox, { resource: 'subscriptionMilestone', operation: 'getMany', subscriptionId, returnAll: true });
+				expect(milestone).toMatchObject({ quantity: 10, quantity_completed: 3 });
+			},
+		},
 		...([
 			[0, 'Quantity in item 0: 0 is less than 1'],
 			[1.5, 'Quantity in item 0: "1.5" is not a whole number'],

@@ -4,6 +4,7 @@ import { operationTable, orderStage, runOperation, subscriptionDetail, UUID, typ
 
 const sandbox = useSandbox();
 const { subscriptionId, recastOrderId, deletedRecastOrderId, seatsBrickId, addOnBrickId, planId } = sandbox.fixtures;
+const UNKNOWN_ORDER = '0f0e0d0c-0b0a-4909-8807-060504030201';
 const create = (fields: IDataObject) => ({ resource: 'subscriptionRecast', operation: 'create', subscriptionId, startsAt: '2026-10-01', ...fields });
 
 describe('Subscription Recast', () => {
@@ -121,6 +122,30 @@ describe('Subscription Recast', () => {
 			sends: [{ method: 'DELETE', path: `/subscriptions/${subscriptionId}/recast/${recastOrderId}` }],
 			outputs: [expect.objectContaining({ deleted: true, order_id: recastOrderId, message: expect.any(String) })],
 			then: async () => expect(await orderStage(sandbox, 'subscriptionRecast', subscriptionId, recastOrderId)).toBe('CLOSED_DELETE'),
+		},
+		{
+			title: "Delete of an order ID the subscription does not have is the API's 404, which the node says is the Order ID (named first), with where an order's ID is found",
+			parameters: { resource: 'subscriptionRecast', operation: 'delete', subscriptionId, orderId: UNKNOWN_ORDER },
+			sends: [{ method: 'DELETE', path: `/subscriptions/${subscriptionId}/recast/${UNKNOWN_ORDER}`, status: 404 }],
+			fails: {
+				message: `ERR_NOT_FOUND: Recast order ${UNKNOWN_ORDER} not found for subscription ${subscriptionId}.`,
+				description:
+					`HTTP 404 from DELETE /api/v2/subscriptions/${subscriptionId}/recast/${UNKNOWN_ORDER}. The API has no record with the ID "${UNKNOWN_ORDER}" in Order ID, so nothing was changed. ` +
+					'Give the order_id from Subscription Upgrade → Get Many (an upgrade) or Subscription Recast → Get Many (a recast).',
+			},
+			then: async () => expect(await orderStage(sandbox, 'subscriptionRecast', subscriptionId, recastOrderId)).not.toBe('CLOSED_DELETE'),
+		},
+		{
+			title: "Delete under a subscription ID the API does not have: the 404 names Subscription, not the Order ID",
+			parameters: { resource: 'subscriptionRecast', operation: 'delete', subscriptionId: 'no-such-subscription', orderId: recastOrderId },
+			sends: [{ method: 'DELETE', path: `/subscriptions/no-such-subscription/recast/${recastOrderId}`, status: 404 }],
+			fails: {
+				message: 'ERR_NOT_FOUND: Subscription no-such-subscription not found.',
+				description:
+					`HTTP 404 from DELETE /api/v2/subscriptions/no-such-subscription/recast/${recastOrderId}. The API has no record with the ID "no-such-subscription" in Subscription, so nothing was changed. ` +
+					"Give the subscription_id from Customer → Search or Customer → Get (a customer's active_subscription_ids) or from an invoice.",
+			},
+			then: async () => expect(await orderStage(sandbox, 'subscriptionRecast', subscriptionId, recastOrderId)).not.toBe('CLOSED_DELETE'),
 		},
 	]);
 

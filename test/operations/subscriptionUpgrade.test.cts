@@ -4,6 +4,7 @@ import { NOTHING_SENT, operationTable, orderStage, readBack, runOperation, subsc
 
 const sandbox = useSandbox();
 const { subscriptionId, upgradeOrderId, addOnBrickId, seatsBrickId, planId } = sandbox.fixtures;
+const UNKNOWN_ORDER = '0f0e0d0c-0b0a-4909-8807-060504030201';
 const IDEMPOTENCY_KEY = { 'x-service-idempotent-operation-key': expect.stringMatching(/^n8n-/) };
 const create = (fields: IDataObject) => ({ resource: 'subscriptionUpgrade', operation: 'create', subscriptionId, startsAt: '2026-10-01', ...fields });
 
@@ -139,6 +140,17 @@ describe('Subscription Upgrade', () => {
 			parameters: { resource: 'subscriptionUpgrade', operation: 'start', subscriptionId, orderId: upgradeOrderId },
 			sends: [{ method: 'POST', path: `/subscriptions/${subscriptionId}/upgrade/${upgradeOrderId}/start`, query: { charge_immediately: 'no' } }],
 			outputs: [{ subscription_id: subscriptionId }],
+		},
+		{
+			title: "Get Sign URL of an order ID the subscription does not have is the API's 404, naming Order ID and where an order's ID is found",
+			parameters: { resource: 'subscriptionUpgrade', operation: 'getSignUrl', subscriptionId, orderId: UNKNOWN_ORDER, redirectUrl: 'https://example.com/signed' },
+			sends: [{ method: 'POST', path: `/subscriptions/${subscriptionId}/upgrade/${UNKNOWN_ORDER}/sign`, status: 404, body: { redirect_url: 'https://example.com/signed' } }],
+			fails: {
+				message: `ERR_NOT_FOUND: Upgrade order ${UNKNOWN_ORDER} not found for subscription ${subscriptionId}.`,
+				description:
+					`HTTP 404 from POST /api/v2/subscriptions/${subscriptionId}/upgrade/${UNKNOWN_ORDER}/sign. The API has no record with the ID "${UNKNOWN_ORDER}" in Order ID, so nothing was changed. ` +
+					'Give the order_id from Subscription Upgrade → Get Many (an upgrade) or Subscription Recast → Get Many (a recast).',
+			},
 		},
 	]);
 

@@ -8,6 +8,10 @@ const { subscriptionId, usageBrickId, usageTransactionId } = sandbox.fixtures;
 /** The usage entry as the sandbox holds it now. */
 const usageEntry = (transactionId = usageTransactionId) => (sandbox.state.usage as Map<string, IDataObject>).get(transactionId) as IDataObject;
 const seeded = { ...usageEntry() };
+/** The API's 404 for an unknown transaction ID, as the node completes it: the field, nothing changed, where the ID comes from. */
+const UNKNOWN_TRANSACTION =
+	'The API has no record with the ID "txn-never-created" in Transaction ID, so nothing was changed. ' +
+	'Give the transaction_id from the Usage → Create that recorded the entry (your own ID for it; the API lists no usage entries).';
 
 describe('Usage', () => {
 	operationTable(sandbox, [
@@ -113,10 +117,20 @@ describe('Usage', () => {
 			outputs: [expect.objectContaining({ deleted: true, transaction_id: usageTransactionId })],
 		},
 		{
-			title: "Delete of an entry that does not exist is the API's 404",
+			title: "Delete of an entry that does not exist is the API's 404, which names Transaction ID and where it comes from",
 			parameters: { resource: 'usage', operation: 'delete', transactionId: 'txn-never-created' },
 			sends: [{ method: 'DELETE', path: '/usage', status: 404, body: { transaction_id: 'txn-never-created' } }],
-			fails: { message: /^ERR_NOT_FOUND: .*txn-never-created/s, description: /HTTP 404/ },
+			fails: {
+				message: /^ERR_NOT_FOUND: .*txn-never-created/s,
+				description: `HTTP 404 from DELETE /api/v2/usage. ${UNKNOWN_TRANSACTION}`,
+			},
+		},
+		{
+			title: "Update of an entry that does not exist is the API's 404 with the same next step; no entry is changed",
+			parameters: { resource: 'usage', operation: 'update', transactionId: 'txn-never-created', value: 5 },
+			sends: [{ method: 'PATCH', path: '/usage', status: 404, body: { transaction_id: 'txn-never-created', value: 5 } }],
+			fails: { message: "ERR_NOT_FOUND: Usage entry with transaction_id 'txn-never-created' not found.", description: `HTTP 404 from PATCH /api/v2/usage. ${UNKNOWN_TRANSACTION}` },
+			then: () => expect([...(sandbox.state.usage as Map<string, IDataObject>).values()].map((entry) => entry.value)).not.toContain(5),
 		},
 	]);
 

@@ -31,6 +31,8 @@
 //          answered 400 (refuse) or served at `size` (clamp)
 //   statuses: 'gateway'  400 becomes 422; 401, 403 and 404 come without the error envelope
 //          ({"detail": ...}); creates answer 200 instead of 201; deletes 204 without a body
+//   notFoundMessage: text  the API's 404s keep their code and error id, with this message (a
+//          deployment whose messages do not name the record, such as "Not found.")
 //   gatewayPages: true  the first attempt of each request gets, in turn, a 502 HTML page, a 503 HTML
 //          page with Retry-After: 0 and an empty 500, without reaching the API
 //   rateLimit: 'http-date' | 'none'  the first attempt of every third request gets 429 with
@@ -312,6 +314,7 @@ class Deployment {
       if (req.method === 'POST' && status === 201) status = 200;
       if (req.method === 'DELETE' && status === 200) return { status: 204, headers: {}, body: '' };
     }
+    if (this.config.notFoundMessage !== undefined && status === 404 && json?.error) json = { error: { ...json.error, message: this.config.notFoundMessage } };
     if (this.config.decorate && json !== undefined && status < 300) json = decorate(json);
     const body = json === undefined ? answer.body : JSON.stringify(json);
     return { status, headers, body };

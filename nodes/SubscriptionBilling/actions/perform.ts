@@ -14,6 +14,7 @@ import { IDEMPOTENCY_HEADER } from '../shared/constants';
 import { deriveIdempotencyKey, keyScope } from './idempotency';
 import { errorItem, throwDeferred } from './errorItem';
 import { failure } from './failure';
+import { unknownIdStep } from '../shared/idChecks';
 import { invalidInput, invalidSetting, quoted } from '../shared/invalidInput';
 import { findInList, type ListLookup } from './lookup';
 import { createOrUpdate, type Upsert, type WriteKey } from './upsert';
@@ -149,8 +150,8 @@ export function perform(kind: OperationKind, shape?: Shaper, paged = false, look
 			const pairedItem = { item: itemIndex };
 			return results.map((json) => ({ json, pairedItem }));
 		} catch (error) {
-			const madeBefore = again && prepared ? again.madeBefore(error, prepared.options) : undefined;
-			if (madeBefore && (error instanceof NodeApiError || error instanceof NodeOperationError)) error.description = withSentence(error.description, madeBefore);
+			const nextStep = prepared && (again?.madeBefore(error, prepared.options) ?? unknownIdStep(this, error, prepared.options));
+			if (nextStep && (error instanceof NodeApiError || error instanceof NodeOperationError)) error.description = withSentence(error.description, nextStep);
 			if (this.continueOnFail()) return [errorItem(error, itemIndex)];
 			if (gate && wasNotSent(error)) {
 				gate.record(itemIndex, 'notSent');

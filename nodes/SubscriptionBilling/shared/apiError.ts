@@ -133,6 +133,17 @@ export function errorFieldsOf(error: unknown): ErrorFields {
 	return known ?? { code: null, status: null, errorId: null, apiMessage: null };
 }
 
+const notFoundMessages = new WeakMap<object, string>();
+
+/**
+ * The API's message of its 404 (in its own error format) for what the request named, such as an
+ * unknown subscription ID; undefined for any other error, and for a 404 at a base URL without
+ * /api/v2 or for a later page of a list, where no ID is at fault.
+ */
+export function notFoundMessageOf(error: unknown): string | undefined {
+	return error && typeof error === 'object' ? notFoundMessages.get(error) : undefined;
+}
+
 /**
  * One error for every way a request can fail: the API's code and message in the message, the
  * HTTP status and the API's error id in the description. The key is redacted from everything.
@@ -192,6 +203,8 @@ export function toNodeError(node: INode, failure: Failure, context: ErrorContext
 	const apiError = failure.type === 'http' ? apiErrorOf(failure.body) : undefined;
 	const text = (value: string | undefined) => (value === undefined ? null : redact(value, context.secret));
 	failuresOfErrors.set(error, failure);
+	const notFound = failure.type === 'http' && failure.status === 404 && !context.pagesRead && !missingApiPath(context.baseUrl);
+	if (notFound && (apiError?.code || apiError?.message)) notFoundMessages.set(error, redact(apiError.message ?? '', context.secret));
 	fieldsOfErrors.set(error, {
 		code: failure.type === 'network' ? failure.code : text(apiError?.code),
 		status: failure.type === 'network' ? null : failure.status,

@@ -1,5 +1,6 @@
-import type { IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
-import { invalidInput, quoted } from './invalidInput';
+import type { IDataObject, IExecutePaginationFunctions, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import { notFoundMessageOf } from './apiError';
+import { fieldAsNamed, invalidInput, quoted, runAsTool } from './invalidInput';
 
 /** One rule for an ID: the contract's pattern, and what an error says after a value that fails it. */
 export interface IdCheck {
@@ -38,13 +39,14 @@ export const ORDER_ID = {
  * operations that give it. Said in the AI tool's descriptions, in the builder's hint on the field and
  * after an ID that fails its check (the reader may be a model, which has only the operations).
  */
-const ID_SOURCES: Record<string, { field: string; from: string }> = {
-	customerId: { field: 'customer_id', from: 'Customer → Search (by name or your own External ID) or Customer → Get Many' },
-	subscriptionId: { field: 'subscription_id', from: "Customer → Search or Customer → Get (a customer's active_subscription_ids) or from an invoice" },
-	planId: { field: 'plan_id', from: 'Plan → Get Many' },
-	brickId: { field: 'brick_id', from: "Plan → Get or Plan → Get Many (each plan's bricks)" },
-	orderId: { field: 'order_id', from: 'Subscription Upgrade → Get Many (an upgrade) or Subscription Recast → Get Many (a recast)' },
-	milestoneId: { field: 'milestone_id', from: 'Subscription Milestone → Get Many' },
+const ID_SOURCES: Record<string, { label: string; field: string; from: string }> = {
+	customerId: { label: 'Customer', field: 'customer_id', from: 'Customer → Search (by name or your own External ID) or Customer → Get Many' },
+	subscriptionId: { label: 'Subscription', field: 'subscription_id', from: "Customer → Search or Customer → Get (a customer's active_subscription_ids) or from an invoice" },
+	planId: { label: 'Plan', field: 'plan_id', from: 'Plan → Get Many' },
+	brickId: { label: 'Brick', field: 'brick_id', from: "Plan → Get or Plan → Get Many (each plan's bricks)" },
+	orderId: { label: 'Order ID', field: 'order_id', from: 'Subscription Upgrade → Get Many (an upgrade) or Subscription Recast → Get Many (a recast)' },
+	milestoneId: { label: 'Milestone ID', field: 'milestone_id', from: 'Subscription Milestone → Get Many' },
+	transactionId: { label: 'Transaction ID', field: 'transaction_id', from: 'the Usage → Create that recorded the entry (your own ID for it; the API lists no usage entries)' },
 };
 
 /** "the subscription_id from Customer → Search or …", or undefined for a parameter that is not such an ID. */
@@ -55,11 +57,11 @@ export function idSource(parameter: string): { field: string; from: string; text
 
 /** Every ID that goes into a path, by its `{placeholder}`, with the field's name as the editor shows it. */
 export const PATH_IDS: Record<string, { label: string; check: IdCheck }> = {
-	customerId: { label: 'Customer', check: ID },
-	subscriptionId: { label: 'Subscription', check: ID },
-	orderId: { label: 'Order ID', check: ORDER_ID },
-	planId: { label: 'Plan', check: ID },
-	milestoneId: { label: 'Milestone ID', check: ID },
+	customerId: { label: ID_SOURCES.customerId.label, check: ID },
+	subscriptionId: { label: ID_SOURCES.subscriptionId.label, check: ID },
+	orderId: { label: ID_SOURCES.orderId.label, check: ORDER_ID },
+	planId: { label: ID_SOURCES.planId.label, check: ID },
+	milestoneId: { label: ID_SOURCES.milestoneId.label, check: ID },
 };
 
 /** IDs sent in a body, by their API field: held to the same rule as the same ID in a path, and said where it is found. */
@@ -94,16 +96,60 @@ export function checkedId(raw: unknown, check: IdCheck, parameter?: string): { i
 	return check.pattern.test(id) ? { id } : { problem: `${quoted(id)} ${check.hint}${source}` };
 }
 
+/** The IDs in a request's path, by parameter, as sent (recorded as they are filled in). */
+const pathIdsOf = new WeakMap<IHttpRequestOptions, Array<{ parameter: string; id: string }>>();
+
 /** Fills the `{name}` placeholders of an operation's path with its checked IDs (PATH_IDS). */
 export async function fillPathParameters(
 	this: IExecuteSingleFunctions,
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
+	const named: Array<{ parameter: string; id: string }> = [];
 	requestOptions.url = requestOptions.url.replace(/\{(\w+)\}/g, (_, name: string) => {
 		const { label, check } = PATH_IDS[name];
 		const checked = checkedId(this.getNodeParameter(name, undefined, { extractValue: true }), check, name);
 		if ('problem' in checked) throw invalidInput(this, label, checked.problem);
+		named.push({ parameter: name, id: checked.id });
 		return encodeURIComponent(checked.id);
 	});
+	pathIdsOf.set(requestOptions, named);
 	return requestOptions;
+}
+
+/** The IDs a request names, by parameter: its path's, then its body's. */
+function idsNamedBy(request: IHttpRequestOptions): Array<{ parameter: string; id: string }> {
+	const body = request.body && typeof request.body === 'object' ? (request.body as IDataObject) : {};
+	const inBody = Object.entries(ID_SOURCES).flatMap(([parameter, { field }]) => (typeof body[field] === 'string' ? [{ parameter, id: body[field] as string }] : []));
+	return [...(pathIdsOf.get(request) ?? []), ...inBody];
+}
+
+const SAYS_NOT_FOUND = /not found|not exist|no such|unknown/i;
+
+/**
+ * The next step after the API's 404 for a request that names records by ID (a subscription to get,
+ * a customer whose invoices to list, a usage entry to delete): which field holds the ID it did not
+ * find, and which operation finds a valid one. The one not found is the ID the API's message names
+ * first ("Milestone … not found for subscription …"); a message naming none leaves each ID the
+ * request named. Undefined when the request named none, or when the message names one of its IDs
+ * without saying it is unknown (a subscription without a default payment method).
+ */
+export function unknownIdStep(ctx: IExecuteSingleFunctions | IExecutePaginationFunctions, error: unknown, request: IHttpRequestOptions): string | undefined {
+	const apiMessage = notFoundMessageOf(error);
+	if (apiMessage === undefined) return undefined;
+	const ids = idsNamedBy(request);
+	const named = ids
+		.map((entry) => ({ ...entry, at: apiMessage.toLowerCase().indexOf(entry.id.toLowerCase()) }))
+		.filter((entry) => entry.at >= 0)
+		.sort((a, b) => a.at - b.at);
+	if (named.length > 0 && !SAYS_NOT_FOUND.test(apiMessage)) return undefined;
+	const unknown = named.length > 0 ? [named[0]] : ids;
+	if (unknown.length === 0) return undefined;
+	const fields = unknown.map(({ parameter, id }) => ({ id, ...fieldAsNamed(ctx, ID_SOURCES[parameter].label) }));
+	const sources = unknown.map(({ parameter }) => idSource(parameter)?.text).join('; or ');
+	const next = !runAsTool(ctx)
+		? `Give ${sources}`
+		: fields.some(({ keys }) => keys.length > 0)
+			? `Call the tool again with ${sources}`
+			: `The ID is set in the tool's node, not by a tool argument: calling the tool again does not change it. It needs ${sources}`;
+	return `The API has no record with ${fields.map(({ id, named }) => `the ID ${quoted(id)} in ${named}`).join(' or ')}, so nothing was changed. ${next}.`;
 }

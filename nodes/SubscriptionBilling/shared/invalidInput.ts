@@ -43,8 +43,7 @@ export function invalidSetting(ctx: IExecuteSingleFunctions, parameter: string, 
  * correct the value itself.
  */
 function invalidToolInput(ctx: IExecuteSingleFunctions, field: string, problem: string): NodeOperationError {
-	const keys = toolArguments(ctx.getNode().parameters, comparable(field));
-	const named = keys.length === 0 ? field : `${field} (tool argument ${keys.map((key) => `"${key}"`).join(', ')})`;
+	const { named, keys } = fieldAsNamed(ctx, field);
 	return new NodeOperationError(ctx.getNode(), `${named}: ${problem}`, {
 		itemIndex: ctx.getItemIndex(),
 		description:
@@ -52,6 +51,12 @@ function invalidToolInput(ctx: IExecuteSingleFunctions, field: string, problem: 
 				? "Nothing was sent to the API. This value is set in the tool's node, not by a tool argument: it cannot be corrected by calling the tool again."
 				: 'Nothing was sent to the API. Correct the argument and call the tool again.',
 	});
+}
+
+/** The field as its reader knows it: run as a tool, with the tool arguments (`$fromAI` keys) that fill it, if any. */
+export function fieldAsNamed(ctx: IExecuteSingleFunctions | IExecutePaginationFunctions, field: string): { named: string; keys: string[] } {
+	const keys = runAsTool(ctx) ? toolArguments(ctx.getNode().parameters, comparable(field)) : [];
+	return { named: keys.length === 0 ? field : `${field} (tool argument ${keys.map((key) => `"${key}"`).join(', ')})`, keys };
 }
 
 const comparable = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '').replace(/id$/, '');

@@ -24,6 +24,8 @@ let n8n;
 const clients = [];
 /** n8n 2.41 records a refused tool call, sends no stack trace and sends the trigger's Instructions; 2.8 does none of these (see docs/compatibility.md). */
 let since241;
+/** n8n 2.x before 2.41 appends the error's stack to a tool's error (MessageFormatter.formatError); 1.x's McpServer sends `Error: <message>` alone. */
+let appendsStack;
 
 beforeAll(async () => {
 	env = await startEnvironment({ name: 'e2e-mcp-client' });
@@ -35,7 +37,8 @@ beforeAll(async () => {
 	await n8n.setupOwner();
 	await untilRegistered();
 	const [major, minor] = n8n.version.split('.').map(Number);
-	since241 = major > 2 || (major === 2 && minor >= 41); // the tested releases: 2.8.4 and 2.41.1
+	since241 = major > 2 || (major === 2 && minor >= 41); // the tested releases: 1.123.81, 2.8.4 and 2.41.1
+	appendsStack = major === 2 && minor < 41;
 });
 
 afterAll(async () => {
@@ -217,8 +220,8 @@ describe('tool calls over Streamable HTTP', () => {
 		);
 		expect(refused.text).toContain('Nothing was sent to the API. Correct the argument and call the tool again.');
 		expect(refused.text).not.toContain('item 0');
-		// n8n 2.8's MCP Server Trigger appends the error's stack, with the install's paths; 2.41 does not
-		expect(/\n\s+at /.test(refused.text)).toBe(!since241);
+		// n8n 2.8's MCP Server Trigger appends the error's stack, with the install's paths; 1.x and 2.41 do not
+		expect(/\n\s+at /.test(refused.text)).toBe(appendsStack);
 		expect(sandbox.requests).toHaveLength(0);
 		// the execution records: n8n 2.41 records the refused call as a successful execution whose tool
 		// node holds the error; n8n 2.8 records none (its MCP server resolves the call only on success)

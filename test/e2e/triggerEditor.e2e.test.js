@@ -87,9 +87,11 @@ async function pickAll(ndv, parameterName, names) {
 	for (const name of names) await select.getByText(name, { exact: true }).first().waitFor();
 }
 
-test('added fresh from the nodes panel: Events, All Customers by default, a word on why Fetch Test Event waits, one item per event, a subtitle in words', async () => {
-	sandbox.world.updateSubscription({ subscription_id: sandbox.fixtures.noPhasesSubscriptionId, ends_in_days: 9 });
-	// a fresh tab of the signed-in session: nothing left over from the example workflow's panel
+/**
+ * A new workflow in a fresh tab of the signed-in session (nothing left over from an earlier panel),
+ * the nodes panel open and searched.
+ */
+async function searchInNewWorkflow(search) {
 	const session = await page.context().storageState();
 	await page.close();
 	page = await (await browser.newContext({ storageState: session, viewport: { width: 1280, height: 800 } })).newPage();
@@ -99,7 +101,12 @@ test('added fresh from the nodes panel: Events, All Customers by default, a word
 	// a cold editor on a busy machine can take longer than one UI step to build the canvas
 	await page.locator(byTestId('canvas-add-button')).waitFor({ timeout: 4 * UI_TIMEOUT });
 	await page.click(byTestId('canvas-add-button'));
-	await page.fill(byTestId('node-creator-search-bar'), 'Subscription Billing Trigger');
+	await page.fill(byTestId('node-creator-search-bar'), search);
+}
+
+test('added fresh from the nodes panel: Events, All Customers by default, a word on why Fetch Test Event waits, one item per event, a subtitle in words', async () => {
+	sandbox.world.updateSubscription({ subscription_id: sandbox.fixtures.noPhasesSubscriptionId, ends_in_days: 9 });
+	await searchInNewWorkflow('Subscription Billing Trigger');
 	// the trigger panel lists the package by its name, and inside it every event as a trigger
 	await page.locator(byTestId('item-iterator-item'), { hasText: 'Subscription Billing' }).first().click();
 	await page.locator(byTestId('item-iterator-item'), { hasText: 'On subscription ending soon' }).first().waitFor();
@@ -171,15 +178,7 @@ test('added fresh from the nodes panel: Events, All Customers by default, a word
 });
 
 test('a dunning trigger: Fetch Test Event shows event, customer_id and the IDs at the top level of every item, and says what an event with nothing to show will look like', async () => {
-	const session = await page.context().storageState();
-	await page.close();
-	page = await (await browser.newContext({ storageState: session, viewport: { width: 1280, height: 800 } })).newPage();
-	page.setDefaultTimeout(UI_TIMEOUT);
-	ui = editorUi(page);
-	await page.goto(`${n8n.baseUrl}/workflow/new`);
-	await page.locator(byTestId('canvas-add-button')).waitFor({ timeout: 4 * UI_TIMEOUT });
-	await page.click(byTestId('canvas-add-button'));
-	await page.fill(byTestId('node-creator-search-bar'), 'failed payment');
+	await searchInNewWorkflow('failed payment');
 	await page.locator(byTestId('item-iterator-item'), { hasText: 'Subscription Billing' }).first().click();
 	await page.locator(byTestId('item-iterator-item'), { hasText: 'On invoice payment failed' }).first().click();
 	const ndv = page.locator(byTestId('ndv'));

@@ -154,8 +154,12 @@ export function toNodeError(node: INode, failure: Failure, context: ErrorContext
 	let description: string;
 	let httpCode: string;
 	const details: JsonObject = { request: context.request, attempts: context.attempts };
+	const apiError = failure.type === 'http' ? apiErrorOf(failure.body) : undefined;
+	// A 404 for what the request named (not a later page of a list); at a base URL without /api/v2
+	// the path was not the API's, whoever answered, and no ID is at fault.
+	const notFound = failure.type === 'http' && failure.status === 404 && !context.pagesRead;
+	const missing = notFound ? missingApiPath(context.baseUrl) : undefined;
 	if (failure.type === 'http') {
-		const apiError = apiErrorOf(failure.body);
 		httpCode = String(failure.status);
 		details.status = failure.status;
 		const advice = CREDENTIAL_ADVICE[failure.status] ? `; ${CREDENTIAL_ADVICE[failure.status]}` : '';
@@ -165,8 +169,6 @@ export function toNodeError(node: INode, failure: Failure, context: ErrorContext
 			description = `HTTP ${failure.status} from ${context.request} to ${target}. Redirects are not followed, so the API key is never sent to another address; check the base URL of the credential.`;
 		} else if (apiError?.code || apiError?.message) {
 			const said = `${apiError.code ?? 'ERR_UNKNOWN'}: ${apiError.message ?? 'no message'}`;
-			// Found nothing at a base URL without /api/v2: the path was not the API's, whoever answered.
-			const missing = failure.status === 404 && !context.pagesRead ? missingApiPath(context.baseUrl) : undefined;
 			message = missing?.message ?? said;
 			description = `HTTP ${failure.status} from ${context.request}${tries}${missing ? ` answered ${said}` : ''}${advice}`;
 			if (apiError.error_id) description += `; error id ${apiError.error_id}`;
@@ -175,9 +177,9 @@ export function toNodeError(node: INode, failure: Failure, context: ErrorContext
 		} else {
 			const body = snippet(failure.body);
 			const kind = bodyKind(failure.body, failure.headers);
-			const notFound = failure.status === 404 ? notFoundAdvice(context.baseUrl, context.pagesRead) : undefined;
-			message = notFound?.message ?? `HTTP ${failure.status}: the API answered with ${kind.name}`;
-			description = `HTTP ${failure.status} from ${context.request}${tries} with ${kind.name}${kind.hint}${advice}${notFound ? `; ${notFound.advice}` : ''}; body: ${body || '(empty)'}`;
+			const notOurs = failure.status === 404 ? notFoundAdvice(context.baseUrl, context.pagesRead) : undefined;
+			message = notOurs?.message ?? `HTTP ${failure.status}: the API answered with ${kind.name}`;
+			description = `HTTP ${failure.status} from ${context.request}${tries} with ${kind.name}${kind.hint}${advice}${notOurs ? `; ${notOurs.advice}` : ''}; body: ${body || '(empty)'}`;
 		}
 	} else if (failure.type === 'notJson') {
 		httpCode = String(failure.status);
@@ -200,11 +202,9 @@ export function toNodeError(node: INode, failure: Failure, context: ErrorContext
 		itemIndex: context.itemIndex,
 	});
 	error.message = redact(message, context.secret);
-	const apiError = failure.type === 'http' ? apiErrorOf(failure.body) : undefined;
 	const text = (value: string | undefined) => (value === undefined ? null : redact(value, context.secret));
 	failuresOfErrors.set(error, failure);
-	const notFound = failure.type === 'http' && failure.status === 404 && !context.pagesRead && !missingApiPath(context.baseUrl);
-	if (notFound && (apiError?.code || apiError?.message)) notFoundMessages.set(error, redact(apiError.message ?? '', context.secret));
+	if (notFound && !missing && (apiError?.code || apiError?.message)) notFoundMessages.set(error, redact(apiError.message ?? '', context.secret));
 	fieldsOfErrors.set(error, {
 		code: failure.type === 'network' ? failure.code : text(apiError?.code),
 		status: failure.type === 'network' ? null : failure.status,

@@ -177,6 +177,27 @@ function editorUi(page) {
 		}, type);
 	}
 
+	/**
+	 * Opens the panel of the canvas node `node` by double-clicking it, as a user does, once the canvas
+	 * stopped moving (a cold editor fits the view after the nodes appear, and a double-click on a node
+	 * still moving lands beside it). A double-click the editor took before it was ready is made again.
+	 */
+	async function openNode(node) {
+		await node.waitFor();
+		await stable(() => node.boundingBox(), 'the canvas to stop moving');
+		const ndv = page.locator(byTestId('ndv'));
+		await waitUntil(
+			async () => {
+				if (await ndv.isVisible()) return true;
+				await node.dblclick();
+				return await ndv.waitFor({ timeout: UI_TIMEOUT / 6 }).then(() => true, () => false);
+			},
+			(open) => open,
+			{ timeout: 2 * UI_TIMEOUT, what: "the node's panel to open" },
+		);
+		return ndv;
+	}
+
 	/** Adds the action `action` of the Subscription Billing node after the canvas node `after`, from the nodes panel, and waits for its panel. */
 	async function addActionAfter(after, action) {
 		await after.click();
@@ -208,6 +229,7 @@ function editorUi(page) {
 		pushConnected,
 		settled,
 		stable,
+		openNode,
 		waitUntil,
 		openDropdown,
 		dropdownClosed,

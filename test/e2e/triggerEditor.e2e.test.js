@@ -47,12 +47,7 @@ test('the trigger panel explains first activation and cost; Fetch Test Event sho
 	const number = sandbox.state.invoicesById.get(newest.invoice_id).invoice_number;
 
 	await page.goto(`${n8n.baseUrl}/workflow/${wf.id}`);
-	const node = page.locator(byTestId('canvas-node'), { hasText: 'Invoice Paid' }).first();
-	await node.waitFor();
-	const box = await node.boundingBox();
-	await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2, { clickCount: 2 });
-	const ndv = page.locator(byTestId('ndv'));
-	await ndv.waitFor();
+	const ndv = await ui.openNode(page.locator(byTestId('canvas-node'), { hasText: 'Invoice Paid' }).first());
 	await ndv.getByText('emits nothing from the past').first().waitFor();
 	await ndv.getByText('publishing waits for it').first().waitFor();
 	await ndv.getByText('one request per customer').first().waitFor();
@@ -157,9 +152,7 @@ test('added fresh from the nodes panel: Events, All Customers by default, a word
 	await screenshot(page, 'trigger-canvas', { docs: false });
 
 	// Only Changes To says under the box what none chosen means (n8n's multi-select shows its own "Select")
-	const box = await node.boundingBox();
-	await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2, { clickCount: 2 });
-	await ndv.waitFor();
+	await ui.openNode(node);
 	await pickAll(ndv, 'events', ['Subscription Status Changed']);
 	const statuses = ndv.locator(byTestId('parameter-input-statuses')).first();
 	await statuses.waitFor();

@@ -22,6 +22,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
+const { randomBytes } = require('node:crypto');
 const { N8n, OWNER, portIsFree } = require('./lib/n8n');
 const { QueueCluster } = require('./lib/queue');
 const { tryLines } = require('./lib/sandboxActions');
@@ -114,8 +115,15 @@ async function main() {
 	step('Importing the credential and the example workflows');
 	const data = { apiKey: billing.apiKey, environment: billing.environment, productionBaseUrl: '', stagingBaseUrl: '' };
 	data[billing.environment === 'staging' ? 'stagingBaseUrl' : 'productionBaseUrl'] = billing.baseUrl;
-	await n8n.importCredentials([{ id: CREDENTIAL_ID, name: CREDENTIAL_NAME, type: 'subscriptionBillingApi', data }]);
 	const examples = fs.readdirSync(EXAMPLES).filter((f) => f.endsWith('.json'));
+	// the MCP example's Bearer credential, with a token made for this install (printed below)
+	const mcp = examples.map((f) => JSON.parse(fs.readFileSync(path.join(EXAMPLES, f), 'utf8'))).find((wf) => wf.nodes.some((node) => node.type.endsWith('.mcpTrigger')));
+	const mcpTrigger = mcp?.nodes.find((node) => node.type.endsWith('.mcpTrigger'));
+	const mcpToken = randomBytes(24).toString('hex');
+	await n8n.importCredentials([
+		{ id: CREDENTIAL_ID, name: CREDENTIAL_NAME, type: 'subscriptionBillingApi', data },
+		...(mcpTrigger ? [{ ...mcpTrigger.credentials.httpBearerAuth, type: 'httpBearerAuth', data: { token: mcpToken } }] : []),
+	]);
 	const importDir = path.join(n8n.dir, 'examples-import');
 	fs.rmSync(importDir, { recursive: true, force: true });
 	fs.mkdirSync(importDir);
@@ -127,6 +135,7 @@ async function main() {
 		.map((f) => JSON.parse(fs.readFileSync(path.join(EXAMPLES, f), 'utf8')))
 		.filter((wf) => wf.nodes.some((node) => node.type.endsWith('.subscriptionBillingTrigger')));
 	if (!billing.real) for (const wf of triggered) await n8n.activateWorkflow(wf.id);
+	if (!billing.real && mcp) await n8n.activateWorkflow(mcp.id);
 
 	step(`Starting n8n ${n8n.version}${queue ? ` and ${cluster.workers.length} workers` : ''}`);
 	if (queue) await cluster.start();
@@ -171,6 +180,11 @@ async function main() {
 			for (const event of trigger.parameters.events) byEvent[event] = wf.name;
 		}
 		for (const line of tryLines(billing.sandbox, byEvent).lines) say(`     ${line}`);
+	}
+	if (mcp) {
+		const url = `${n8n.baseUrl}/mcp/${mcpTrigger.parameters.path}`;
+		say(`  ${billing.real ? 'Inactive (publish it to serve)' : 'Published'}: ${mcp.name}  ${n8n.baseUrl}/workflow/${mcp.id}`);
+		say(`     MCP server ${url}, header "Authorization: Bearer ${mcpToken}" (README, AI agents and MCP clients)`);
 	}
 	say(`  3. Open the credential "${CREDENTIAL_NAME}" (Overview > Credentials) and click "Retry" / "Test".`);
 	if (fx) {

@@ -144,7 +144,7 @@ async function main() {
 		'',
 	].join('\n');
 	log(`\n${section}`);
-	writeSection('Bookkeeping at scale', section, 'BOOKKEEPING-FINDINGS.md');
+	writeSection('Bookkeeping at scale', section);
 }
 
 main().catch((error) => {

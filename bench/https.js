@@ -317,7 +317,7 @@ function report(run) {
 		'',
 	].join('\n');
 	log(`\n${section}`);
-	writeSection('HTTPS with a round trip', section, 'HTTPS-FINDINGS.md');
+	writeSection('HTTPS with a round trip', section);
 	log('wrote the "HTTPS with a round trip" section of bench/RESULTS.md and bench/https-return-all.svg');
 }
 

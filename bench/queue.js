@@ -8,8 +8,8 @@
 // at once (a backlog in the queue), timed from the first call until the database says every
 // execution has finished. The CPU each part used meanwhile (main, each worker, Postgres, Redis,
 // this process with the sandbox) comes from /proc, per process tree. Every write is checked in
-// the sandbox. Prints the figures and writes the "Queue mode" section of bench/RESULTS.md (with
-// the analysis from bench/QUEUE-FINDINGS.md). `--render`: rewrites the section from
+// the sandbox. Prints the figures and writes the "Queue mode" section of bench/RESULTS.md (what
+// they mean: bench/FINDINGS.md). `--render`: rewrites the section from
 // bench/out/queue-last-run.json.
 const fs = require('node:fs');
 const os = require('node:os');
@@ -151,7 +151,7 @@ function render(results, versions, o) {
 
 /** Puts the section into RESULTS.md in place of the previous one (or at the end). */
 function writeSection(section) {
-	writeResultsSection('Queue mode', section, 'QUEUE-FINDINGS.md');
+	writeResultsSection('Queue mode', section);
 }
 
 async function main() {

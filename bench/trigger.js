@@ -128,7 +128,7 @@ async function stateSize(built) {
 		'',
 	];
 	console.log(`\n${lines.join('\n')}`);
-	writeSection('Trigger state size', lines.join('\n'), 'TRIGGER-STATE-FINDINGS.md');
+	writeSection('Trigger state size', lines.join('\n'));
 	console.log('wrote the "Trigger state size" section of bench/RESULTS.md');
 }
 

@@ -1,16 +1,14 @@
 'use strict';
 // Puts one section of bench/RESULTS.md (from its "## <heading>" line to the next "## ") in place of
-// the previous one, or at the end, followed by the hand-written findings file if there is one.
+// the previous one, or at the end. What the figures mean is written by hand in bench/FINDINGS.md.
 
 const fs = require('node:fs');
 const path = require('node:path');
 
-function writeSection(heading, section, findingsName) {
+function writeSection(heading, section) {
 	const file = path.join(__dirname, '..', 'RESULTS.md');
 	const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
-	const findingsFile = path.join(__dirname, '..', findingsName);
-	const findings = fs.existsSync(findingsFile) ? `${fs.readFileSync(findingsFile, 'utf8').trim()}\n` : '';
-	const full = `${section}\n${findings}`;
+	const full = `${section.trimEnd()}\n`;
 	const start = text.indexOf(`\n## ${heading}\n`);
 	if (start < 0) return fs.writeFileSync(file, `${text.trimEnd()}\n\n${full}`);
 	const next = text.indexOf('\n## ', start + 1);

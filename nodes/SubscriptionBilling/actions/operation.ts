@@ -2,7 +2,8 @@ import type { IHttpRequestMethods, INodePropertyOptions, IParameterBuilderHint, 
 import { fillPathParameters } from '../shared/idChecks';
 import { keepComposed } from './batching';
 import { deferFailures } from './errorItem';
-import type { ListLookup } from './lookup';
+import { lookupIdCheck, type ListLookup } from './lookup';
+import { outputShaper, selectedFieldsCheck, type OutputDefinition } from './output';
 import { perform, type Again, type OperationKind, type Shaper } from './perform';
 import type { Upsert } from './upsert';
 
@@ -16,9 +17,8 @@ interface OperationBase {
 	method: IHttpRequestMethods;
 	/** Path below the base URL; `{parameterName}` placeholders are filled with validated ids. */
 	path: string;
-	/** Body builders and checks, run in order after the fields are mapped and before the request. */
+	/** Body builders and checks, run in order after the fields are mapped (and after the lookup's and the output's checks) and before the request. */
 	preSend?: PreSendAction[];
-	shape?: Shaper;
 	/** For n8n's AI Workflow Builder: when to choose this operation (shared/builderHint.ts). */
 	builderHint?: IParameterBuilderHint;
 	/** A get by ID done through the paged list at `path` (the API has none of its own). */
@@ -35,14 +35,32 @@ interface OperationBase {
  * and Limit is applied here.
  */
 export type OperationDefinition = OperationBase &
-	({ kind: Exclude<OperationKind, 'list'> } | { kind: 'list'; paged: boolean });
+	({ kind: Exclude<OperationKind, 'list'> } | { kind: 'list'; paged: boolean }) &
+	(
+		| {
+				/** The kind of result: the Output / Fields parameters, the shaper and the Selected Fields check follow from it. */
+				output: OutputDefinition;
+				shape?: never;
+		  }
+		| { output?: never; shape?: Shaper }
+	);
 
 export function isPaged(definition: OperationDefinition): boolean {
 	return definition.kind === 'list' && definition.paged;
 }
 
+/** The checks an operation's lookup and output bring, then its own, in that order. */
+function preSendSteps(definition: OperationDefinition): PreSendAction[] {
+	return [
+		...(definition.lookup ? [lookupIdCheck(definition.lookup)] : []),
+		...(definition.output ? [selectedFieldsCheck(definition.output)] : []),
+		...(definition.preSend ?? []),
+	];
+}
+
 /** The declarative routing every operation shares; only method, path, kind and checks differ. */
 export function operationOption(definition: OperationDefinition): INodePropertyOptions {
+	const shape = definition.output ? outputShaper(definition.output) : definition.shape;
 	return {
 		name: definition.name,
 		value: definition.value,
@@ -51,8 +69,8 @@ export function operationOption(definition: OperationDefinition): INodePropertyO
 		...(definition.builderHint ? { builderHint: definition.builderHint } : {}),
 		routing: {
 			request: { method: definition.method, url: definition.path },
-			send: { paginate: true, preSend: [keepComposed, ...deferFailures([fillPathParameters, ...(definition.preSend ?? [])])] },
-			operations: { pagination: perform(definition.kind, definition.shape, isPaged(definition), definition.lookup, definition.upsert, definition.again) },
+			send: { paginate: true, preSend: [keepComposed, ...deferFailures([fillPathParameters, ...preSendSteps(definition)])] },
+			operations: { pagination: perform(definition.kind, shape, isPaged(definition), definition.lookup, definition.upsert, definition.again) },
 		},
 	};
 }

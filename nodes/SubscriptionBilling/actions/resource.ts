@@ -1,5 +1,9 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 import type { OperationDefinition } from './operation';
+import { outputFields } from './output';
+
+/** Where the Output / Fields parameters stand among a resource's fields; at the end when not placed. */
+export const OUTPUT_PARAMETERS = 'Output / Fields';
 
 export interface ResourceDefinition {
 	name: string;
@@ -10,11 +14,30 @@ export interface ResourceDefinition {
 	 * AI tool added from the panel starts on it).
 	 */
 	startOperation?: string;
-	/** The operation's own fields; list and fault-handling fields are added for every resource. */
-	fields: INodeProperties[];
+	/** The operation's own fields; Output / Fields, list and fault-handling fields are added from the operations. */
+	fields: Array<INodeProperties | typeof OUTPUT_PARAMETERS>;
 }
 
 /** Display options for fields of some operations of one resource. */
 export function showFor(resource: string, operation: string[]): IDisplayOptions {
 	return { show: { resource: [resource], operation } };
+}
+
+/** The resource's fields, with an Output / Fields pair for each kind of result its operations return. */
+export function resourceFields(resource: ResourceDefinition): INodeProperties[] {
+	const outputs = [...new Set(resource.operations.flatMap((operation) => (operation.output ? [operation.output] : [])))];
+	const outputParameters = outputs.flatMap((output) =>
+		outputFields(
+			resource.value,
+			resource.operations
+				.filter((operation) => operation.output === output)
+				.map((operation) => operation.value)
+				.sort(),
+			output,
+		),
+	);
+	const at = resource.fields.indexOf(OUTPUT_PARAMETERS);
+	const fields = resource.fields.filter((field): field is INodeProperties => field !== OUTPUT_PARAMETERS);
+	fields.splice(at === -1 ? fields.length : at, 0, ...outputParameters);
+	return fields;
 }

@@ -1,9 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { requireAnyField, validateFields } from '../actions/bodyRules';
 import { omitEmptyFields } from '../actions/emptyFields';
-import { outputFields, outputShaper, selectedFieldsCheck } from '../actions/output';
-import { showFor, type ResourceDefinition } from '../actions/resource';
-import { lookupIdCheck, type ListLookup } from '../actions/lookup';
+import { OUTPUT_PARAMETERS, showFor, type ResourceDefinition } from '../actions/resource';
+import type { ListLookup } from '../actions/lookup';
 import { matchValueCheck, type MatchField, type Upsert } from '../actions/upsert';
 import { MAX_PAGE_SIZE } from '../shared/constants';
 import { customerOutput } from './outputs';
@@ -67,7 +66,7 @@ function upsertFields(): INodeProperties[] {
 	];
 }
 
-const fields: INodeProperties[] = [
+const fields: ResourceDefinition['fields'] = [
 	{
 		displayName: `The API has no get by ID for customers: this reads the customer list, ${MAX_PAGE_SIZE} a request, until the customer is found (one request per ${MAX_PAGE_SIZE} customers listed before it; the whole list for an ID that does not exist). To find customers by name or by your own ID, Search is one request.`,
 		name: 'getNotice',
@@ -76,7 +75,7 @@ const fields: INodeProperties[] = [
 		displayOptions: show('get'),
 	},
 	{ ...customerIdField, displayOptions: show('get', 'update') },
-	...outputFields('customer', ['create', 'get', 'getMany', 'search', 'update', 'upsert'], customerOutput),
+	OUTPUT_PARAMETERS,
 	{ ...customerNameField(true), displayOptions: show('create', 'upsert') },
 	...upsertFields(),
 	{
@@ -150,9 +149,8 @@ export const customerResource: ResourceDefinition = {
 			method: 'POST',
 			path: '/customers',
 			kind: 'write',
-			shape: outputShaper(customerOutput),
+			output: customerOutput,
 			preSend: [
-				selectedFieldsCheck(customerOutput),
 				omitEmptyFields,
 				validateFields(createRules),
 			],
@@ -169,9 +167,8 @@ export const customerResource: ResourceDefinition = {
 			path: '/customers',
 			kind: 'write',
 			upsert,
-			shape: outputShaper(customerOutput),
+			output: customerOutput,
 			preSend: [
-				selectedFieldsCheck(customerOutput),
 				omitEmptyFields,
 				matchValueCheck(upsert),
 				validateFields(createRules),
@@ -187,8 +184,7 @@ export const customerResource: ResourceDefinition = {
 			path: '/customers',
 			kind: 'read',
 			lookup: byId,
-			shape: outputShaper(customerOutput),
-			preSend: [lookupIdCheck(byId), selectedFieldsCheck(customerOutput)],
+			output: customerOutput,
 		},
 		{
 			name: 'Get Many',
@@ -199,9 +195,8 @@ export const customerResource: ResourceDefinition = {
 			path: '/customers',
 			kind: 'list',
 			paged: true,
-			shape: outputShaper(customerOutput),
-			preSend: [selectedFieldsCheck(customerOutput)],
-		},
+			output: customerOutput,
+			},
 		{
 			name: 'Search',
 			value: 'search',
@@ -212,9 +207,8 @@ export const customerResource: ResourceDefinition = {
 			path: '/customers/search',
 			kind: 'list',
 			paged: true,
-			shape: outputShaper(customerOutput),
+			output: customerOutput,
 			preSend: [
-				selectedFieldsCheck(customerOutput),
 				requireAnyField(
 					[
 						{ field: 'external_id', label: 'External ID' },
@@ -234,8 +228,8 @@ export const customerResource: ResourceDefinition = {
 			method: 'PATCH',
 			path: '/customers/{customerId}',
 			kind: 'write',
-			shape: outputShaper(customerOutput),
-			preSend: [selectedFieldsCheck(customerOutput), omitEmptyFields, requireAnyField(customerBodyRules, 'Update Fields'), validateFields(customerBodyRules)],
+			output: customerOutput,
+			preSend: [omitEmptyFields, requireAnyField(customerBodyRules, 'Update Fields'), validateFields(customerBodyRules)],
 		},
 	],
 };

@@ -1,7 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { validateFields } from '../actions/bodyRules';
-import { outputFields, outputShaper, selectedFieldsCheck } from '../actions/output';
-import { showFor, type ResourceDefinition } from '../actions/resource';
+import { OUTPUT_PARAMETERS, showFor, type ResourceDefinition } from '../actions/resource';
 import { invoiceOutput } from './outputs';
 import { structuredInputFields, structuredInputStep } from '../actions/structuredInput';
 import { UUID } from '../shared/idChecks';
@@ -9,8 +8,6 @@ import { customerIdField, subscriptionIdField } from '../shared/idFields';
 import { stringListInput } from './inputs/stringList';
 
 const show = (...operation: string[]) => showFor('invoice', operation);
-
-const INVOICE_LISTS = ['getManyForCustomer', 'getManyForSubscription', 'search'];
 
 const invoiceNumbers = stringListInput('invoiceNumbers', 'Invoice Numbers', 'invoice_numbers', 'Invoice Number', 'Only invoices with these numbers', [
 	'INV-0001',
@@ -38,7 +35,7 @@ function sortOption(values: Array<[string, string]>, defaultValue: string, descr
 	};
 }
 
-const fields: INodeProperties[] = [
+const fields: ResourceDefinition['fields'] = [
 	{
 		displayName:
 			"The API searches one customer's invoices at a time: a customer is required. For a subscription's invoices use Get Many for Subscription; to search every customer, run this once per customer (e.g. after Customer → Get Many).",
@@ -47,7 +44,7 @@ const fields: INodeProperties[] = [
 		default: '',
 		displayOptions: show('search'),
 	},
-	...outputFields('invoice', INVOICE_LISTS, invoiceOutput),
+	OUTPUT_PARAMETERS,
 	{ ...customerIdField, displayOptions: show('getManyForCustomer') },
 	{
 		...customerIdField,
@@ -128,9 +125,8 @@ export const invoiceResource: ResourceDefinition = {
 			path: '/customers/{customerId}/invoices',
 			kind: 'list',
 			paged: true,
-			shape: outputShaper(invoiceOutput),
-			preSend: [selectedFieldsCheck(invoiceOutput)],
-		},
+			output: invoiceOutput,
+			},
 		{
 			name: 'Get Many for Subscription',
 			value: 'getManyForSubscription',
@@ -140,9 +136,8 @@ export const invoiceResource: ResourceDefinition = {
 			path: '/subscriptions/{subscriptionId}/invoices',
 			kind: 'list',
 			paged: true,
-			shape: outputShaper(invoiceOutput),
-			preSend: [selectedFieldsCheck(invoiceOutput)],
-		},
+			output: invoiceOutput,
+			},
 		{
 			name: 'Search',
 			value: 'search',
@@ -152,9 +147,8 @@ export const invoiceResource: ResourceDefinition = {
 			path: '/invoices/search',
 			kind: 'list',
 			paged: true,
-			shape: outputShaper(invoiceOutput),
+			output: invoiceOutput,
 			preSend: [
-				selectedFieldsCheck(invoiceOutput),
 				structuredInputStep(invoiceNumbers),
 				structuredInputStep(invoiceIds),
 				validateFields([{ field: 'customer_id', label: customerIdField.displayName, type: 'string', required: true }]),

@@ -1,7 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { validateFields } from '../actions/bodyRules';
 import { omitEmptyFields, sendEmptyJsonObject } from '../actions/emptyFields';
-import { outputFields, outputShaper, selectedFieldsCheck } from '../actions/output';
 import { showFor, type ResourceDefinition } from '../actions/resource';
 import { subscriptionOutput } from './outputs';
 import { redirectUrlField, redirectUrlRule } from './redirectUrl';
@@ -17,7 +16,6 @@ const fields: INodeProperties[] = [
 		description: 'Absolute http(s) URL the signer is sent to after signing; leave empty to send none',
 		displayOptions: show('getSignUrl'),
 	},
-	...outputFields('subscription', ['get'], subscriptionOutput),
 ];
 
 export const subscriptionResource: ResourceDefinition = {
@@ -33,9 +31,8 @@ export const subscriptionResource: ResourceDefinition = {
 			method: 'GET',
 			path: '/subscriptions/{subscriptionId}',
 			kind: 'read',
-			shape: outputShaper(subscriptionOutput),
-			preSend: [selectedFieldsCheck(subscriptionOutput)],
-		},
+			output: subscriptionOutput,
+			},
 		{
 			name: 'Get Management URL',
 			value: 'getManagementUrl',

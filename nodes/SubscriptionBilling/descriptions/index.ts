@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { composeFrom } from '../actions/batching';
 import { faultHandlingFields, listFields } from '../actions/commonFields';
 import { operationOption } from '../actions/operation';
-import type { ResourceDefinition } from '../actions/resource';
+import { resourceFields, type ResourceDefinition } from '../actions/resource';
 import { customerResource } from './CustomerDescription';
 import { invoiceResource } from './InvoiceDescription';
 import { paymentMethodResource } from './PaymentMethodDescription';
@@ -55,7 +55,7 @@ export function nodeProperties(): INodeProperties[] {
 		},
 		...resources.map(operationPicker),
 		...toolDescriptionFields(resources),
-		...resources.flatMap((resource) => [...resource.fields, ...listFields(resource), ...faultHandlingFields(resource)]),
+		...resources.flatMap((resource) => [...resourceFields(resource), ...listFields(resource), ...faultHandlingFields(resource)]),
 	];
 	composeFrom(properties);
 	return properties;

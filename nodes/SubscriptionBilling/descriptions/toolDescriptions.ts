@@ -1,9 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import type { OperationDefinition } from '../actions/operation';
-import type { OutputDefinition } from '../actions/output';
-import type { ResourceDefinition } from '../actions/resource';
+import { resourceFields, type ResourceDefinition } from '../actions/resource';
 import { idSource } from '../shared/idChecks';
-import { customerOutput, invoiceOutput, subscriptionOutput } from './outputs';
 
 /** OpenAI refuses a function description over 1,024 characters; n8n passes the text on as it is. */
 export const MAX_TOOL_DESCRIPTION = 1024;
@@ -11,10 +9,8 @@ export const MAX_TOOL_DESCRIPTION = 1024;
 const shownFor = (field: INodeProperties, resource: string, operation: string) =>
 	field.displayOptions?.show?.resource?.includes(resource) === true && field.displayOptions.show.operation?.includes(operation) === true;
 
-function returned(resource: ResourceDefinition, operation: OperationDefinition): string | undefined {
-	const output = [customerOutput, invoiceOutput, subscriptionOutput].find((candidate: OutputDefinition) =>
-		resource.fields.some((field) => field.name === candidate.parameters.output && shownFor(field, resource.value, operation.value)),
-	);
+function returned(operation: OperationDefinition): string | undefined {
+	const output = operation.output;
 	if (!output) return operation.returns;
 	return operation.kind === 'list' ? `a list of ${output.noun}s, each with ${output.simplifiedFields}` : `the ${output.noun}: ${output.simplifiedFields}`;
 }
@@ -24,11 +20,11 @@ function returned(resource: ResourceDefinition, operation: OperationDefinition):
  * needs and which operation finds each, all from the operation's own definition and fields.
  */
 export function toolDescription(resource: ResourceDefinition, operation: OperationDefinition): string {
-	const ids = resource.fields.flatMap((field) => {
+	const ids = resourceFields(resource).flatMap((field) => {
 		const source = field.type === 'resourceLocator' && shownFor(field, resource.value, operation.value) ? idSource(field.name) : undefined;
 		return source ? [source.text] : [];
 	});
-	const returns = returned(resource, operation);
+	const returns = returned(operation);
 	return [
 		`${operation.description}.`,
 		returns ? `Returns ${returns}.` : '',

@@ -22,8 +22,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { PackageDirectoryLoader } from 'n8n-core';
 import { NodeConnectionTypes, NodeHelpers, deepCopy } from 'n8n-workflow';
-import { resources } from '../nodes/SubscriptionBilling/descriptions';
-import { MAX_TOOL_DESCRIPTION, toolDescription } from '../nodes/SubscriptionBilling/descriptions/toolDescriptions';
+import { resources } from '../nodes/SubscriptionBilling/editor';
+import { MAX_TOOL_DESCRIPTION, toolDescription } from '../nodes/SubscriptionBilling/editor/toolDescriptions';
 import type {
 	EngineResponse,
 	IDataObject,

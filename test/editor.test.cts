@@ -7,7 +7,7 @@
 import { NodeHelpers, Workflow } from 'n8n-workflow';
 import type { IDataObject, INode, INodeParameters, INodeProperties, INodePropertyOptions, INodeParameterResourceLocator } from 'n8n-workflow';
 import { SubscriptionBillingApi } from '../credentials/SubscriptionBillingApi.credentials';
-import { resources } from '../nodes/SubscriptionBilling/descriptions';
+import { resources } from '../nodes/SubscriptionBilling/editor';
 import { SubscriptionBilling } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
 import { runBilling, useSandbox } from './helpers/billing.cjs';
 import { HarnessNodeTypes, runListSearch } from './harness/index.cjs';

@@ -23,7 +23,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { NodeHelpers, type INodeTypeDescription } from 'n8n-workflow';
 import { SubscriptionBilling } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
-import { resources } from '../nodes/SubscriptionBilling/descriptions';
+import { resources } from '../nodes/SubscriptionBilling/editor';
 import { toolDescriptionForEditor } from './helpers/toolGeneration.cjs';
 
 type ToolNameOf = (nodeName: string) => string;

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import { invalidInput } from '../../shared/invalidInput';
-import type { StructuredInput } from '../../actions/structuredInput';
+import type { StructuredInput } from './structuredInput';
 
 /** A free-form object entered as key/value rows or JSON (usage properties, order metadata). */
 export function keyValueObjectInput(name: string, displayName: string, apiField: string, description: string): StructuredInput {

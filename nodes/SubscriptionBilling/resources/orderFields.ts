@@ -1,7 +1,7 @@
 import type { INodeProperties, PreSendAction } from 'n8n-workflow';
-import { validateFields, type FieldRule } from '../actions/bodyRules';
-import { showFor } from '../actions/resource';
-import { structuredInputFields, structuredInputStep } from '../actions/structuredInput';
+import { validateFields, type FieldRule } from '../execute/bodyRules';
+import { showFor } from '../editor/resource';
+import { structuredInputFields, structuredInputStep } from './inputs/structuredInput';
 import { orderIdField, planIdField, subscriptionIdField } from '../shared/idFields';
 import { bricksInput, discountCouponsInput } from './inputs/bricks';
 import { keyValueObjectInput } from './inputs/keyValueObject';

@@ -1,9 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { requireAnyField, validateFields } from '../actions/bodyRules';
-import { omitEmptyFields } from '../actions/emptyFields';
-import { OUTPUT_PARAMETERS, showFor, type ResourceDefinition } from '../actions/resource';
-import type { ListLookup } from '../actions/lookup';
-import { matchValueCheck, type MatchField, type Upsert } from '../actions/upsert';
+import { requireAnyField, validateFields } from '../execute/bodyRules';
+import { omitEmptyFields } from '../execute/emptyFields';
+import { OUTPUT_PARAMETERS, showFor, type ResourceDefinition } from '../editor/resource';
+import type { ListLookup } from '../execute/lookup';
+import { matchValueCheck, type MatchField, type Upsert } from '../execute/upsert';
 import { MAX_PAGE_SIZE } from '../shared/constants';
 import { customerOutput } from './outputs';
 import { customerIdField } from '../shared/idFields';

@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { validateFields } from '../actions/bodyRules';
-import { OUTPUT_PARAMETERS, showFor, type ResourceDefinition } from '../actions/resource';
+import { validateFields } from '../execute/bodyRules';
+import { OUTPUT_PARAMETERS, showFor, type ResourceDefinition } from '../editor/resource';
 import { invoiceOutput } from './outputs';
-import { structuredInputFields, structuredInputStep } from '../actions/structuredInput';
+import { structuredInputFields, structuredInputStep } from './inputs/structuredInput';
 import { UUID } from '../shared/idChecks';
 import { customerIdField, subscriptionIdField } from '../shared/idFields';
 import { stringListInput } from './inputs/stringList';

@@ -1,18 +1,18 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { composeFrom } from '../actions/batching';
-import { faultHandlingFields, listFields } from '../actions/commonFields';
-import { operationOption } from '../actions/operation';
-import { resourceFields, type ResourceDefinition } from '../actions/resource';
-import { customerResource } from './CustomerDescription';
-import { invoiceResource } from './InvoiceDescription';
-import { paymentMethodResource } from './PaymentMethodDescription';
-import { planResource } from './PlanDescription';
-import { subscriptionResource } from './SubscriptionDescription';
-import { subscriptionMilestoneResource } from './SubscriptionMilestoneDescription';
-import { subscriptionRecastResource } from './SubscriptionRecastDescription';
-import { subscriptionUpgradeResource } from './SubscriptionUpgradeDescription';
+import { composeFrom } from '../execute/batching';
+import { faultHandlingFields, listFields } from './commonFields';
+import { operationOption } from './operation';
+import { resourceFields, type ResourceDefinition } from './resource';
+import { customerResource } from '../resources/CustomerDescription';
+import { invoiceResource } from '../resources/InvoiceDescription';
+import { paymentMethodResource } from '../resources/PaymentMethodDescription';
+import { planResource } from '../resources/PlanDescription';
+import { subscriptionResource } from '../resources/SubscriptionDescription';
+import { subscriptionMilestoneResource } from '../resources/SubscriptionMilestoneDescription';
+import { subscriptionRecastResource } from '../resources/SubscriptionRecastDescription';
+import { subscriptionUpgradeResource } from '../resources/SubscriptionUpgradeDescription';
 import { toolDescriptionFields } from './toolDescriptions';
-import { usageResource } from './UsageDescription';
+import { usageResource } from '../resources/UsageDescription';
 
 export const resources: ResourceDefinition[] = [
 	customerResource,

@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import type { FieldRule } from '../actions/bodyRules';
+import type { FieldRule } from '../execute/bodyRules';
 
 export const redirectUrlField: INodeProperties = {
 	displayName: 'Redirect URL',

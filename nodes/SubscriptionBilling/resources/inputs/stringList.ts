@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 import { invalidInput, quoted } from '../../shared/invalidInput';
-import type { StructuredInput } from '../../actions/structuredInput';
+import type { StructuredInput } from './structuredInput';
 
 /** A value that is not text, in words: "an object", "a list", "true", "null". */
 function whatItIs(value: unknown): string {

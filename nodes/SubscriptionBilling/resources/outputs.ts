@@ -1,4 +1,4 @@
-import type { FieldTree, OutputDefinition } from '../actions/output';
+import type { FieldTree, OutputDefinition } from '../execute/output';
 import { simplifyCustomer, simplifyInvoice, simplifySubscription } from './simplifiers';
 
 /** The fields the contract documents for each result that Output → Selected Fields applies to. */

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
-import type { OperationDefinition } from '../actions/operation';
-import { resourceFields, type ResourceDefinition } from '../actions/resource';
+import type { OperationDefinition } from './operation';
+import { resourceFields, type ResourceDefinition } from './resource';
 import { idSource } from '../shared/idChecks';
 
 /** OpenAI refuses a function description over 1,024 characters; n8n passes the text on as it is. */

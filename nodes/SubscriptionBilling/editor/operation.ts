@@ -1,18 +1,18 @@
 import type { IHttpRequestMethods, INodePropertyOptions, IParameterBuilderHint, PreSendAction } from 'n8n-workflow';
 import { fillPathParameters } from '../shared/idChecks';
-import { keepComposed } from './batching';
-import { deferFailures } from './errorItem';
-import { lookupIdCheck, type ListLookup } from './lookup';
-import { outputShaper, selectedFieldsCheck, type OutputDefinition } from './output';
-import { perform, type Again, type OperationKind, type Shaper } from './perform';
-import type { Upsert } from './upsert';
+import { keepComposed } from '../execute/batching';
+import { deferFailures } from '../execute/errorItem';
+import { lookupIdCheck, type ListLookup } from '../execute/lookup';
+import { outputShaper, selectedFieldsCheck, type OutputDefinition } from '../execute/output';
+import { perform, type Again, type OperationKind, type Shaper } from '../execute/perform';
+import type { Upsert } from '../execute/upsert';
 
 interface OperationBase {
 	name: string;
 	value: string;
 	action: string;
 	description: string;
-	/** What the result holds, for an AI model choosing the tool; operations with an Output choice say it there (descriptions/toolDescriptions.ts). */
+	/** What the result holds, for an AI model choosing the tool; operations with an Output choice say it there (editor/toolDescriptions.ts). */
 	returns?: string;
 	method: IHttpRequestMethods;
 	/** Path below the base URL; `{parameterName}` placeholders are filled with validated ids. */

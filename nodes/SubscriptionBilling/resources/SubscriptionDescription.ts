@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { validateFields } from '../actions/bodyRules';
-import { omitEmptyFields, sendEmptyJsonObject } from '../actions/emptyFields';
-import { showFor, type ResourceDefinition } from '../actions/resource';
+import { validateFields } from '../execute/bodyRules';
+import { omitEmptyFields, sendEmptyJsonObject } from '../execute/emptyFields';
+import { showFor, type ResourceDefinition } from '../editor/resource';
 import { subscriptionOutput } from './outputs';
 import { redirectUrlField, redirectUrlRule } from './redirectUrl';
 import { subscriptionIdField } from '../shared/idFields';

@@ -3,7 +3,6 @@ import type {
 	IExecutePaginationFunctions,
 	IExecuteSingleFunctions,
 	IHttpRequestOptions,
-	INodeProperties,
 	PreSendAction,
 } from 'n8n-workflow';
 import { invalidSetting, quoted } from '../shared/invalidInput';
@@ -42,36 +41,6 @@ export interface OutputDefinition {
 	 * resource in the editor does not carry them over to a result they do not fit.
 	 */
 	parameters: OutputParameterNames;
-}
-
-/** The Output choice (Simplified / Raw / Selected Fields) for operations of one resource returning large objects. */
-export function outputFields(resource: string, operation: string[], output: OutputDefinition): INodeProperties[] {
-	const names = output.parameters;
-	const show = { resource: [resource], operation };
-	return [
-		{
-			displayName: 'Output',
-			name: names.output,
-			type: 'options',
-			options: [
-				{ name: 'Simplified', value: 'simplified', description: `Only the fields people act on: ${output.simplifiedFields}` },
-				{ name: 'Raw', value: 'raw', description: 'Everything the API returns' },
-				{ name: 'Selected Fields', value: 'selected', description: 'Only the fields you name' },
-			],
-			default: 'simplified',
-			displayOptions: { show },
-		},
-		{
-			displayName: 'Fields',
-			name: names.fields,
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: `e.g. ${output.example}`,
-			description: `Comma-separated fields of the ${output.noun} as the API documents them; a dot reaches into an object and keeps it nested (address.city gives {"address": {"city": …}})`,
-			displayOptions: { show: { ...show, [names.output]: ['selected'] } },
-		},
-	];
 }
 
 /** The names in a Fields text, trimmed, without empty entries or repeats. */

@@ -1,11 +1,11 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { validateFields, type FieldRule } from '../actions/bodyRules';
-import type { Again } from '../actions/perform';
+import { validateFields, type FieldRule } from '../execute/bodyRules';
+import type { Again } from '../execute/perform';
 import { errorFieldsOf } from '../shared/apiError';
 import { quoted } from '../shared/invalidInput';
-import { deletedShaper, writtenShaper } from '../actions/output';
-import { showFor, type ResourceDefinition } from '../actions/resource';
-import { structuredInputFields, structuredInputStep } from '../actions/structuredInput';
+import { deletedShaper, writtenShaper } from '../execute/output';
+import { showFor, type ResourceDefinition } from '../editor/resource';
+import { structuredInputFields, structuredInputStep } from './inputs/structuredInput';
 import { brickIdField, subscriptionIdField } from '../shared/idFields';
 import { keyValueObjectInput } from './inputs/keyValueObject';
 

@@ -1,5 +1,5 @@
 import type { IExecuteSingleFunctions } from 'n8n-workflow';
-import { invalidInput } from '../shared/invalidInput';
+import { invalidInput } from '../../shared/invalidInput';
 
 /** Reads a JSON field that may hold a JSON text or, from an expression, the value itself. */
 export function parseJsonParameter(

@@ -4,7 +4,7 @@ import { DEFAULT_ATTEMPT_TIMEOUT_MS } from '../shared/retry';
 import { isPaged } from './operation';
 import { DEFAULT_MAX_CONCURRENT, MAX_CONCURRENT_LIMIT } from '../shared/rateBudget';
 import type { ResourceDefinition } from './resource';
-import type { OperationKind } from './perform';
+import type { OperationKind } from '../execute/perform';
 
 function operationsOfKind(resource: ResourceDefinition, kinds: OperationKind[]): string[] {
 	return resource.operations.filter((operation) => kinds.includes(operation.kind)).map((operation) => operation.value);

@@ -1,4 +1,4 @@
-import type { ResourceDefinition } from '../actions/resource';
+import type { ResourceDefinition } from './resource';
 
 /**
  * The canvas subtitle: the operation and resource as the editor's pickers show them

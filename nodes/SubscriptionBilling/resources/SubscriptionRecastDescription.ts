@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { deletedShaper } from '../actions/output';
-import { showFor, type ResourceDefinition } from '../actions/resource';
+import { deletedShaper } from '../execute/output';
+import { showFor, type ResourceDefinition } from '../editor/resource';
 import { orderCreateSteps, orderFields, signSteps } from './orderFields';
 
 const BILLING_FREQUENCIES = ['MONTHLY', 'QUARTERLY', 'SEMI_ANNUALLY', 'ANNUALLY', 'ALL_UPFRONT'];

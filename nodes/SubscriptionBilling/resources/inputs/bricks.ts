@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
-import { checkFields } from '../../actions/bodyRules';
+import { checkFields } from '../../execute/bodyRules';
 import { invalidInput, quoted } from '../../shared/invalidInput';
-import type { StructuredInput } from '../../actions/structuredInput';
+import type { StructuredInput } from './structuredInput';
 import { stringListInput } from './stringList';
 import { brickIdField } from '../../shared/idFields';
 

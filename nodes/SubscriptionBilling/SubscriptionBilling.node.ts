@@ -1,7 +1,5 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
-import { nodeProperties, resources } from './editor';
-import { executionHints } from './editor/hints';
-import { operationSubtitle } from './editor/subtitle';
+import { nodeProperties, resources, executionHints, operationSubtitle } from './editor/index';
 import { testApiCredential } from './shared/credentialTest';
 import { REPOSITORY_URL } from './shared/constants';
 import {

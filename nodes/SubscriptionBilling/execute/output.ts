@@ -145,3 +145,179 @@ export function writtenShaper(fields: string[]): Shaper {
 		return (result) => ({ ...result, ...written });
 	};
 }
+
+/** The fields the contract documents for each result that Output → Selected Fields applies to. */
+const address: FieldTree = { line_1: true, line_2: true, city: true, region: true, zip: true, country: true };
+
+const person: FieldTree = { person_id: true, first_name: true, last_name: true, email: true, role: true, preferred_name: true };
+
+const CUSTOMER_FIELDS: FieldTree = {
+	customer_id: true,
+	name: true,
+	legal_name: true,
+	external_id: true,
+	address,
+	processor_customer_id: true,
+	tax_id: true,
+	subscriptions: 'list',
+};
+
+const INVOICE_FIELDS: FieldTree = {
+	invoice_id: true,
+	subscription_id: true,
+	customer_id: true,
+	invoice_number: true,
+	due_at: true,
+	bill_at: true,
+	issued_at: true,
+	status: true,
+	fully_paid_at: true,
+	grand_total: true,
+	remaining_amount: true,
+	currency: true,
+	is_renewal_estimate: true,
+	customer_name: true,
+	time_zone: true,
+	payments: 'list',
+	attachments: 'list',
+	line_items: 'list',
+	metadata: 'any',
+};
+
+const SUBSCRIPTION_FIELDS: FieldTree = {
+	subscription_id: true,
+	status: true,
+	stage: true,
+	transaction_method: true,
+	starts_at: true,
+	ends_at: true,
+	renews_at: true,
+	terminates_at: true,
+	time_zone: true,
+	billing_frequency: true,
+	currency: true,
+	payment_terms: true,
+	auto_renews: true,
+	renewal_total: true,
+	renewal_contract_period: true,
+	sub_total: true,
+	grand_total: true,
+	grand_total_details: 'any',
+	line_items: 'list',
+	billing_schedule: 'list',
+	customer: CUSTOMER_FIELDS,
+	crm_account_id: true,
+	crm_opportunity_id: true,
+	point_of_contact: person,
+	signatory_user: person,
+	accounts_payable_emails: 'list',
+	products: 'list',
+	pauses: 'list',
+	phases: 'list',
+	metadata: 'any',
+	attributed_to: { user_id: true, first_name: true, last_name: true, email: true },
+	purchase_order: { code: true },
+};
+
+export const customerOutput: OutputDefinition = {
+	noun: 'customer',
+	simplify: simplifyCustomer,
+	simplifiedFields: 'ID, names, external and processor IDs, tax ID, country, the number of subscriptions in any status (all_subscriptions_count), and the number and IDs of the active ones',
+	documented: CUSTOMER_FIELDS,
+	example: 'customer_id, name, address.city',
+	parameters: { output: 'customerOutput', fields: 'customerFields' },
+};
+
+export const invoiceOutput: OutputDefinition = {
+	noun: 'invoice',
+	simplify: simplifyInvoice,
+	simplifiedFields:
+		'ID, number, status, customer, subscription, dates, grand total, remaining amount and currency (amounts as the API returns them)',
+	documented: INVOICE_FIELDS,
+	example: 'invoice_number, status, grand_total, currency',
+	parameters: { output: 'invoiceOutput', fields: 'invoiceFields' },
+};
+
+export const subscriptionOutput: OutputDefinition = {
+	noun: 'subscription',
+	simplify: simplifySubscription,
+	simplifiedFields:
+		'ID, status, stage, dates, renewal (renewal_total_cents: in cents of the currency, as the API gives it), grand total (as the API gives it), currency, customer and the current pause',
+	documented: SUBSCRIPTION_FIELDS,
+	example: 'subscription_id, status, customer.name',
+	parameters: { output: 'subscriptionOutput', fields: 'subscriptionFields' },
+};
+
+/**
+ * The Simplified shapes. Every key is always there: a value the API left out or sent as null
+ * (`customer: null`, `address: null`) is null, so later nodes can rely on the same keys.
+ */
+
+type Source = IDataObject | null | undefined;
+
+/** The object at `key`, or undefined when the API sent none (null, a missing key, not an object). */
+function objectAt(source: Source, key: string): IDataObject | undefined {
+	const value = source?.[key];
+	return value && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : undefined;
+}
+
+/** `fields` of `source` under the same names, null where missing. */
+function keep(source: Source, fields: string[]): IDataObject {
+	return Object.fromEntries(fields.map((field) => [field, source?.[field] ?? null]));
+}
+
+function currentPause(pauses: unknown, now = Date.now()): IDataObject | null {
+	if (!Array.isArray(pauses)) return null;
+	const current = (pauses as IDataObject[]).find((pause) => {
+		const pausedAt = Date.parse(String(pause?.paused_at));
+		const resumeAt = pause?.resume_at ? Date.parse(String(pause.resume_at)) : Infinity;
+		return pausedAt <= now && resumeAt > now;
+	});
+	return current ?? null;
+}
+
+/**
+ * A subscription. `renewal_total` is in cents of the currency (the contract says so) while the other
+ * totals are as the API gives them: the field's name says so (`renewal_total_cents`).
+ */
+export function simplifySubscription(subscription: IDataObject): IDataObject {
+	const customer = objectAt(subscription, 'customer');
+	return {
+		...keep(subscription, ['subscription_id', 'status', 'stage', 'starts_at', 'ends_at', 'renews_at', 'terminates_at', 'auto_renews']),
+		renewal_total_cents: subscription.renewal_total ?? null,
+		...keep(subscription, ['grand_total', 'currency', 'billing_frequency']),
+		customer_id: customer?.customer_id ?? null,
+		customer_name: customer?.name ?? null,
+		current_pause: currentPause(subscription.pauses),
+	};
+}
+
+export function simplifyInvoice(invoice: IDataObject): IDataObject {
+	return keep(invoice, [
+		'invoice_id',
+		'invoice_number',
+		'status',
+		'customer_id',
+		'customer_name',
+		'subscription_id',
+		'issued_at',
+		'due_at',
+		'fully_paid_at',
+		'grand_total',
+		'remaining_amount',
+		'currency',
+	]);
+}
+
+export function simplifyCustomer(customer: IDataObject): IDataObject {
+	const listed = customer.subscriptions;
+	const subscriptions = (Array.isArray(listed) ? listed : []) as IDataObject[];
+	const active = subscriptions.filter((entry) => entry?.status === 'ACTIVE');
+	return {
+		...keep(customer, ['customer_id', 'name', 'legal_name', 'external_id', 'processor_customer_id', 'tax_id']),
+		country: objectAt(customer, 'address')?.country ?? null,
+		all_subscriptions_count: subscriptions.length,
+		active_subscriptions_count: active.length,
+		active_subscription_ids: active.map((entry) => entry.subscription_id),
+	};
+}

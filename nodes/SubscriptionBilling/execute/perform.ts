@@ -8,23 +8,28 @@ import {
 	type INode,
 	type INodeExecutionData,
 } from 'n8n-workflow';
-import { credentialBaseUrl, runCredentials } from '../shared/apiCredentials';
-import { apiBaseUrl } from '../shared/baseUrl';
+import { credentialBaseUrl, runCredentials, apiBaseUrl } from '../shared/apiCredentials';
 import { IDEMPOTENCY_HEADER } from '../shared/constants';
 import { deriveIdempotencyKey, keyScope } from './idempotency';
-import { errorItem, throwDeferred } from './errorItem';
-import { failure } from './failure';
+import {
+	errorItem,
+	throwDeferred,
+	failure,
+	APPLIED_AGAIN,
+	failedRun,
+	invalidRun,
+	notSentAlone,
+	wasNotSent,
+	withSentence,
+} from './runOutcome';
 import { unknownIdStep } from '../shared/idChecks';
 import { invalidInput, invalidSetting, quoted } from '../shared/invalidInput';
-import { findInList, type ListLookup } from './lookup';
-import { createOrUpdate, type Upsert, type WriteKey } from './upsert';
+import { findInList, type ListLookup, createOrUpdate, type Upsert, type WriteKey } from './composite';
 import { collectPages } from '../shared/pagination';
 import { DEFAULT_MAX_CONCURRENT, MAX_CONCURRENT_LIMIT } from '../shared/rateBudget';
 import { DEFAULT_RETRY, type RetrySettings } from '../shared/retry';
 import { sendWithRetries, type Session } from '../shared/transport';
-import { APPLIED_AGAIN, failedRun, invalidRun, notSentAlone, wasNotSent, withSentence } from './runOutcome';
-import { checkAhead, waitForBatch } from './batching';
-import { runGateOf, type RunGate } from './runGate';
+import { checkAhead, waitForBatch, runGateOf, type RunGate } from './runGate';
 
 export type OperationKind = 'read' | 'write' | 'list';
 
@@ -170,7 +175,7 @@ export function perform(kind: OperationKind, shape?: Shaper, paged = false, look
 		}
 	};
 
-	/** The checks of another item of the run, made by the first before n8n starts it (batching.ts). */
+	/** The checks of another item of the run, made by the first before n8n starts it (batching, in runGate.ts). */
 	async function checkItem(this: void, ctx: IExecutePaginationFunctions, options: IHttpRequestOptions): Promise<unknown> {
 		try {
 			await prepare.call(ctx, options, ctx.getItemIndex());

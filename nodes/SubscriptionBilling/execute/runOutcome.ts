@@ -1,6 +1,17 @@
-import { NodeOperationError, type INode, type NodeApiError } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type INode,
+	type NodeApiError,
+	type IExecutePaginationFunctions,
+	type IExecuteSingleFunctions,
+	type IHttpRequestOptions,
+	type INodeExecutionData,
+	type PreSendAction,
+} from 'n8n-workflow';
 import { NotSentError } from '../shared/transport';
 import type { RunGate } from './runGate';
+import { asNodeError, errorFieldsOf } from '../shared/apiError';
+import { runAsTool } from '../shared/invalidInput';
 
 /** How many invalid items an error lists one by one. */
 const LISTED = 10;
@@ -104,4 +115,67 @@ export function notSentAlone(node: INode, itemIndex: number): NodeOperationError
 /** Whether the request was held back (the run had failed) before anything of it was sent. */
 export function wasNotSent(error: unknown): boolean {
 	return error instanceof NotSentError || (error as { cause?: unknown } | undefined)?.cause instanceof NotSentError;
+}
+
+/**
+ * The error an item fails with. Run as a tool, n8n appends the description to the message
+ * ("Details: …") and still shows the description, so it would be said twice: the message carries
+ * it instead (which also gives an agent reading only the message what to check).
+ */
+export function failure(ctx: IExecuteSingleFunctions | IExecutePaginationFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+	const nodeError = asNodeError(ctx.getNode(), error, itemIndex);
+	if (!runAsTool(ctx) || !nodeError.description || nodeError.message.includes(nodeError.description)) return nodeError;
+	nodeError.message = `${nodeError.message.replace(/\.?$/, '.')} ${nodeError.description}`;
+	nodeError.description = null;
+	return nodeError;
+}
+
+/**
+ * The item a failed input item becomes when the node continues on fail (either output). n8n's
+ * engine replaces the JSON of any item carrying an `error` object with the message alone, and it
+ * routes to the error output only items whose JSON is `{ error }`; so everything lives under
+ * `error`: n8n's message and description, and the API's code, HTTP status, error id and message.
+ */
+export function errorItem(error: unknown, itemIndex: number): INodeExecutionData {
+	const { message, description } = error as { message?: unknown; description?: unknown };
+	return {
+		json: {
+			error: {
+				message: typeof message === 'string' ? message : String(error),
+				description: typeof description === 'string' ? description : null,
+				...errorFieldsOf(error),
+			},
+		},
+		pairedItem: { item: itemIndex },
+	};
+}
+
+const DEFERRED = '__subscriptionBillingCheckFailed';
+
+/**
+ * A check that failed before the request (preSend) is kept on the request, and the later checks are
+ * skipped: the request step (perform.ts) then fails the item itself, so that a failed check stops
+ * the whole run before anything is sent (runGate.ts), and on Continue On Fail gives the same error
+ * item as an API error (n8n's own would carry the message only).
+ */
+export function deferFailures(steps: PreSendAction[]): PreSendAction[] {
+	return steps.map(
+		(step) =>
+			async function (this: IExecuteSingleFunctions, options: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+				if (DEFERRED in options) return options;
+				try {
+					return await step.call(this, options);
+				} catch (error) {
+					return Object.assign(options, { [DEFERRED]: error });
+				}
+			},
+	);
+}
+
+/** Throws the failure a check kept on the request, if any. */
+export function throwDeferred(options: IHttpRequestOptions): void {
+	if (!(DEFERRED in options)) return;
+	const failure = (options as unknown as Record<string, unknown>)[DEFERRED];
+	delete (options as unknown as Record<string, unknown>)[DEFERRED];
+	throw failure;
 }

@@ -1,13 +1,69 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { requireAnyField, validateFields } from '../execute/bodyRules';
-import { omitEmptyFields } from '../execute/emptyFields';
+import { requireAnyField, validateFields, omitEmptyFields, type FieldRule } from '../execute/bodyRules';
 import { OUTPUT_PARAMETERS, showFor, type ResourceDefinition } from '../editor/resource';
-import type { ListLookup } from '../execute/lookup';
-import { matchValueCheck, type MatchField, type Upsert } from '../execute/upsert';
+import { type ListLookup, matchValueCheck, type MatchField, type Upsert } from '../execute/composite';
 import { MAX_PAGE_SIZE } from '../shared/constants';
-import { customerOutput } from './outputs';
+import { customerOutput } from '../execute/output';
 import { customerIdField } from '../shared/idFields';
-import { customerBodyRules, customerNameField, customerOptionalFields } from './customerFields';
+
+/** The customer's body fields, each said once: its check (API field, label as the editor shows it) and its parameter. */
+const customerBody: Array<{ rule: FieldRule; parameter: string; description?: string }> = [
+	{ rule: { field: 'name', label: 'Name', type: 'string' }, parameter: 'name', description: 'Name of the customer; names are unique' },
+	{ rule: { field: 'legal_name', label: 'Legal Name', type: 'string' }, parameter: 'legalName', description: 'Used as the buyer name on invoices' },
+	{
+		rule: { field: 'external_id', label: 'External ID', type: 'string', maxLength: 255 },
+		parameter: 'externalId',
+		description: 'Your own ID for the customer, at most 255 characters',
+	},
+	{
+		rule: { field: 'processor_customer_id', label: 'Processor Customer ID', type: 'string', maxLength: 255 },
+		parameter: 'processorCustomerId',
+		description: 'ID of the customer at the card payment processor, at most 255 characters',
+	},
+	{
+		rule: { field: 'tax_id', label: 'Tax ID', type: 'string' },
+		parameter: 'taxId',
+		description: 'Tax identification number, such as an employer number or a VAT number',
+	},
+	{ rule: { field: 'address', label: 'Address', type: 'object' }, parameter: 'address' },
+];
+
+const customerBodyRules: FieldRule[] = customerBody.map(({ rule }) => rule);
+
+const addressField: INodeProperties = {
+	displayName: 'Address',
+	name: 'address',
+	type: 'collection',
+	placeholder: 'Add address field',
+	default: {},
+	options: [
+		['Line 1', 'line1', 'line_1'],
+		['Line 2', 'line2', 'line_2'],
+		['City', 'city', 'city'],
+		['Region', 'region', 'region'],
+		['ZIP', 'zip', 'zip'],
+		['Country', 'country', 'country'],
+	].map(([displayName, name, apiName]) => ({
+		displayName,
+		name,
+		type: 'string' as const,
+		default: '',
+		routing: { send: { type: 'body' as const, property: `address.${apiName}` } },
+	})),
+};
+
+function bodyField({ rule, parameter, description }: (typeof customerBody)[number]): INodeProperties {
+	if (rule.type === 'object') return addressField;
+	return { displayName: rule.label, name: parameter, type: 'string', default: '', description, routing: { send: { type: 'body', property: rule.field } } };
+}
+
+/** The customer body fields other than the name, shared by create and update. */
+const customerOptionalFields: INodeProperties[] = customerBody
+	.filter(({ rule }) => rule.field !== 'name')
+	.map(bodyField)
+	.sort((a, b) => a.displayName.localeCompare(b.displayName));
+
+const customerNameField = (required: boolean): INodeProperties => ({ ...bodyField(customerBody[0]), required });
 
 const show = (...operation: string[]) => showFor('customer', operation);
 

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { validateFields } from '../execute/bodyRules';
 import { OUTPUT_PARAMETERS, showFor, type ResourceDefinition } from '../editor/resource';
-import { invoiceOutput } from './outputs';
+import { invoiceOutput } from '../execute/output';
 import { structuredInputFields, structuredInputStep } from './inputs/structuredInput';
 import { UUID } from '../shared/idChecks';
 import { customerIdField, subscriptionIdField } from '../shared/idFields';

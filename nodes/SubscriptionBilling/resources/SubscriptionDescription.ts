@@ -1,8 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { validateFields } from '../execute/bodyRules';
-import { omitEmptyFields, sendEmptyJsonObject } from '../execute/emptyFields';
+import { validateFields, omitEmptyFields, sendEmptyJsonObject } from '../execute/bodyRules';
 import { showFor, type ResourceDefinition } from '../editor/resource';
-import { subscriptionOutput } from './outputs';
+import { subscriptionOutput } from '../execute/output';
 import { redirectUrlField, redirectUrlRule } from './redirectUrl';
 import { subscriptionIdField } from '../shared/idFields';
 

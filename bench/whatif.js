@@ -21,7 +21,7 @@ const REPS = Number(process.env.WHATIF_REPS || 1); // processes per variant and 
 const CHANGES = {
 	// undoing this package's own cuts, to show what they saved
 	'as before: credential read for every item (perform.ts)': [
-		['actions/perform.js', 'const credentials = await (0, apiCredentials_1.runCredentials)(this);', "const credentials = await this.getCredentials('subscriptionBillingApi');"],
+		['execute/perform.js', 'const credentials = await (0, apiCredentials_1.runCredentials)(this);', "const credentials = await this.getCredentials('subscriptionBillingApi');"],
 	],
 	'as before: baseURL expression in requestDefaults, evaluated for every item (node.ts)': [
 		[
@@ -31,7 +31,7 @@ const CHANGES = {
 		],
 	],
 	'as before: run index read through a WorkflowDataProxy (with its $now) for every write (idempotency.ts)': [
-		['actions/idempotency.js', "return typeof carried === 'number' ? carried :", 'return false ? carried :'],
+		['execute/idempotency.js', "return typeof carried === 'number' ? carried :", 'return false ? carried :'],
 	],
 	'as before: at most 16 in flight, no slow start (rateBudget.ts)': [
 		['shared/rateBudget.js', 'exports.DEFAULT_MAX_CONCURRENT = 64;', 'exports.DEFAULT_MAX_CONCURRENT = 16;'],

@@ -542,6 +542,27 @@ describe('Description', () => {
 		});
 	});
 
+	test('Output and Fields are shown for exactly the operations whose definition returns that kind of result', () => {
+		const returning = resources.flatMap((resource) =>
+			resource.operations.flatMap((operation) => (operation.output ? [`${resource.value}.${operation.value} ${operation.output.parameters.output}`] : [])),
+		);
+		const outputNames = new Set(resources.flatMap((resource) => resource.operations.flatMap((operation) => operation.output?.parameters.output ?? [])));
+		const shown = properties
+			.filter((property) => outputNames.has(property.name))
+			.flatMap((property) => {
+				const show = property.displayOptions?.show ?? {};
+				return (show.resource ?? []).flatMap((resource) => (show.operation ?? []).map((operation) => `${String(resource)}.${String(operation)} ${property.name}`));
+			});
+		expect(returning.length).toBeGreaterThan(0);
+		expect(shown.sort()).toEqual(returning.sort());
+		for (const output of outputNames) {
+			const fields = properties.filter((property) => property.displayOptions?.show?.[output]?.[0] === 'selected');
+			expect(fields.map((field) => field.displayOptions?.show?.operation)).toEqual(
+				properties.filter((property) => property.name === output).map((property) => property.displayOptions?.show?.operation),
+			);
+		}
+	});
+
 	// The agreed names are the README's operations table (test/readme.test.cts holds the definitions to it).
 	test("each resource's operation picker lists its operations by name, in alphabetical order", () => {
 		const expected = Object.fromEntries(resources.map((resource) => [resource.value, resource.operations.map((operation) => operation.name).sort((a, b) => a.localeCompare(b))]));

@@ -54,7 +54,14 @@ const addressField: INodeProperties = {
 
 function bodyField({ rule, parameter, description }: (typeof customerBody)[number]): INodeProperties {
 	if (rule.type === 'object') return addressField;
-	return { displayName: rule.label, name: parameter, type: 'string', default: '', description, routing: { send: { type: 'body', property: rule.field } } };
+	return {
+		displayName: rule.label,
+		name: parameter,
+		type: 'string',
+		default: '',
+		description,
+		routing: { send: { type: 'body', property: rule.field } },
+	};
 }
 
 /** The customer body fields other than the name, shared by create and update. */

@@ -18,21 +18,22 @@
  * SIMULATED: the agent node and its language model — a stub decides which tool to call with which
  * arguments (what an LLM's tool call would say) and reads the result the way AI Agent v3 does.
  */
-import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { existsSync } from 'node:fs';
 import { PackageDirectoryLoader } from 'n8n-core';
-import { NodeConnectionTypes, NodeHelpers, deepCopy } from 'n8n-workflow';
-import { resources } from '../nodes/SubscriptionBilling/descriptions';
-import { MAX_TOOL_DESCRIPTION, toolDescription } from '../nodes/SubscriptionBilling/descriptions/toolDescriptions';
-import type {
-	EngineResponse,
-	IDataObject,
-	IExecuteFunctions,
-	INode,
-	INodeExecutionData,
-	INodeType,
-	ICredentialType,
+import {
+	NodeConnectionTypes,
+	NodeHelpers,
+	deepCopy,
+	type EngineResponse,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INode,
+	type INodeExecutionData,
+	type INodeType,
+	type ICredentialType,
 } from 'n8n-workflow';
+import { resources, MAX_TOOL_DESCRIPTION, toolDescription } from '../nodes/SubscriptionBilling/editor/index';
 import { useSandbox } from './helpers/billing.cjs';
 import { convertNodeToAiTool, toolDescriptionForEditor, toolTypeForExecution } from './helpers/toolGeneration.cjs';
 import { ensureN8nCoreEnvironment } from './harness/environment.cjs';
@@ -343,7 +344,7 @@ describe('an agent calling the tool (n8n-core getInputConnectionData → createN
 			searchFields: { name: "={{ $fromAI('customer_name', 'Part of the customer name', 'string') }}" },
 		};
 		const { toolRuns } = await runAgentWithTool(mode, search, (tools) => ({ tool: tools[0].name, args: { customer_name: '' } }));
-		// run as a tool, the node says the description in the message (actions/failure.ts), which is what an agent reads
+		// run as a tool, the node says the description in the message (execute/runOutcome.ts), which is what an agent reads
 		expect(toolRuns[0].error?.message).toBe(
 			'Search Fields (tool argument "customer_name"): give at least one of External ID, Name, Processor Customer ID. Nothing was sent to the API. Correct the argument and call the tool again.',
 		);

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { extractFromAICalls, type INodeProperties, type INodeTypeDescription } from 'n8n-workflow';
 import { SubscriptionBilling } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
 import { SubscriptionBillingTrigger } from '../nodes/SubscriptionBilling/SubscriptionBillingTrigger.node';
-import { resources } from '../nodes/SubscriptionBilling/descriptions';
+import { resources } from '../nodes/SubscriptionBilling/editor';
 
 const PACKAGE = 'n8n-nodes-subscription-billing';
 const action = new SubscriptionBilling().description;

@@ -7,7 +7,7 @@
 import { NodeHelpers, Workflow } from 'n8n-workflow';
 import type { IDataObject, INode, INodeParameters, INodeProperties, INodePropertyOptions, INodeParameterResourceLocator } from 'n8n-workflow';
 import { SubscriptionBillingApi } from '../credentials/SubscriptionBillingApi.credentials';
-import { resources } from '../nodes/SubscriptionBilling/descriptions';
+import { resources } from '../nodes/SubscriptionBilling/editor';
 import { SubscriptionBilling } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
 import { runBilling, useSandbox } from './helpers/billing.cjs';
 import { HarnessNodeTypes, runListSearch } from './harness/index.cjs';
@@ -542,18 +542,30 @@ describe('Description', () => {
 		});
 	});
 
-	test('the operation names users see are the agreed ones', () => {
-		const expected: Record<string, string[]> = {
-			customer: ['Create', 'Create or Update', 'Get', 'Get Many', 'Search', 'Update'],
-			invoice: ['Get Many for Customer', 'Get Many for Subscription', 'Search'],
-			paymentMethod: ['Get Default', 'Get Many', 'Set Default', 'Set Up'],
-			plan: ['Get', 'Get Many'],
-			subscription: ['Get', 'Get Management URL', 'Get Sign URL'],
-			subscriptionMilestone: ['Complete', 'Get Many'],
-			subscriptionRecast: ['Create', 'Delete', 'Get Many', 'Get Sign URL', 'Start'],
-			subscriptionUpgrade: ['Create', 'Get Many', 'Get Sign URL', 'Start'],
-			usage: ['Create', 'Delete', 'Update'],
-		};
+	test('Output and Fields are shown for exactly the operations whose definition returns that kind of result', () => {
+		const returning = resources.flatMap((resource) =>
+			resource.operations.flatMap((operation) => (operation.output ? [`${resource.value}.${operation.value} ${operation.output.parameters.output}`] : [])),
+		);
+		const outputNames = new Set(resources.flatMap((resource) => resource.operations.flatMap((operation) => operation.output?.parameters.output ?? [])));
+		const shown = properties
+			.filter((property) => outputNames.has(property.name))
+			.flatMap((property) => {
+				const show = property.displayOptions?.show ?? {};
+				return (show.resource ?? []).flatMap((resource) => (show.operation ?? []).map((operation) => `${String(resource)}.${String(operation)} ${property.name}`));
+			});
+		expect(returning.length).toBeGreaterThan(0);
+		expect(shown.sort()).toEqual(returning.sort());
+		for (const output of outputNames) {
+			const fields = properties.filter((property) => property.displayOptions?.show?.[output]?.[0] === 'selected');
+			expect(fields.map((field) => field.displayOptions?.show?.operation)).toEqual(
+				properties.filter((property) => property.name === output).map((property) => property.displayOptions?.show?.operation),
+			);
+		}
+	});
+
+	// The agreed names are the README's operations table (test/readme.test.cts holds the definitions to it).
+	test("each resource's operation picker lists its operations by name, in alphabetical order", () => {
+		const expected = Object.fromEntries(resources.map((resource) => [resource.value, resource.operations.map((operation) => operation.name).sort((a, b) => a.localeCompare(b))]));
 		const shown = Object.fromEntries(
 			operationPickers.map((picker) => [
 				picker.displayOptions?.show?.resource?.[0] as string,

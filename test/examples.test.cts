@@ -8,7 +8,7 @@
 import type { IDataObject, INodeParameters, INodeProperties } from 'n8n-workflow';
 import { SubscriptionBillingApi } from '../credentials/SubscriptionBillingApi.credentials';
 import { SubscriptionBilling } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
-import { checkedBaseUrl } from '../nodes/SubscriptionBilling/shared/baseUrl';
+import { checkedBaseUrl } from '../nodes/SubscriptionBilling/shared/apiCredentials';
 import { runBilling, useSandbox } from './helpers/billing.cjs';
 
 const sandbox = useSandbox();

@@ -7,7 +7,7 @@
 import { NodeConnectionTypes, type IDataObject, type IExecutePaginationFunctions, type INode, type INodeParameters, type INodeType, type IRun } from 'n8n-workflow';
 import { SubscriptionBillingApi } from '../credentials/SubscriptionBillingApi.credentials';
 import { SubscriptionBilling } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
-import { keyScope } from '../nodes/SubscriptionBilling/actions/idempotency';
+import { keyScope } from '../nodes/SubscriptionBilling/execute/idempotency';
 import { runWorkflow } from './harness/index.cjs';
 import { START_NODE_TYPE } from './harness/node-types.cjs';
 import { runBilling, useSandbox, type BillingRun, type ReceivedRequest } from './helpers/billing.cjs';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { resources } from '../nodes/SubscriptionBilling/descriptions';
+import { resources } from '../nodes/SubscriptionBilling/editor';
 
 const readme = readFileSync(path.join(__dirname, '..', 'README.md'), 'utf8');
 

@@ -6,13 +6,18 @@
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { NodeHelpers } from 'n8n-workflow';
-import type { ICredentialTestFunctions, IDataObject, INode, INodeCredentialTestResult } from 'n8n-workflow';
+import {
+	NodeHelpers,
+	type ICredentialTestFunctions,
+	type IDataObject,
+	type INode,
+	type INodeCredentialTestResult,
+} from 'n8n-workflow';
 import { SubscriptionBillingApi } from '../credentials/SubscriptionBillingApi.credentials';
 import { SubscriptionBilling } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
 import { SubscriptionBillingTrigger } from '../nodes/SubscriptionBilling/SubscriptionBillingTrigger.node';
 import { CREDENTIAL_TEST_MESSAGES, testApiCredential } from '../nodes/SubscriptionBilling/shared/credentialTest';
-import { apiBaseUrl } from '../nodes/SubscriptionBilling/shared/baseUrl';
+import { apiBaseUrl } from '../nodes/SubscriptionBilling/shared/apiCredentials';
 import { runBilling, startSandbox, type Sandbox } from './helpers/billing.cjs';
 import { shutdownN8nCore } from './harness/index.cjs';
 

@@ -25,7 +25,7 @@ function loadWait(withoutSleepWithAbort: boolean): { wait: Wait; sleeps: number[
 			};
 			return withoutSleepWithAbort ? { ...actual, sleepWithAbort: undefined, sleep } : actual;
 		});
-		({ wait } = require('../nodes/SubscriptionBilling/shared/wait'));
+		({ wait } = require('../nodes/SubscriptionBilling/shared/retry'));
 	});
 	jest.dontMock('n8n-workflow');
 	return { wait: wait!, sleeps };

@@ -1,7 +1,5 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
-import { nodeProperties, resources } from './descriptions';
-import { executionHints } from './descriptions/hints';
-import { operationSubtitle } from './descriptions/subtitle';
+import { nodeProperties, resources, executionHints, operationSubtitle } from './editor/index';
 import { testApiCredential } from './shared/credentialTest';
 import { REPOSITORY_URL } from './shared/constants';
 import {
@@ -40,7 +38,7 @@ export class SubscriptionBilling implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'subscriptionBillingApi', required: true, testedBy: 'subscriptionBillingApiTest' }],
-		// the base URL comes from the credential in actions/perform.ts, read once per run, not per item
+		// the base URL comes from the credential in execute/perform.ts, read once per run, not per item
 		requestDefaults: { headers: { Accept: 'application/json' } },
 		properties: nodeProperties(),
 		hints: executionHints,

@@ -21,8 +21,7 @@ const {
 	agentWorkflowStart,
 } = require('./helpers');
 const { startScriptedChatModel, chatToolResult, responsesToolResult, CALL_ID } = require('./scriptedChatModel');
-const { resources } = require('../../dist/nodes/SubscriptionBilling/descriptions');
-const { toolDescription } = require('../../dist/nodes/SubscriptionBilling/descriptions/toolDescriptions');
+const { resources, toolDescription } = require('../../dist/nodes/SubscriptionBilling/editor');
 
 const BILLING_CREDENTIAL = { id: 'sbAgentBilling01', name: 'Subscription Billing account' };
 const OPENAI_CREDENTIAL = { id: 'sbAgentOpenAi001', name: 'Scripted model' };

@@ -11,8 +11,7 @@ const { NODE_TYPE, credentialFor, startEnvironment, requestsOf, agentWorkflowSta
 const { UI_TIMEOUT, byTestId, openBrowser, signIn, screenshot } = require('./browser');
 const { isKnownN8nPageError } = require('./knownN8nPageErrors');
 const { editorUi } = require('./editorUi');
-const { resources } = require('../../dist/nodes/SubscriptionBilling/descriptions');
-const { toolDescription } = require('../../dist/nodes/SubscriptionBilling/descriptions/toolDescriptions');
+const { resources, toolDescription } = require('../../dist/nodes/SubscriptionBilling/editor');
 
 /** The node's own tool Description of an operation. */
 function descriptionOf(resourceValue, operationValue) {

@@ -8,8 +8,7 @@ const { Client } = require('@modelcontextprotocol/sdk/client/index.js');
 const { StreamableHTTPClientTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
 const { SSEClientTransport } = require('@modelcontextprotocol/sdk/client/sse.js');
 const { example, credentialFor, startEnvironment, requestsOf } = require('./helpers');
-const { resources } = require('../../dist/nodes/SubscriptionBilling/descriptions');
-const { toolDescription } = require('../../dist/nodes/SubscriptionBilling/descriptions/toolDescriptions');
+const { resources, toolDescription } = require('../../dist/nodes/SubscriptionBilling/editor');
 
 const TOKEN = 'mcp-e2e-token-0123456789';
 const workflow = example('billing-assistant-mcp.json');

@@ -1,6 +1,5 @@
 import type { ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
-import { credentialBaseUrl, type ApiCredentials } from './apiCredentials';
-import { apiBaseUrl } from './baseUrl';
+import { credentialBaseUrl, type ApiCredentials, apiBaseUrl } from './apiCredentials';
 import { CREDENTIAL_TYPE } from './constants';
 import { DEFAULT_RETRY, type RetrySettings } from './retry';
 import type { Session } from './transport';

@@ -1,7 +1,6 @@
 import { NodeApiError, NodeOperationError, type INode, type JsonObject } from 'n8n-workflow';
 import { NOT_CONNECTED_CODES, provablyNotReceived, UNTRUSTED_CERTIFICATE_CODES, type Failure } from './retry';
-import { redact, redactDeep } from './redact';
-import { API_PATH, missingApiPath } from './baseUrl';
+import { redact, redactDeep, API_PATH, missingApiPath } from './apiCredentials';
 
 interface ApiErrorBody {
 	code?: string;

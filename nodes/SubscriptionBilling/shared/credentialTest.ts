@@ -1,9 +1,7 @@
 import type { ICredentialsDecrypted, ICredentialTestFunctions, INode, INodeCredentialTestResult } from 'n8n-workflow';
 import { failureOf } from './apiError';
-import { credentialBaseUrl, type ApiCredentials } from './apiCredentials';
-import { missingApiPath, parsedBaseUrl } from './baseUrl';
+import { credentialBaseUrl, type ApiCredentials, missingApiPath, parsedBaseUrl, redact } from './apiCredentials';
 import { CREDENTIAL_TYPE } from './constants';
-import { redact } from './redact';
 import { DEFAULT_RETRY } from './retry';
 import { sendForAnswer, type Session } from './transport';
 

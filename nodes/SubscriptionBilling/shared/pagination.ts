@@ -1,10 +1,7 @@
 import { NodeApiError, NodeOperationError, type IDataObject, type IHttpRequestOptions } from 'n8n-workflow';
 import { MAX_PAGE_SIZE } from './constants';
 import { asNodeError } from './apiError';
-import { nextLinkOf } from './linkHeader';
-import { pageKey, ReadAhead } from './readAhead';
-import { DistinctRecords, idFieldOf } from './recordIds';
-import { redact } from './redact';
+import { redact } from './apiCredentials';
 import { DEFAULT_MAX_CONCURRENT } from './rateBudget';
 import { sendForAnswer, type Answer, type Session } from './transport';
 
@@ -328,4 +325,158 @@ export async function collectPages(session: Session, first: IHttpRequestOptions,
 		for (const result of page.results) results.push(result);
 	});
 	return results;
+}
+
+/** One link of an RFC 8288 Link header: `<target>` and the parameters up to the next link. */
+const LINK = /<([^>]*)>([^<]*)/g;
+const REL = /(?:^|;)\s*rel\s*=\s*(?:"([^"]*)"|([^\s;,]+))/i;
+
+/**
+ * The target of the link with relation `next` in an answer's Link header (RFC 8288: `<…>; rel="next"`,
+ * several links in one header or in several), as written: relative targets are resolved by the caller.
+ */
+export function nextLinkOf(headers: IDataObject | undefined): string | undefined {
+	const value = headers?.link;
+	const text = Array.isArray(value) ? value.join(', ') : typeof value === 'string' ? value : '';
+	for (const [, target, parameters] of text.matchAll(LINK)) {
+		const rel = REL.exec(parameters);
+		const relations = (rel?.[1] ?? rel?.[2] ?? '').toLowerCase().split(/\s+/);
+		if (relations.includes('next')) return target.trim();
+	}
+	return undefined;
+}
+
+/** A page request as the API sees it: method, address, query parameters in any order, body. */
+export function pageKey(request: IHttpRequestOptions): string {
+	const url = new URL(request.baseURL ? `${request.baseURL}${request.url}` : request.url);
+	for (const [name, value] of Object.entries(request.qs ?? {})) {
+		if (value !== undefined) url.searchParams.set(name, String(value));
+	}
+	url.searchParams.sort();
+	return `${request.method ?? 'GET'} ${url.href} ${request.body === undefined ? '' : JSON.stringify(request.body)}`;
+}
+
+interface Planned<T> {
+	key: string;
+	request: IHttpRequestOptions;
+	answer?: Promise<T>;
+}
+
+/**
+ * Pages of a list asked for before their turn: the pages a list's `count` shows to follow, in
+ * order, at most `width` of them asked for and not yet taken, and at most `width` unanswered (a
+ * page taken is still in flight until its answer comes). The reader still decides every page
+ * as it would one at a time and takes a page only when its request is the next one planned; any
+ * other request (the list moved) ends reading ahead, and the answers to the pages asked for
+ * meanwhile are dropped. A page is asked for through `send`, which waits its turn in the
+ * execution's request budget; a failed page fails when it is taken, never before.
+ */
+export class ReadAhead<T> {
+	private readonly plan: Array<Planned<T>>;
+	private taken = 0;
+	private asked = 0;
+	private unanswered = 0;
+
+	constructor(
+		requests: IHttpRequestOptions[],
+		private readonly width: number,
+		private readonly send: (request: IHttpRequestOptions, index: number) => Promise<T>,
+	) {
+		this.plan = requests.map((request) => ({ key: pageKey(request), request }));
+		this.fill();
+	}
+
+	private fill(): void {
+		while (this.asked < this.plan.length && this.asked - this.taken < this.width && this.unanswered < this.width) {
+			const planned = this.plan[this.asked];
+			planned.answer = this.send(planned.request, this.asked);
+			this.unanswered++;
+			const answered = () => {
+				this.unanswered--;
+				this.fill();
+			};
+			// Failures are reported when the page is taken; a page never taken fails unheard.
+			planned.answer.then(answered, answered);
+			this.asked++;
+		}
+	}
+
+	/** The answer to `request` when it is the next page planned (one more page is asked for once a page in flight is answered); undefined, and no more reading ahead, otherwise. */
+	take(request: IHttpRequestOptions): Promise<T> | undefined {
+		const planned = this.plan[this.taken];
+		if (!planned || planned.key !== pageKey(request)) {
+			this.stop();
+			return undefined;
+		}
+		const answer = planned.answer as Promise<T>;
+		planned.answer = undefined;
+		this.taken++;
+		this.fill();
+		return answer;
+	}
+
+	/** No page is asked for from now on; the answers to those asked for and not taken are dropped. */
+	stop(): void {
+		for (let index = this.taken; index < this.asked; index++) this.plan[index].answer = undefined;
+		this.plan.length = this.taken;
+		this.asked = this.taken;
+	}
+}
+
+/** The field that identifies a record of a list, by the collection its path ends in (a search: the one before `/search`). */
+const ID_FIELDS: Record<string, string> = {
+	invoices: 'invoice_id',
+	customers: 'customer_id',
+	plans: 'plan_id',
+	upgrade: 'order_id',
+	recast: 'order_id',
+	milestones: 'milestone_id',
+	'payment-methods': 'payment_method_id',
+};
+
+/** The ID field of the records a list request reads, when the list is one of the API's. */
+export function idFieldOf(request: IHttpRequestOptions): string | undefined {
+	const path = new URL(request.url, 'http://path.invalid').pathname;
+	const segments = path.split('/').filter((segment) => segment !== '');
+	if (segments.at(-1) === 'search') segments.pop();
+	return ID_FIELDS[segments.at(-1) ?? ''];
+}
+
+/**
+ * Remembers the records handed on by ID: `fresh` keeps, in order, those not handed on before (a
+ * record without the ID is always kept). Offset paging over a list that changes while it is read
+ * can serve a record on two pages.
+ */
+export class DistinctRecords {
+	private readonly seen = new Set<string>();
+
+	constructor(private readonly idField: string | undefined) {}
+
+	private keyOf(record: IDataObject): string | undefined {
+		const id = this.idField === undefined ? undefined : record?.[this.idField];
+		return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+	}
+
+	/**
+	 * The records not handed on before, at most `room` of them, which count as handed on from now,
+	 * and how many were left out as handed on before.
+	 */
+	fresh(records: IDataObject[], room: number): { records: IDataObject[]; repeated: number } {
+		const kept: IDataObject[] = [];
+		let repeated = 0;
+		for (const record of records) {
+			if (kept.length >= room) break;
+			const key = this.keyOf(record);
+			if (key !== undefined) {
+				// one lookup: the set grows unless the key was in it
+				const before = this.seen.size;
+				if (this.seen.add(key).size === before) {
+					repeated++;
+					continue;
+				}
+			}
+			kept.push(record);
+		}
+		return { records: kept, repeated };
+	}
 }

@@ -1,4 +1,4 @@
-import { wait } from './wait';
+import { wait } from './retry';
 
 /** Most requests one execution keeps in flight to one API unless the node's option says otherwise. */
 export const DEFAULT_MAX_CONCURRENT = 64;

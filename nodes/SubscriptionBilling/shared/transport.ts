@@ -1,20 +1,17 @@
-import {
-	type ICredentialTestFunctions,
-	type IDataObject,
-	type IExecutePaginationFunctions,
-	type ILoadOptionsFunctions,
-	type IHttpRequestOptions,
-	type IN8nHttpFullResponse,
-	type INode,
-	type IPollFunctions,
+import type {
+	ICredentialTestFunctions,
+	IDataObject,
+	IExecutePaginationFunctions,
+	ILoadOptionsFunctions,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+	INode,
+	IPollFunctions,
 } from 'n8n-workflow';
 import { toNodeError } from './apiError';
-import { withApiKey } from './apiCredentials';
-import { fetchRequest } from './fetchRequest';
-import { redact } from './redact';
-import { wait } from './wait';
-import { DEFAULT_MAX_CONCURRENT, requestBudget, type RequestBudget, type Ticket } from './rateBudget';
+import { withApiKey, redact } from './apiCredentials';
 import {
+	wait,
 	DEFAULT_ATTEMPT_TIMEOUT_MS,
 	DEFAULT_RETRY,
 	DEFAULT_TOTAL_TIMEOUT_MS,
@@ -24,6 +21,7 @@ import {
 	type Failure,
 	type RetrySettings,
 } from './retry';
+import { DEFAULT_MAX_CONCURRENT, requestBudget, type RequestBudget, type Ticket } from './rateBudget';
 
 /** Operations, the editor's pickers, the trigger's polls and the credential test send through the same transport. */
 export type TransportContext = IExecutePaginationFunctions | ILoadOptionsFunctions | IPollFunctions | ICredentialTestFunctions;
@@ -337,3 +335,22 @@ export async function sendWithRetries(session: Session, options: IHttpRequestOpt
 }
 
 export { DEFAULT_RETRY };
+
+/**
+ * The HTTP client of the credential test, whose context offers only `helpers.request` (deprecated,
+ * and refused by n8n's community-node rules): a GET the transport builds, sent with the
+ * runtime's fetch. Redirects are never followed; the body comes back as text. The transport's
+ * abort signal bounds the wait (the credential test's attempt lasts as long as its request).
+ */
+export async function fetchRequest(options: IHttpRequestOptions): Promise<IN8nHttpFullResponse> {
+	const url = new URL(`${options.baseURL ?? ''}${options.url}`);
+	for (const [name, value] of Object.entries(options.qs ?? {})) url.searchParams.set(name, String(value));
+	const response = await fetch(url, {
+		method: options.method ?? 'GET',
+		headers: { Accept: 'application/json', ...(options.headers as Record<string, string>) },
+		redirect: 'manual',
+		signal: options.abortSignal as AbortSignal | undefined,
+	});
+	const headers: IDataObject = Object.fromEntries(response.headers);
+	return { statusCode: response.status, headers, body: await response.text() };
+}

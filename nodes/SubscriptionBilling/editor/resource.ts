@@ -1,0 +1,299 @@
+import type {
+	IDisplayOptions,
+	INodeProperties,
+	IHttpRequestMethods,
+	INodePropertyOptions,
+	IParameterBuilderHint,
+	PreSendAction,
+} from 'n8n-workflow';
+import { type OutputDefinition, outputShaper, selectedFieldsCheck } from '../execute/output';
+import { fillPathParameters } from '../shared/idChecks';
+import { keepComposed } from '../execute/runGate';
+import { deferFailures } from '../execute/runOutcome';
+import { lookupIdCheck, type ListLookup, type Upsert } from '../execute/composite';
+import { perform, type Again, type OperationKind, type Shaper } from '../execute/perform';
+import { MAX_PAGE_SIZE } from '../shared/constants';
+import { DEFAULT_ATTEMPT_TIMEOUT_MS } from '../shared/retry';
+import { DEFAULT_MAX_CONCURRENT, MAX_CONCURRENT_LIMIT } from '../shared/rateBudget';
+
+/** Where the Output / Fields parameters stand among a resource's fields; at the end when not placed. */
+export const OUTPUT_PARAMETERS = 'Output / Fields';
+
+export interface ResourceDefinition {
+	name: string;
+	value: string;
+	operations: OperationDefinition[];
+	/**
+	 * The operation a new node starts on when it is not the picker's first (a read, not a write: an
+	 * AI tool added from the panel starts on it).
+	 */
+	startOperation?: string;
+	/** The operation's own fields; Output / Fields, list and fault-handling fields are added from the operations. */
+	fields: Array<INodeProperties | typeof OUTPUT_PARAMETERS>;
+}
+
+/** Display options for fields of some operations of one resource. */
+export function showFor(resource: string, operation: string[]): IDisplayOptions {
+	return { show: { resource: [resource], operation } };
+}
+
+/** The Output choice (Simplified / Raw / Selected Fields) for operations of one resource returning large objects. */
+function outputFields(resource: string, operation: string[], output: OutputDefinition): INodeProperties[] {
+	const names = output.parameters;
+	const show = { resource: [resource], operation };
+	return [
+		{
+			displayName: 'Output',
+			name: names.output,
+			type: 'options',
+			options: [
+				{ name: 'Simplified', value: 'simplified', description: `Only the fields people act on: ${output.simplifiedFields}` },
+				{ name: 'Raw', value: 'raw', description: 'Everything the API returns' },
+				{ name: 'Selected Fields', value: 'selected', description: 'Only the fields you name' },
+			],
+			default: 'simplified',
+			displayOptions: { show },
+		},
+		{
+			displayName: 'Fields',
+			name: names.fields,
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: `e.g. ${output.example}`,
+			description: `Comma-separated fields of the ${output.noun} as the API documents them; a dot reaches into an object and keeps it nested (address.city gives {"address": {"city": …}})`,
+			displayOptions: { show: { ...show, [names.output]: ['selected'] } },
+		},
+	];
+}
+
+/** The resource's fields, with an Output / Fields pair for each kind of result its operations return. */
+export function resourceFields(resource: ResourceDefinition): INodeProperties[] {
+	const outputs = [...new Set(resource.operations.flatMap((operation) => (operation.output ? [operation.output] : [])))];
+	const outputParameters = outputs.flatMap((output) =>
+		outputFields(
+			resource.value,
+			resource.operations
+				.filter((operation) => operation.output === output)
+				.map((operation) => operation.value)
+				.sort(),
+			output,
+		),
+	);
+	const at = resource.fields.indexOf(OUTPUT_PARAMETERS);
+	const fields = resource.fields.filter((field): field is INodeProperties => field !== OUTPUT_PARAMETERS);
+	fields.splice(at === -1 ? fields.length : at, 0, ...outputParameters);
+	return fields;
+}
+
+interface OperationBase {
+	name: string;
+	value: string;
+	action: string;
+	description: string;
+	/** What the result holds, for an AI model choosing the tool; operations with an Output choice say it there (toolDescription in editor/index.ts). */
+	returns?: string;
+	method: IHttpRequestMethods;
+	/** Path below the base URL; `{parameterName}` placeholders are filled with validated ids. */
+	path: string;
+	/** Body builders and checks, run in order after the fields are mapped (and after the lookup's and the output's checks) and before the request. */
+	preSend?: PreSendAction[];
+	/** For n8n's AI Workflow Builder: when to choose this operation (shared/builderHint.ts). */
+	builderHint?: IParameterBuilderHint;
+	/** A get by ID done through the paged list at `path` (the API has none of its own). */
+	lookup?: ListLookup;
+	/** A create or update done as a search, then a create or an update (the API has none of its own). */
+	upsert?: Upsert;
+	/** For a write not applied again when asked for again (see Again). */
+	again?: Again;
+}
+
+/**
+ * Every list says whether the API documents paging for it. `paged`: `limit`/`offset` are sent and
+ * the `next` links followed. Not paged: no paging parameter is sent, the answer is read whole
+ * and Limit is applied here.
+ */
+export type OperationDefinition = OperationBase &
+	({ kind: Exclude<OperationKind, 'list'> } | { kind: 'list'; paged: boolean }) &
+	(
+		| {
+				/** The kind of result: the Output / Fields parameters, the shaper and the Selected Fields check follow from it. */
+				output: OutputDefinition;
+				shape?: never;
+		  }
+		| { output?: never; shape?: Shaper }
+	);
+
+export function isPaged(definition: OperationDefinition): boolean {
+	return definition.kind === 'list' && definition.paged;
+}
+
+/** The checks an operation's lookup and output bring, then its own, in that order. */
+function preSendSteps(definition: OperationDefinition): PreSendAction[] {
+	return [
+		...(definition.lookup ? [lookupIdCheck(definition.lookup)] : []),
+		...(definition.output ? [selectedFieldsCheck(definition.output)] : []),
+		...(definition.preSend ?? []),
+	];
+}
+
+/** The declarative routing every operation shares; only method, path, kind and checks differ. */
+export function operationOption(definition: OperationDefinition): INodePropertyOptions {
+	const shape = definition.output ? outputShaper(definition.output) : definition.shape;
+	return {
+		name: definition.name,
+		value: definition.value,
+		action: definition.action,
+		description: definition.description,
+		...(definition.builderHint ? { builderHint: definition.builderHint } : {}),
+		routing: {
+			request: { method: definition.method, url: definition.path },
+			send: { paginate: true, preSend: [keepComposed, ...deferFailures([fillPathParameters, ...preSendSteps(definition)])] },
+			operations: { pagination: perform(definition.kind, shape, isPaged(definition), definition.lookup, definition.upsert, definition.again) },
+		},
+	};
+}
+
+function operationsOfKind(resource: ResourceDefinition, kinds: OperationKind[]): string[] {
+	return resource.operations.filter((operation) => kinds.includes(operation.kind)).map((operation) => operation.value);
+}
+
+const RETURN_ALL_HINTS = {
+	paged: `Return All follows every page (${MAX_PAGE_SIZE} results a request); on very large lists it can take a while and produce many items`,
+	whole: 'The API sends this list whole, in one answer (it takes no paging parameters); Return All keeps every entry, Limit only the first ones',
+};
+
+/** Return All (its hint says how the list is read) / Limit for every list operation of the resource. */
+export function listFields(resource: ResourceDefinition): INodeProperties[] {
+	const lists = resource.operations.filter((operation) => operation.kind === 'list');
+	const operation = lists.map((list) => list.value);
+	if (operation.length === 0) return [];
+	const returnAll = (['paged', 'whole'] as const)
+		.map((reading) => ({ reading, operation: lists.filter((list) => isPaged(list) === (reading === 'paged')).map((list) => list.value) }))
+		.filter((group) => group.operation.length > 0)
+		.map(
+			(group): INodeProperties => ({
+				displayName: 'Return All',
+				name: 'returnAll',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to return all results or only up to a given limit',
+				hint: RETURN_ALL_HINTS[group.reading],
+				displayOptions: { show: { resource: [resource.value], operation: group.operation } },
+			}),
+		);
+	return [
+		...returnAll,
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 50,
+			description: 'Max number of results to return',
+			displayOptions: { show: { resource: [resource.value], operation, returnAll: [false] } },
+		},
+	];
+}
+
+const retryOptions: INodeProperties[] = [
+	{
+		displayName: 'Max Retries',
+		name: 'maxRetries',
+		type: 'number',
+		typeOptions: { minValue: 0, maxValue: 10 },
+		default: 4,
+		hint: "Settings → Retry On Fail comes on top: n8n runs the whole node again, and each run retries each request up to this many times",
+		description:
+			"How often this node repeats one request after rate limiting (429), a server error (5xx), a timeout or a dropped connection, before the item fails. n8n's Settings → Retry On Fail comes on top: once the node has failed it runs the node again for every item, and each of those tries retries up to this many times again.",
+	},
+	{
+		// n8n's own nodes write "(ms)" under an inline lint exception, which n8n's community
+		// package scan ignores (allowInlineConfig: false); "(Ms)" misreads, so the unit is spelled out.
+		displayName: 'Retry Delay (Milliseconds)',
+		name: 'retryDelay',
+		type: 'number',
+		typeOptions: { minValue: 0 },
+		default: 500,
+		description:
+			"Wait before this node's first retry of a request, doubled for each further one. A Retry-After header from the API takes precedence; one of more than 60 s stops the retries with an error. Settings → Wait Between Tries (ms) is separate: n8n waits that long between Retry On Fail's runs of the whole node.",
+	},
+	{
+		displayName: 'Max Time per Request (Seconds)',
+		name: 'maxRequestTime',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 120,
+		description: `Longest this node spends on one request, all its attempts and the waits between them together, before the item fails. An attempt fails after Request Options → Timeout (${DEFAULT_ATTEMPT_TIMEOUT_MS / 1000} s when not set) without anything from the server.`,
+	},
+];
+
+const idempotencyOptions: INodeProperties[] = [
+	{
+		displayName: 'Idempotency',
+		name: 'idempotency',
+		type: 'options',
+		options: [
+			{
+				name: 'Derived From Request',
+				value: 'derived',
+				description:
+					"A key for this execution, run of the node and item, computed with the request. Applied once: this node's retries, Settings → Retry On Fail, and Retry execution of a failed execution. Applied again: a new execution, the next run of the node in a loop, another item. For writes that must survive a crash of n8n, use a custom key.",
+			},
+			{
+				name: 'Custom Key',
+				value: 'custom',
+				description: 'A key you give, such as an order ID: the API applies one write per key, however often and in whatever execution it is sent',
+			},
+			{
+				name: 'Off',
+				value: 'off',
+				description: 'No key: this node repeats a write only when it provably did not reach the API, but Settings → Retry On Fail sends it again even when the API applied it',
+			},
+		],
+		default: 'derived',
+		description: 'Whether writes carry the X-SERVICE-IDEMPOTENT-OPERATION-KEY header, with which the API recognises a repeated request and applies it once',
+	},
+	{
+		displayName: 'Idempotency Key',
+		name: 'idempotencyKey',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. {{ $json.order_id }}',
+		description:
+			'Up to 255 characters, one per intended write: usually an expression that reads an ID of the input item, like its order ID. The API applies the first request with a key and answers every later one with its result; the same key with a different request is refused.',
+		displayOptions: { show: { idempotency: ['custom'] } },
+	},
+];
+
+const concurrencyOptions: INodeProperties[] = [
+	{
+		displayName: 'Max Concurrent Requests',
+		name: 'maxConcurrentRequests',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_CONCURRENT_LIMIT },
+		default: DEFAULT_MAX_CONCURRENT,
+		description:
+			'Most requests all items of this execution have in flight to the API at once. Sending starts with 16 and doubles each second up to this until the API first answers 429 (rate limited); a 429 pauses them all for its Retry-After and lowers the number for a while; it recovers after successes.',
+	},
+];
+
+/** Retry settings on every operation; writes also get the idempotency key. */
+export function faultHandlingFields(resource: ResourceDefinition): INodeProperties[] {
+	const variants: Array<{ kinds: OperationKind[]; options: INodeProperties[] }> = [
+		{ kinds: ['read', 'list'], options: [...retryOptions, ...concurrencyOptions] },
+		{ kinds: ['write'], options: [...retryOptions, ...idempotencyOptions, ...concurrencyOptions] },
+	];
+	return variants
+		.map(({ kinds, options }) => ({ operation: operationsOfKind(resource, kinds), options }))
+		.filter(({ operation }) => operation.length > 0)
+		.map(({ operation, options }) => ({
+			displayName: 'Fault Handling',
+			name: 'faultHandling',
+			type: 'collection',
+			placeholder: 'Add option',
+			default: {},
+			displayOptions: { show: { resource: [resource.value], operation } },
+			options,
+		}));
+}

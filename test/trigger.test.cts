@@ -201,6 +201,20 @@ describe('invoices of one customer', () => {
 		expect(error?.message).toBe('Customer: "../plans" is not an ID (an ID has only letters, digits and hyphens)');
 		expect(apiRequests(sandbox)).toEqual([]);
 	});
+
+	// One policy for every setting (trigger/parameters.ts): a value outside the editor field's limits is an error naming the field, never clamped.
+	test.each([
+		[{ events: ['newInvoice'], scope: 'all', lookBackDays: '={{ 91 }}' }, 'Look-Back Window (Days): "91" is not a whole number from 1 to 90'],
+		[{ events: ['newInvoice'], scope: 'customer', customerId: { __rl: true, mode: 'id', value: 'any-customer' }, lookBackDays: null }, 'Look-Back Window (Days): "null" is not a whole number from 1 to 90'],
+		[{ events: ['invoicePaid'], scope: 'all', requestsPerPoll: '={{ 5 }}' }, 'Requests Per Poll: "5" is not a whole number of at least 10'],
+		[{ events: ['subscriptionRenewalDue'], subscriptionReadsPerPoll: 2.5 }, 'Subscription Reads Per Poll: "2.5" is not a whole number of at least 10'],
+		[{ events: ['subscriptionEndingSoon'], endingSoonDays: '={{ -1 }}' }, 'Days Before End: "-1" is not a whole number from 0 to 366'],
+		[{ events: ['subscriptionRenewalDue'], renewalDueDays: '={{ "soon" }}' }, 'Days Before Renewal: "soon" is not a whole number from 0 to 366'],
+	])('a setting the editor would not accept is refused before any request, naming the field: %j', async (parameters, message) => {
+		const { error } = await activeTrigger(sandbox, parameters).poll();
+		expect(error?.message).toBe(message);
+		expect(apiRequests(sandbox)).toEqual([]);
+	});
 });
 
 describe('invoices of all customers', () => {

@@ -121,6 +121,8 @@ async function pollStep(input: PollInput, before: TriggerState, settings: Trigge
 	if (invoiceEvents.length > 0) {
 		const previous = before.invoices?.customer === watchedCustomer(invoiceCustomerId) ? before.invoices : undefined;
 		const outcome = await pollInvoiceEvents(input, previous, invoiceEvents, invoiceCustomerId, {
+			lookBackMs: settings.lookBackMs,
+			requestsPerPoll: settings.requestsPerPoll,
 			added: addedEvents(previous?.events, invoiceEvents),
 			customerListRead: listEvents.length > 0,
 		});

@@ -1,8 +1,76 @@
 import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { customerIdField } from '../shared/idFields';
 import { INVOICE_FAMILY_EVENTS, type TriggerEvent } from './events/types';
-import { detailSettings } from './detailSettings';
-import { invoiceSettings } from './invoiceSettings';
+
+export const DEFAULT_LOOK_BACK_DAYS = 7;
+export const MAX_LOOK_BACK_DAYS = 90;
+/** Chosen from `npm run bench:trigger` (docs/trigger.md): the smallest budget whose sweeps stay within 1.15× the ideal at 100 requests/s. */
+export const DEFAULT_REQUESTS_PER_POLL = 1000;
+export const MIN_REQUESTS_PER_POLL = 10;
+
+/** The invoice events' settings: how far back late invoices are seen, and a poll's request budget over all customers. */
+export function invoiceSettings(show: IDisplayOptions['show']): INodeProperties[] {
+	return [
+		{
+			displayName: 'Look-Back Window (Days)',
+			name: 'lookBackDays',
+			type: 'number',
+			default: DEFAULT_LOOK_BACK_DAYS,
+			typeOptions: { minValue: 1, maxValue: MAX_LOOK_BACK_DAYS, numberPrecision: 0 },
+			description:
+				'An invoice that appears late (back-dated, or published after its issue time) is reported if it appears within this many days of its issue time; one that appears later is not. Each visit of a customer reads the invoices issued in this window.',
+			displayOptions: { show },
+		},
+		{
+			displayName: 'Requests Per Poll',
+			name: 'requestsPerPoll',
+			type: 'number',
+			default: DEFAULT_REQUESTS_PER_POLL,
+			typeOptions: { minValue: MIN_REQUESTS_PER_POLL, numberPrecision: 0 },
+			description:
+				"Most requests one poll sends. With more customers than that, one pass over all customers spans several polls, each resuming where the last stopped (at 100 requests/s: 1,000 requests take about 10 seconds). Nothing is missed or doubled between polls; a change is reported within one pass.",
+			displayOptions: { show: { ...show, scope: ['all'] } },
+		},
+		{
+			displayName:
+				'Cost: one request per poll, plus one Invoice Search per 1,000 watched invoices (open, or paid within the look-back window) older than the customer\'s newest 100',
+			name: 'oneCustomerNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: { show: { ...show, scope: ['customer'] } },
+		},
+		{
+			displayName:
+				'All Customers: one request per customer (two with open invoices older than the look-back window), spread over polls by Requests Per Poll. A change is reported within one pass over all customers: at 10,000 customers and 100 requests/s, about 2 minutes of polling.',
+			name: 'allCustomersNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: { show: { ...show, scope: ['all'] } },
+		},
+	];
+}
+
+/** Subscription Gets one poll sends at most by default: the same budget as the invoice events' sweep. */
+export const DEFAULT_SUBSCRIPTION_READS_PER_POLL = DEFAULT_REQUESTS_PER_POLL;
+
+const subscriptionReadsPerPoll: INodeProperties = {
+	displayName: 'Subscription Reads Per Poll',
+	name: 'subscriptionReadsPerPoll',
+	type: 'number',
+	default: DEFAULT_SUBSCRIPTION_READS_PER_POLL,
+	typeOptions: { minValue: MIN_REQUESTS_PER_POLL, numberPrecision: 0 },
+	description:
+		'Most running subscriptions one poll reads (Subscription Get) for Subscription Renewal Due and Compare Detail Fields. With more than that, one pass over them spans several polls, each resuming where the last stopped (the first pass runs within the poll at publishing); a renewal date or detail change is seen within one pass. Renewals entering the window and subscriptions whose listed fields changed are read first (up to half).',
+};
+
+/** Shown with Subscription Renewal Due, or with Subscription Updated when Compare Detail Fields is on */
+export const detailSettings: INodeProperties[] = [
+	{ ...subscriptionReadsPerPoll, displayOptions: { show: { events: ['subscriptionRenewalDue'] } } },
+	{
+		...subscriptionReadsPerPoll,
+		displayOptions: { show: { events: ['subscriptionUpdated'], subscriptionDetails: [true] }, hide: { events: ['subscriptionRenewalDue'] } },
+	},
+];
 
 export const SUBSCRIPTION_STATUSES = [
 	'ACTIVE',

@@ -1,7 +1,6 @@
-import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { forEachConcurrently } from '../concurrency';
 import { fingerprint } from '../fingerprint';
-import { readInvoiceSettings } from '../invoiceSettings';
 import type { InvoiceState, InvoiceSweep } from '../state';
 import { customerPage, readCustomerList, type CustomerPage } from './customerList';
 import { mostRecentInvoice, visitCustomer, type InvoiceEvent, type Visit } from './customerInvoices';
@@ -15,10 +14,13 @@ export type { InvoiceEvent };
 const PARALLEL_CUSTOMERS = 16;
 
 export interface InvoicePollOptions {
+	/** The settings (parameters.ts): the look-back window and, over all customers, a poll's request budget. */
+	lookBackMs: number;
+	requestsPerPoll: number;
 	/** Events added to the selection since the state was written: they only learn at first. */
-	added?: readonly InvoiceEvent[];
+	added: readonly InvoiceEvent[];
 	/** The poll reads the whole customer list anyway (customer-list events selected): the sweep takes its customers from that reading. */
-	customerListRead?: boolean;
+	customerListRead: boolean;
 }
 
 /** `*`: All Customers. */
@@ -44,13 +46,13 @@ export async function pollInvoiceEvents(
 	previous: InvoiceState | undefined,
 	events: InvoiceEvent[],
 	customerId: string | undefined,
-	options: InvoicePollOptions = {},
+	options: InvoicePollOptions,
 ): Promise<{ items: IDataObject[]; state: InvoiceState }> {
-	const { lookBackMs, requestsPerPoll } = readInvoiceSettings(input.api.session.ctx as IPollFunctions);
+	const { lookBackMs, requestsPerPoll } = options;
 	const now = input.now.getTime();
 	const sweep = startingSweep(previous?.sweep, now, lookBackMs);
 	const table = previous ? InvoiceTable.read(previous.customers, previous.statuses) : new InvoiceTable();
-	const learning = learningAt({ nextCustomer: sweep.nextCustomer, learning: previous?.learning }, events, options.added ?? []);
+	const learning = learningAt({ nextCustomer: sweep.nextCustomer, learning: previous?.learning }, events, options.added);
 	const start = sweep.nextCustomer ?? 0;
 	let spent = 0;
 	let visiting = 0;
@@ -66,7 +68,7 @@ export async function pollInvoiceEvents(
 	};
 	let page: CustomerPage;
 	if (customerId) page = { ids: [customerId], end: true };
-	else page = await customerPage(input.api, start, { fromList: options.customerListRead === true, want: requestsPerPoll, spend: () => spent++ });
+	else page = await customerPage(input.api, start, { fromList: options.customerListRead, want: requestsPerPoll, spend: () => spent++ });
 
 	const found = new Map<string, IDataObject[]>();
 	const visited = await forEachConcurrently(

@@ -4,8 +4,7 @@ import { visitPages } from '../../shared/pagination';
 import { fingerprint, packFingerprints, unpackFingerprints } from '../fingerprint';
 import type { ReadAccess } from '../../shared/apiAccess';
 import { failedPayments, isOpen, isOverdue, isPaid, issuedMs, paidMs, type CustomerInvoices, type Watched } from './invoiceState';
-
-export type InvoiceEvent = 'newInvoice' | 'invoicePaid' | 'invoiceOverdue' | 'invoicePaymentFailed';
+import type { InvoiceFamilyEvent } from './types';
 
 /** First page when only the newest invoices matter: small, since new invoices are few per poll. */
 const DISCOVERY_PAGE_SIZE = 100;
@@ -13,7 +12,7 @@ const DISCOVERY_PAGE_SIZE = 100;
 /** What one visit of one customer needs to know (the same for every customer of a sweep). */
 export interface Visit {
 	api: ReadAccess;
-	events: InvoiceEvent[];
+	events: InvoiceFamilyEvent[];
 	now: Date;
 	/** Invoices issued before this (epoch ms) are not read, unless watched: the look-back window's far end. */
 	floor: number;
@@ -22,7 +21,7 @@ export interface Visit {
 	/** The first sweep after activation: remember, emit nothing. */
 	baseline: boolean;
 	/** Events added to the selection whose first visit of this customer this is: they remember, emit nothing. */
-	learning: ReadonlySet<InvoiceEvent>;
+	learning: ReadonlySet<InvoiceFamilyEvent>;
 	/** Called once per request sent (the poll's request budget). */
 	spend: () => void;
 }
@@ -88,14 +87,14 @@ function paymentPrint(payment: IDataObject): string {
 	return fingerprint(String(payment.payment_id ?? `${String(payment.paid_at)} ${String(payment.error)}`));
 }
 
-function item(event: InvoiceEvent, invoice: IDataObject, detectedAt: string, previousStatus: string | null, failure?: { payment: IDataObject; attempt: number }): IDataObject {
+function item(event: InvoiceFamilyEvent, invoice: IDataObject, detectedAt: string, previousStatus: string | null, failure?: { payment: IDataObject; attempt: number }): IDataObject {
 	if (event === 'newInvoice') return { event, detected_at: detectedAt, invoice };
 	if (failure) return { event, detected_at: detectedAt, error: failure.payment.error, attempt_count: failure.attempt, payment: failure.payment, invoice };
 	return { event, detected_at: detectedAt, previous_status: previousStatus, invoice };
 }
 
 /** The event only remembers at this visit: the first sweep, or the event's first visit of the customer since it was added. */
-function quiet(visit: Visit, event: InvoiceEvent): boolean {
+function quiet(visit: Visit, event: InvoiceFamilyEvent): boolean {
 	return visit.baseline || visit.learning.has(event);
 }
 
@@ -113,7 +112,7 @@ function judge(visit: Visit, invoice: IDataObject, before: Watched | undefined, 
 	const paid = isPaid(invoice);
 	const overdue = isOverdue(invoice, now);
 	const seenBefore = firstSight || before !== undefined;
-	const reports = (event: InvoiceEvent) => seenBefore && events.includes(event) && !quiet(visit, event);
+	const reports = (event: InvoiceFamilyEvent) => seenBefore && events.includes(event) && !quiet(visit, event);
 	if (reports('invoicePaymentFailed')) {
 		for (const failure of failures) {
 			if (!failedBefore.has(paymentPrint(failure.payment))) emit(item('invoicePaymentFailed', invoice, detectedAt, previousStatus, failure));
@@ -176,7 +175,7 @@ export async function visitCustomer(visit: Visit, customerId: string, previous: 
 }
 
 /** Fetch Test Event: the customer's most recent invoice the event is about, state untouched. */
-export async function mostRecentInvoice(api: ReadAccess, customerId: string, event: InvoiceEvent, now: Date): Promise<IDataObject | undefined> {
+export async function mostRecentInvoice(api: ReadAccess, customerId: string, event: InvoiceFamilyEvent, now: Date): Promise<IDataObject | undefined> {
 	let match: IDataObject | undefined;
 	const detectedAt = now.toISOString();
 	await visitPages(api.session, newestInvoicesRequest(api, customerId), { pageSize: DISCOVERY_PAGE_SIZE }, (page) => {

@@ -1,5 +1,5 @@
 /** Invoice events added to a running trigger: where each still only learns, over the sweep it was added in and the next. */
-import type { InvoiceEvent } from './customerInvoices';
+import type { InvoiceFamilyEvent } from './types';
 
 /**
  * An event added while the family was running: at each customer its first visit only remembers,
@@ -13,10 +13,10 @@ export interface Learning {
 }
 
 /** The sweep's `learning`: per event added to the selection, where it still learns. */
-export type LearningEvents = Partial<Record<InvoiceEvent, Learning>>;
+export type LearningEvents = Partial<Record<InvoiceFamilyEvent, Learning>>;
 
 /** The learning events still selected, and the events just added (learning from where the sweep stands). */
-export function learningAt(sweep: { nextCustomer?: number; learning?: LearningEvents }, events: InvoiceEvent[], added: readonly InvoiceEvent[]): LearningEvents {
+export function learningAt(sweep: { nextCustomer?: number; learning?: LearningEvents }, events: InvoiceFamilyEvent[], added: readonly InvoiceFamilyEvent[]): LearningEvents {
 	const learning: LearningEvents = {};
 	for (const event of events) {
 		const entry = sweep.learning?.[event] ?? (added.includes(event) ? { from: sweep.nextCustomer ?? 0, nextSweep: false } : undefined);
@@ -26,15 +26,15 @@ export function learningAt(sweep: { nextCustomer?: number; learning?: LearningEv
 }
 
 /** The events that only remember at the customer at `position` of the sweep. */
-export function learningAtPosition(learning: LearningEvents, position: number): Set<InvoiceEvent> {
-	const events = Object.entries(learning) as Array<[InvoiceEvent, Learning]>;
+export function learningAtPosition(learning: LearningEvents, position: number): Set<InvoiceFamilyEvent> {
+	const events = Object.entries(learning) as Array<[InvoiceFamilyEvent, Learning]>;
 	return new Set(events.filter(([, { from, nextSweep }]) => (nextSweep ? position < from : position >= from)).map(([event]) => event));
 }
 
 /** What is left to learn once the poll has visited customers up to `nextCustomer` (undefined: the sweep ended). */
 export function learningAfter(learning: LearningEvents, nextCustomer: number | undefined): LearningEvents | undefined {
 	const left: LearningEvents = {};
-	for (const [event, entry] of Object.entries(learning) as Array<[InvoiceEvent, Learning]>) {
+	for (const [event, entry] of Object.entries(learning) as Array<[InvoiceFamilyEvent, Learning]>) {
 		if (nextCustomer !== undefined && !(entry.nextSweep && nextCustomer >= entry.from)) left[event] = entry;
 		else if (nextCustomer === undefined && !entry.nextSweep && entry.from > 0) left[event] = { from: entry.from, nextSweep: true };
 	}

@@ -3,12 +3,10 @@ import { forEachConcurrently } from '../concurrency';
 import { fingerprint } from '../fingerprint';
 import type { InvoiceState, InvoiceSweep } from '../state';
 import { customerPage, readCustomerList, type CustomerPage } from './customerList';
-import { mostRecentInvoice, visitCustomer, type InvoiceEvent, type Visit } from './customerInvoices';
+import { mostRecentInvoice, visitCustomer, type Visit } from './customerInvoices';
 import { learningAfter, learningAt, learningAtPosition } from './invoiceLearning';
 import { InvoiceTable } from './invoiceState';
-import type { PollInput } from './types';
-
-export type { InvoiceEvent };
+import type { InvoiceFamilyEvent, PollInput } from './types';
 
 /** Customers whose invoices are read at the same time; the request budget (rateBudget.ts) paces them. */
 const PARALLEL_CUSTOMERS = 16;
@@ -18,7 +16,7 @@ export interface InvoicePollOptions {
 	lookBackMs: number;
 	requestsPerPoll: number;
 	/** Events added to the selection since the state was written: they only learn at first. */
-	added: readonly InvoiceEvent[];
+	added: readonly InvoiceFamilyEvent[];
 	/** The poll reads the whole customer list anyway (customer-list events selected): the sweep takes its customers from that reading. */
 	customerListRead: boolean;
 }
@@ -44,7 +42,7 @@ function startingSweep(previous: InvoiceSweep | undefined, now: number, lookBack
 export async function pollInvoiceEvents(
 	input: PollInput,
 	previous: InvoiceState | undefined,
-	events: InvoiceEvent[],
+	events: InvoiceFamilyEvent[],
 	customerId: string | undefined,
 	options: InvoicePollOptions,
 ): Promise<{ items: IDataObject[]; state: InvoiceState }> {
@@ -96,7 +94,7 @@ export async function pollInvoiceEvents(
 }
 
 /** Fetch Test Event: the most recent matching invoice, looking at the newest customers first. */
-export async function sampleInvoice(input: PollInput, event: InvoiceEvent, customerId: string | undefined): Promise<IDataObject[]> {
+export async function sampleInvoice(input: PollInput, event: InvoiceFamilyEvent, customerId: string | undefined): Promise<IDataObject[]> {
 	const ids = customerId ? [customerId] : (await readCustomerList(input.api)).customers.map((customer) => String(customer.customer_id)).reverse();
 	for (const id of ids) {
 		const item = await mostRecentInvoice(input.api, id, event, input.now);

@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { useSandbox } from './helpers/billing.cjs';
 import { activeTrigger } from './helpers/trigger.cjs';
 import { InvoiceTable } from '../nodes/SubscriptionBilling/trigger/events/invoiceState';
-import { CUSTOMER_LIST_EVENTS, INVOICE_FAMILY_EVENTS } from '../nodes/SubscriptionBilling/trigger/events/types';
+import { CUSTOMER_LIST_EVENTS, INVOICE_FAMILY_EVENTS } from '../nodes/SubscriptionBilling/trigger/events/catalog';
 import { RecordTable } from '../nodes/SubscriptionBilling/trigger/recordTable';
 import { readTriggerState, writeTriggerState, type TriggerState } from '../nodes/SubscriptionBilling/trigger/state';
 

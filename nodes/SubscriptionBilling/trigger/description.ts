@@ -1,6 +1,6 @@
 import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { customerIdField } from '../shared/idFields';
-import { INVOICE_FAMILY_EVENTS, type TriggerEvent } from './events/types';
+import { EVENT_DEFINITIONS, INVOICE_FAMILY_EVENTS, type TriggerEvent } from './events/catalog';
 
 export const DEFAULT_LOOK_BACK_DAYS = 7;
 export const MAX_LOOK_BACK_DAYS = 90;
@@ -85,62 +85,14 @@ export const SUBSCRIPTION_STATUSES = [
 ];
 
 const LIST_COST = 'Cost: the customer list, read once per poll for all customer and subscription events (1 request per 1,000 customers).';
-const DETAIL_COST =
-	'Cost: the customer list (1 request per 1,000 customers), plus 1 request (Subscription Get) per running subscription per pass, at most Subscription Reads Per Poll a poll.';
 const INVOICE_COST = 'Cost: 1 request per watched customer per poll.';
 
-/** An event's description and what it costs per poll. */
-function withCost(what: string, cost: string): string {
-	return `${what} ${cost}`;
-}
-
-/** Every event, as the editor names and describes it. */
-export const EVENT_OPTIONS: Array<INodePropertyOptions & { value: TriggerEvent }> = [
-	{
-		name: 'Customer Updated',
-		value: 'customerUpdated',
-		description: withCost("A customer's name, legal name, external ID, address, processor customer ID or tax ID changed: each changed field with its new value (the trigger keeps these fields as hashes, so not their previous values).", LIST_COST),
-	},
-	{ name: 'Invoice Overdue', value: 'invoiceOverdue', description: withCost('An unpaid invoice passed its due date.', INVOICE_COST) },
-	{ name: 'Invoice Paid', value: 'invoicePaid', description: withCost('An invoice was fully paid.', INVOICE_COST) },
-	{
-		name: 'Invoice Payment Failed',
-		value: 'invoicePaymentFailed',
-		description: withCost('A payment attempt on an invoice failed: the error, the invoice and the attempt count.', INVOICE_COST),
-	},
-	{ name: 'New Customer', value: 'newCustomer', description: withCost('A customer was created.', LIST_COST) },
-	{ name: 'New Invoice', value: 'newInvoice', description: withCost('An invoice was issued.', INVOICE_COST) },
-	{ name: 'New Subscription', value: 'newSubscription', description: withCost('A subscription appeared on a customer.', LIST_COST) },
-	{
-		name: 'Subscription Ending Soon',
-		value: 'subscriptionEndingSoon',
-		description: withCost("A running subscription's end date (ends_at) is within the days you set: once per subscription and end date.", LIST_COST),
-	},
-	{ name: 'Subscription Paused', value: 'subscriptionPaused', description: withCost("A subscription's status changed to PAUSED.", LIST_COST) },
-	{
-		name: 'Subscription Renewal Due',
-		value: 'subscriptionRenewalDue',
-		description: withCost("A running subscription's renewal date (renews_at) is within the days you set: once per subscription and renewal date.", DETAIL_COST),
-	},
-	{
-		name: 'Subscription Resumed',
-		value: 'subscriptionResumed',
-		description: withCost('A paused subscription runs again (PAUSED to ACTIVE or TERMINATING).', LIST_COST),
-	},
-	{
-		name: 'Subscription Status Changed',
-		value: 'subscriptionStatusChanged',
-		description: withCost('A subscription changed status (e.g. to TERMINATING, PAUSED or TERMINATED).', LIST_COST),
-	},
-	{
-		name: 'Subscription Updated',
-		value: 'subscriptionUpdated',
-		description: withCost(
-			"A subscription's name, start date, end date or status changed (with Compare Detail Fields also its renewal, totals and line items): each changed field with its new value, and its previous value for status, dates and auto-renewal.",
-			LIST_COST,
-		),
-	},
-];
+/** Every event, as the editor names and describes it with what it costs per poll (events/catalog.ts), by name. */
+export const EVENT_OPTIONS: Array<INodePropertyOptions & { value: TriggerEvent }> = EVENT_DEFINITIONS.map(({ name, value, summary, cost, family }) => ({
+	name,
+	value,
+	description: `${summary} ${cost ?? (family === 'invoices' ? INVOICE_COST : LIST_COST)}`,
+})).sort((a, b) => a.name.localeCompare(b.name));
 
 /** Display options: shown when Events includes one of `events` (and the `more` conditions hold). */
 function whenEvents(events: readonly string[], more: IDisplayOptions['show'] = {}): IDisplayOptions {

@@ -2,7 +2,8 @@ import { NodeOperationError, type IPollFunctions } from 'n8n-workflow';
 import { quoted } from '../shared/invalidInput';
 import { ID } from '../shared/idChecks';
 import { triggerProperties } from './description';
-import { isCustomerListEvent, isInvoiceFamilyEvent, type CustomerListEvent, type CustomerListSettings, type InvoiceFamilyEvent, type TriggerEvent } from './events/types';
+import { isCustomerListEvent, isInvoiceFamilyEvent, type CustomerListEvent, type InvoiceFamilyEvent, type TriggerEvent } from './events/catalog';
+import type { CustomerListSettings } from './events/types';
 
 /**
  * Every setting of the trigger is read here, once per poll, before any request. One policy: a

@@ -136,6 +136,11 @@ export class RecordTable {
 		return { columns: [...this.columns], ...(this.words.length > 0 && { words: this.words }), rows: rows.join('') };
 	}
 
+	/** A new table after this one, with the same exact columns and words. */
+	next(columns: readonly string[]): RecordTable {
+		return new RecordTable(columns, this.exact, this.words);
+	}
+
 	has(column: string): boolean {
 		return this.columns.includes(column);
 	}

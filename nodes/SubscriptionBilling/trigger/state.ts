@@ -1,7 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import type { LearningEvents } from './events/invoiceLearning';
 import { packedRows, packRows } from './events/invoiceState';
-import type { CustomerListEvent, InvoiceFamilyEvent } from './events/types';
+import type { CustomerListEvent, InvoiceFamilyEvent } from './events/catalog';
 import { FINGERPRINT_LENGTH } from './fingerprint';
 import { UNKNOWN, walkRows, type StoredTable } from './recordTable';
 

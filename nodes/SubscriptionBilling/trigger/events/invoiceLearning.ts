@@ -1,5 +1,5 @@
 /** Invoice events added to a running trigger: where each still only learns, over the sweep it was added in and the next. */
-import type { InvoiceFamilyEvent } from './types';
+import type { InvoiceFamilyEvent } from './catalog';
 
 /**
  * An event added while the family was running: at each customer its first visit only remembers,

@@ -1,4 +1,3 @@
-import type { IDataObject } from 'n8n-workflow';
 import { BASE64, fromBase64, isBase64Char, toBase64 } from '../compact';
 import { FINGERPRINT_LENGTH } from '../fingerprint';
 
@@ -161,46 +160,4 @@ function uuidOf(packed: string): string {
 
 function flags(watched: Watched): string {
 	return (watched.failed !== '' ? `$${watched.failed}` : '') + (watched.paidAt !== undefined ? `@${toBase64(Math.floor(watched.paidAt / 1000), 6)}` : '');
-}
-
-function timeMs(value: unknown): number {
-	return typeof value === 'string' ? Date.parse(value) : NaN;
-}
-
-export function issuedMs(invoice: IDataObject): number {
-	return timeMs(invoice.issued_at);
-}
-
-export function paidMs(invoice: IDataObject): number {
-	return timeMs(invoice.fully_paid_at);
-}
-
-export function isPaid(invoice: IDataObject): boolean {
-	return typeof invoice.fully_paid_at === 'string' && invoice.fully_paid_at !== '';
-}
-
-/** Unpaid and still owing something (a void or written-off invoice owes nothing). */
-export function isOpen(invoice: IDataObject): boolean {
-	return !isPaid(invoice) && Number(invoice.remaining_amount) > 0 && invoice.status !== 'VOID';
-}
-
-/** Open and its due time has passed. */
-export function isOverdue(invoice: IDataObject, now: Date): boolean {
-	return isOpen(invoice) && typeof invoice.due_at === 'string' && Date.parse(invoice.due_at) < now.getTime();
-}
-
-/**
- * The invoice's payments that carry an error, oldest first (by `paid_at`; the API's order among
- * equal times), each with its attempt number among all the invoice's payments ordered the same way.
- */
-export function failedPayments(invoice: IDataObject): Array<{ payment: IDataObject; attempt: number }> {
-	// Refunds (a negative amount) are not attempts to pay.
-	const payments = Array.isArray(invoice.payments)
-		? (invoice.payments as IDataObject[]).filter((payment) => payment && typeof payment === 'object' && !(Number(payment.paid_amount) < 0))
-		: [];
-	const key = (payment: IDataObject) => (typeof payment.paid_at === 'string' ? payment.paid_at : '');
-	const ordered = [...payments].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
-	return ordered
-		.map((payment, index) => ({ payment, attempt: index + 1 }))
-		.filter(({ payment }) => typeof payment.error === 'string' && payment.error !== '');
 }

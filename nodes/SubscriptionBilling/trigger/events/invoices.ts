@@ -6,7 +6,8 @@ import { customerPage, readCustomerList, type CustomerPage } from './customerLis
 import { mostRecentInvoice, visitCustomer, type Visit } from './customerInvoices';
 import { learningAfter, learningAt, learningAtPosition } from './invoiceLearning';
 import { InvoiceTable } from './invoiceState';
-import type { InvoiceFamilyEvent, PollInput } from './types';
+import type { InvoiceFamilyEvent } from './catalog';
+import type { PollInput } from './types';
 
 /** Customers whose invoices are read at the same time; the request budget (rateBudget.ts) paces them. */
 const PARALLEL_CUSTOMERS = 16;

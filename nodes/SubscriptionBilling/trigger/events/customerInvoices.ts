@@ -1,11 +1,11 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 import { MAX_PAGE_SIZE } from '../../shared/constants';
 import { visitPages } from '../../shared/pagination';
-import { fingerprint, packFingerprints, unpackFingerprints } from '../fingerprint';
+import { fingerprint, packFingerprints, unpackFingerprints } from '../state/fingerprint';
 import type { ReadAccess } from '../../shared/apiAccess';
 import { INVOICE_EVENT_DEFINITIONS, type InvoiceFamilyEvent } from './catalog';
 import { failedPayments, isOpen, isOverdue, isPaid, issuedMs, paidMs, paymentPrint } from './invoiceEvents';
-import type { CustomerInvoices, Watched } from './invoiceState';
+import type { CustomerInvoices, Watched } from '../state/invoiceTable';
 import type { InvoiceEvent, InvoiceSight } from './types';
 
 /** First page when only the newest invoices matter: small, since new invoices are few per poll. */

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
-import { fingerprint } from '../fingerprint';
-import { RecordTable, UNKNOWN } from '../recordTable';
-import type { CustomerListState } from '../state';
+import { fingerprint } from '../state/fingerprint';
+import { RecordTable, UNKNOWN } from '../state/recordTable';
+import type { CustomerListState } from '../state/triggerState';
 import { CUSTOMER_LIST_EVENT_DEFINITIONS, type CustomerListEvent } from './catalog';
 import { isLive, listSnapshot, readCustomerList, type ListSnapshot } from './customerList';
 import { readDetailsInPass, type DetailReads } from './detailSweep';
@@ -9,9 +9,9 @@ import { valueOf } from './fieldChanges';
 import { DETAIL_FIELDS, detailFields } from './subscriptionDetails';
 import type { CustomerListSettings, ListEvent, ListPoll, ListPollBefore, PollInput } from './types';
 
-/** Columns kept as values, not hashes: small enough, and their previous value is reported. */
-const EXACT_COLUMNS = new Set(['status', 'starts_at', 'ends_at', 'renews_at']);
-const NO_EXACT_COLUMNS = new Set<string>();
+/** Columns kept as values (state/cells.ts kind `d`), not hashes (`h`): small enough, and their previous value is reported. */
+const VALUE_COLUMNS = ['status', 'starts_at', 'ends_at', 'renews_at'];
+const kindsOf = (columns: string[]) => columns.map((column) => (VALUE_COLUMNS.includes(column) ? 'd' : 'h'));
 
 /** The columns the selected events compare in one table, in the catalog's order; undefined: none of them needs the table. */
 function columnsOf(selected: readonly ListEvent[], columns: (event: ListEvent) => readonly string[] | undefined): string[] | undefined {
@@ -21,7 +21,7 @@ function columnsOf(selected: readonly ListEvent[], columns: (event: ListEvent) =
 
 /** This poll's customers table: the compared fields of every listed customer. */
 function customersAfter(snapshot: ListSnapshot, before: RecordTable | undefined, columns: string[]): RecordTable {
-	const after = RecordTable.after(before, columns, NO_EXACT_COLUMNS);
+	const after = RecordTable.after(before, columns, kindsOf(columns));
 	for (const customer of snapshot.customers) {
 		after.rows.set(fingerprint(String(customer.customer_id)), columns.map((column) => after.cell(column, valueOf(customer, column))));
 	}
@@ -35,7 +35,7 @@ function customersAfter(snapshot: ListSnapshot, before: RecordTable | undefined,
  * or is gone when read, forgets them).
  */
 function subscriptionsAfter(snapshot: ListSnapshot, before: RecordTable | undefined, columns: string[], reads: DetailReads | undefined): RecordTable {
-	const after = RecordTable.after(before, columns, EXACT_COLUMNS);
+	const after = RecordTable.after(before, columns, kindsOf(columns));
 	for (const subscription of snapshot.subscriptions) {
 		const id = String(subscription.subscription_id);
 		const detail = reads?.details.get(id);
@@ -78,8 +78,8 @@ export async function pollCustomerListEvents(
 		snapshot,
 		settings,
 		previous,
-		customersBefore: RecordTable.read(previous?.customers, NO_EXACT_COLUMNS),
-		subscriptionsBefore: RecordTable.read(previous?.subscriptions, EXACT_COLUMNS),
+		customersBefore: RecordTable.read(previous?.customers),
+		subscriptionsBefore: RecordTable.read(previous?.subscriptions),
 	};
 	const state: CustomerListState = { events };
 

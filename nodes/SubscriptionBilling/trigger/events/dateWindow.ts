@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { fingerprint, packFingerprints, unpackFingerprints } from '../fingerprint';
+import { fingerprint, packFingerprints, unpackFingerprints } from '../state/fingerprint';
 import { isLive, type ListSnapshot } from './customerList';
 import type { ListEvent } from './types';
 

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
-import { fingerprint, packFingerprints, unpackFingerprints } from '../fingerprint';
-import type { DetailPass } from '../state';
+import { fingerprint, packFingerprints, unpackFingerprints } from '../state/fingerprint';
+import type { DetailPass } from '../state/triggerState';
 import { isLive, type ListSnapshot } from './customerList';
 import { readSubscriptionDetails } from './subscriptionDetails';
 import type { PollInput } from './types';

@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import type { RecordTable } from '../recordTable';
+import type { RecordTable } from '../state/recordTable';
 import { DETAIL_FIELDS, detailFields, readSubscriptionDetails } from './subscriptionDetails';
 import type { ListEvent, ListPoll, ListPollBefore } from './types';
 
@@ -33,7 +33,7 @@ export function fieldChange(record: IDataObject, id: string, fields: readonly st
 		const now = current(field);
 		if (after.cell(field, now) === was) continue;
 		change.changed_fields.push(field);
-		const previous = before!.value(was);
+		const previous = before!.value(was, field);
 		change.changes[field] = previous === undefined ? { current: now } : { previous, current: now };
 	}
 	return change.changed_fields.length > 0 ? change : undefined;
@@ -75,7 +75,7 @@ export const customerUpdated: ListEvent<'customerUpdated'> = {
 function listedChanges({ snapshot, subscriptionsBefore }: ListPollBefore): Map<string, FieldChange> {
 	const changes = new Map<string, FieldChange>();
 	if (!subscriptionsBefore) return changes;
-	const cells = subscriptionsBefore.next([]);
+	const cells = subscriptionsBefore.next(subscriptionsBefore.columns, subscriptionsBefore.kinds);
 	for (const subscription of snapshot.subscriptions) {
 		const id = String(subscription.subscription_id);
 		const change = fieldChange(subscription, id, SUBSCRIPTION_FIELDS, (field) => valueOf(subscription, field), subscriptionsBefore, cells);

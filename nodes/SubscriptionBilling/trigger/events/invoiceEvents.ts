@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { fingerprint, unpackFingerprints } from '../fingerprint';
+import { fingerprint, unpackFingerprints } from '../state/fingerprint';
 import type { InvoiceEvent, InvoiceSight } from './types';
 
 function timeMs(value: unknown): number {

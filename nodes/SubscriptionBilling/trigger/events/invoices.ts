@@ -1,11 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 import { forEachConcurrently } from '../concurrency';
-import { fingerprint } from '../fingerprint';
-import type { InvoiceState, InvoiceSweep } from '../state';
+import { fingerprint } from '../state/fingerprint';
+import type { InvoiceState, InvoiceSweep } from '../state/triggerState';
 import { customerPage, readCustomerList, type CustomerPage } from './customerList';
 import { mostRecentInvoice, visitCustomer, type Visit } from './customerInvoices';
 import { learningAfter, learningAt, learningAtPosition } from './invoiceLearning';
-import { InvoiceTable } from './invoiceState';
+import { InvoiceTable } from '../state/invoiceTable';
 import type { InvoiceFamilyEvent } from './catalog';
 import type { PollInput } from './types';
 
@@ -50,7 +50,7 @@ export async function pollInvoiceEvents(
 	const { lookBackMs, requestsPerPoll } = options;
 	const now = input.now.getTime();
 	const sweep = startingSweep(previous?.sweep, now, lookBackMs);
-	const table = previous ? InvoiceTable.read(previous.customers, previous.statuses) : new InvoiceTable();
+	const table = InvoiceTable.read(previous?.customers);
 	const learning = learningAt({ nextCustomer: sweep.nextCustomer, learning: previous?.learning }, events, options.added);
 	const start = sweep.nextCustomer ?? 0;
 	let spent = 0;
@@ -86,7 +86,7 @@ export async function pollInvoiceEvents(
 	);
 	if (page.end && visited === page.ids.length) delete sweep.nextCustomer;
 	else sweep.nextCustomer = start + visited;
-	const state: InvoiceState = { events, customer: watchedCustomer(customerId), sweep, customers: table.pack(), statuses: table.statuses };
+	const state: InvoiceState = { events, customer: watchedCustomer(customerId), sweep, customers: table.store() };
 	const learningLeft = learningAfter(learning, sweep.nextCustomer);
 	if (learningLeft) state.learning = learningLeft;
 	// Items in the order of the customer list, whatever order the requests finished in.

@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import type { RecordTable } from '../recordTable';
+import type { RecordTable } from '../state/recordTable';
 import type { ListEvent } from './types';
 
 /**

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
-import { fingerprint, packFingerprints, unpackFingerprints } from '../fingerprint';
-import type { RecordTable } from '../recordTable';
+import { fingerprint, packFingerprints, unpackFingerprints } from '../state/fingerprint';
+import type { RecordTable } from '../state/recordTable';
 import { isLive, type ListSnapshot } from './customerList';
 import { daysUntil, endDates, nearestInWindow, trackDateWindow, type Dated } from './dateWindow';
 import type { DetailReads } from './detailSweep';
@@ -16,7 +16,7 @@ function inWindow(date: string, days: number, now: Date): boolean {
 export function rememberedRenewal(table: RecordTable | undefined, id: string): string | undefined {
 	const cell = table?.cellOf(id, 'renews_at');
 	if (cell === undefined) return undefined;
-	const value = table!.value(cell);
+	const value = table!.value(cell, 'renews_at');
 	return typeof value === 'string' ? value : '';
 }
 

@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import type { RecordTable } from '../recordTable';
+import type { RecordTable } from '../state/recordTable';
 import type { ListSnapshot } from './customerList';
 import type { CustomerListSettings, ListEvent } from './types';
 
@@ -23,7 +23,7 @@ export function statusChanges(subscriptions: IDataObject[], before: RecordTable 
 	const changes: StatusChange[] = [];
 	for (const subscription of subscriptions) {
 		const cell = before?.cellOf(String(subscription.subscription_id), 'status');
-		const previous = cell === undefined ? undefined : before!.value(cell);
+		const previous = cell === undefined ? undefined : before!.value(cell, 'status');
 		const status = String(subscription.status);
 		if (previous !== undefined && String(previous) !== status) changes.push({ subscription, previous: String(previous), status });
 	}

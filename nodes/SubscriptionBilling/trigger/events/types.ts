@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { ReadAccess } from '../../shared/apiAccess';
-import type { RecordTable } from '../recordTable';
-import type { CustomerListState } from '../state';
+import type { RecordTable } from '../state/recordTable';
+import type { CustomerListState } from '../state/triggerState';
 import type { ListSnapshot } from './customerList';
-import type { Watched } from './invoiceState';
+import type { Watched } from '../state/invoiceTable';
 import type { DetailReads } from './detailSweep';
 
 export interface PollInput {

@@ -1,4 +1,4 @@
-import { toBase64 } from './compact';
+import { toBase64 } from './cells';
 
 /**
  * Ids are remembered as 9-character fingerprints (a 53-bit hash), so remembering 10,000 of them

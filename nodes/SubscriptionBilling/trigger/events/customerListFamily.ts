@@ -4,10 +4,10 @@ import { RecordTable, UNKNOWN } from '../state/recordTable';
 import type { CustomerListState } from '../state/triggerState';
 import { CUSTOMER_LIST_EVENT_DEFINITIONS, type CustomerListEvent } from './catalog';
 import { isLive, listSnapshot, readCustomerList, type ListSnapshot } from './customerList';
-import { readDetailsInPass, type DetailReads } from './detailSweep';
+import { readDetailsInPass } from './detailSweep';
 import { valueOf } from './fieldChanges';
 import { DETAIL_FIELDS, detailFields } from './subscriptionDetails';
-import type { CustomerListSettings, ListEvent, ListPoll, ListPollBefore, PollInput } from './types';
+import type { CustomerListSettings, DetailReads, ListEvent, ListPoll, ListPollBefore, PollInput } from './types';
 
 /** Columns kept as values (state/cells.ts kind `d`), not hashes (`h`): small enough, and their previous value is reported. */
 const VALUE_COLUMNS = ['status', 'starts_at', 'ends_at', 'renews_at'];

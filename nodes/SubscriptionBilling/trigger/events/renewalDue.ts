@@ -3,9 +3,8 @@ import { fingerprint, packFingerprints, unpackFingerprints } from '../state/fing
 import type { RecordTable } from '../state/recordTable';
 import { isLive, type ListSnapshot } from './customerList';
 import { daysUntil, endDates, nearestInWindow, trackDateWindow, type Dated } from './dateWindow';
-import type { DetailReads } from './detailSweep';
+import type { DetailReads, ListEvent } from './types';
 import { readSubscriptionDetails } from './subscriptionDetails';
-import type { ListEvent } from './types';
 
 function inWindow(date: string, days: number, now: Date): boolean {
 	const daysLeft = daysUntil(date, now);

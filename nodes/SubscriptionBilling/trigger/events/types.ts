@@ -1,15 +1,27 @@
 import type { IDataObject } from 'n8n-workflow';
 import type { ReadAccess } from '../../shared/apiAccess';
 import type { RecordTable } from '../state/recordTable';
-import type { CustomerListState } from '../state/triggerState';
+import type { CustomerListState, DetailPass } from '../state/triggerState';
 import type { ListSnapshot } from './customerList';
 import type { Watched } from '../state/invoiceTable';
-import type { DetailReads } from './detailSweep';
 
 export interface PollInput {
 	api: ReadAccess;
 	/** Time of this poll, used for `detected_at` and to tell whether an invoice is overdue. */
 	now: Date;
+}
+
+/** The Subscription Gets of one poll's part of the pass (detailSweep.ts). */
+export interface DetailReads {
+	/** The details read this poll, by subscription id. */
+	details: Map<string, IDataObject>;
+	/** The subscriptions asked for this poll (a missing detail: gone since it was listed). */
+	asked: Set<string>;
+	pass: DetailPass;
+	/** Renewal Due's first pass was running when this poll started: a date read for the first time is only remembered. */
+	learningRenewals: boolean;
+	/** In Renewal Due's first pass: the subscriptions read for the first time in the pass. */
+	firstRead: Set<string>;
 }
 
 /** What the customer-list events are asked to report, beyond which events. */

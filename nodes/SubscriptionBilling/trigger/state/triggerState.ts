@@ -1,6 +1,4 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
-import type { CustomerListEvent, InvoiceFamilyEvent } from '../events/catalog';
-import type { LearningEvents } from '../events/invoiceLearning';
 import { INVOICE_COLUMNS } from './invoiceTable';
 import { isStoredTable, UNKNOWN, walkRows, type StoredTable } from './recordTable';
 
@@ -32,7 +30,7 @@ export interface TriggerState {
  */
 export interface CustomerListState {
 	/** The family's events selected when this was written: an event added since only learns at first. */
-	events: CustomerListEvent[];
+	events: string[];
 	/**
 	 * Customers (New Customer: its rows; Customer Updated: the columns of the six input fields,
 	 * hashed). About 30 bytes a customer with both.
@@ -72,13 +70,13 @@ export interface DetailPass {
 
 /** The invoice events (customers' invoice lists), for one customer or all. */
 export interface InvoiceState {
-	events: InvoiceFamilyEvent[];
+	events: string[];
 	/** The customer whose invoices are watched, `*` for All Customers: another starts the family over. */
 	customer: string;
 	/** The sweep in progress: it visits every customer once, over one or several polls. */
 	sweep: InvoiceSweep;
-	/** Invoice events added to the selection that have not yet visited every customer (events/invoiceLearning.ts). */
-	learning?: LearningEvents;
+	/** Invoice events added to the selection that have not yet visited every customer (events/invoices.ts). */
+	learning?: Partial<Record<string, { from: number; nextSweep: boolean }>>;
 	/** Per customer with invoices issued within the look-back window or watched ones (the others take no room): invoiceTable.ts. */
 	customers: StoredTable;
 }

@@ -75,17 +75,14 @@ export function cellEnd(text: string, at: number, kind: Kind): number {
 	if (isBase64Char(first)) return LENGTHS[kind] === undefined || at + LENGTHS[kind] > text.length ? -1 : at + LENGTHS[kind];
 	if (first === LITERAL) return text.indexOf(LITERAL_END, at) < 0 ? -1 : text.indexOf(LITERAL_END, at) + 1;
 	if (first === WORD) return at + 2 <= text.length ? at + 2 : -1;
+	// `[` and `]` occur nowhere else (base 64, symbols and URI-encoded literals have none): the list ends at its matching `]`.
 	if (first === LIST) {
-		const kinds = elementKinds(kind);
-		if (!kinds) return -1;
-		let end = at + 1;
-		while (end < text.length && text[end] !== LIST_END) {
-			for (const element of kinds) {
-				end = cellEnd(text, end, element);
-				if (end < 0) return -1;
-			}
+		if (kind[0] !== LIST) return -1;
+		for (let depth = 1, end = at + 1; end < text.length; end++) {
+			if (text[end] === LIST) depth++;
+			else if (text[end] === LIST_END && --depth === 0) return end + 1;
 		}
-		return end < text.length ? end + 1 : -1;
+		return -1;
 	}
 	return first !== undefined && (first === NULL || first === TRUE || first === FALSE || first === UNKNOWN || SHORT_WORDS.includes(first)) ? at + 1 : -1;
 }
@@ -97,8 +94,9 @@ export function listCells(cell: string, kind: Kind): string[][] {
 	if (cell[0] !== LIST) return elements;
 	for (let at = 1; at < cell.length - 1; ) {
 		const element: string[] = [];
-		for (const element_kind of kinds) {
-			const end = cellEnd(cell, at, element_kind);
+		for (const elementKind of kinds) {
+			const end = cellEnd(cell, at, elementKind);
+			if (end < 0 || end > cell.length - 1) return elements;
 			element.push(cell.slice(at, end));
 			at = end;
 		}

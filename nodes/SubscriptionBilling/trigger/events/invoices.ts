@@ -109,16 +109,16 @@ export async function sampleInvoice(input: PollInput, event: InvoiceFamilyEvent,
  * had reached when it was added (it learns from there to the end); `nextSweep`: that sweep has
  * ended, and the customers before `from` are still to learn.
  */
-export interface Learning {
+interface Learning {
 	from: number;
 	nextSweep: boolean;
 }
 
 /** The sweep's `learning`: per event added to the selection, where it still learns. */
-export type LearningEvents = Partial<Record<InvoiceFamilyEvent, Learning>>;
+type LearningEvents = Partial<Record<InvoiceFamilyEvent, Learning>>;
 
 /** The learning events still selected, and the events just added (learning from where the sweep stands). */
-export function learningAt(sweep: { nextCustomer?: number; learning?: LearningEvents }, events: InvoiceFamilyEvent[], added: readonly InvoiceFamilyEvent[]): LearningEvents {
+function learningAt(sweep: { nextCustomer?: number; learning?: LearningEvents }, events: InvoiceFamilyEvent[], added: readonly InvoiceFamilyEvent[]): LearningEvents {
 	const learning: LearningEvents = {};
 	for (const event of events) {
 		const entry = sweep.learning?.[event] ?? (added.includes(event) ? { from: sweep.nextCustomer ?? 0, nextSweep: false } : undefined);
@@ -128,13 +128,13 @@ export function learningAt(sweep: { nextCustomer?: number; learning?: LearningEv
 }
 
 /** The events that only remember at the customer at `position` of the sweep. */
-export function learningAtPosition(learning: LearningEvents, position: number): Set<InvoiceFamilyEvent> {
+function learningAtPosition(learning: LearningEvents, position: number): Set<InvoiceFamilyEvent> {
 	const events = Object.entries(learning) as Array<[InvoiceFamilyEvent, Learning]>;
 	return new Set(events.filter(([, { from, nextSweep }]) => (nextSweep ? position < from : position >= from)).map(([event]) => event));
 }
 
 /** What is left to learn once the poll has visited customers up to `nextCustomer` (undefined: the sweep ended). */
-export function learningAfter(learning: LearningEvents, nextCustomer: number | undefined): LearningEvents | undefined {
+function learningAfter(learning: LearningEvents, nextCustomer: number | undefined): LearningEvents | undefined {
 	const left: LearningEvents = {};
 	for (const [event, entry] of Object.entries(learning) as Array<[InvoiceFamilyEvent, Learning]>) {
 		if (nextCustomer !== undefined && !(entry.nextSweep && nextCustomer >= entry.from)) left[event] = entry;

@@ -26,11 +26,12 @@ const LITERAL = '<';
 const LITERAL_END = '>';
 const LIST = '[';
 const LIST_END = ']';
-export const MAX_WORDS = SHORT_WORDS.length + 64;
+const MAX_WORDS = SHORT_WORDS.length + 64;
 
 /** A column's kind: one letter, or a list of records of kinds in brackets (`[f]`, `[udd]`). */
 export type Kind = string;
-const LENGTHS: Record<string, number> = { h: 4, d: 3, f: 9, t: 6, u: 22 };
+/** The length of a base-64 cell of each one-letter kind. */
+export const LENGTHS: Record<string, number> = { h: 4, d: 3, f: 9, t: 6, u: 22 };
 
 export function toBase64(value: number, length: number): string {
 	let out = '';

@@ -50,7 +50,7 @@ function build() {
 	const tsc = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join('bench', 'tsconfig.json')], { cwd: ROOT, encoding: 'utf8' });
 	if (tsc.status !== 0) throw new Error(`tsc failed:\n${tsc.stdout}`);
 	const out = path.join(ROOT, 'bench', 'dist', 'pkg', 'dist');
-	const { DEFAULT_REQUESTS_PER_POLL: budget } = require(path.join(out, 'nodes', 'SubscriptionBilling', 'trigger', 'invoiceSettings'));
+	const { DEFAULT_REQUESTS_PER_POLL: budget } = require(path.join(out, 'nodes', 'SubscriptionBilling', 'trigger', 'description'));
 	DEFAULT_REQUESTS_PER_POLL = budget;
 	return {
 		Poller: require(path.join(out, 'test', 'harness', 'index.cjs')).Poller,

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { useSandbox } from './helpers/billing.cjs';
-import { InvoiceTable } from '../nodes/SubscriptionBilling/trigger/events/invoiceState';
-import type { TriggerState } from '../nodes/SubscriptionBilling/trigger/state';
+import { InvoiceTable } from '../nodes/SubscriptionBilling/trigger/state/invoiceTable';
+import type { TriggerState } from '../nodes/SubscriptionBilling/trigger/state/triggerState';
 import { activeTrigger, apiRequests } from './helpers/trigger.cjs';
 
 // Pages of 5 customers, so a listing of the 12 seeded customers takes three requests.
@@ -28,7 +28,7 @@ describe('first poll', () => {
 		const first = await trigger.poll();
 		expect(first.error).toBeUndefined();
 		expect(first.items).toBeNull();
-		expect(trigger.nodeStaticData.trigger).toMatchObject({ format: 1 });
+		expect(trigger.nodeStaticData.trigger).toMatchObject({ format: 2 });
 		expect(apiRequests(sandbox).slice(0, 3)).toEqual(['GET /customers?limit=1000', 'GET /customers?limit=5&offset=5', 'GET /customers?limit=5&offset=10']);
 		const second = await trigger.poll();
 		expect(second.items).toBeNull();
@@ -135,8 +135,7 @@ describe('invoices of one customer', () => {
 		expect(old).toBeDefined();
 		const trigger = activeTrigger(sandbox, { events: ['invoicePaid'], scope: 'customer', customerId: { __rl: true, mode: 'id', value: customer_id } });
 		await trigger.poll();
-		const { customers, statuses } = (trigger.nodeStaticData.trigger as TriggerState).invoices!;
-		const table = InvoiceTable.read(customers, statuses);
+		const table = InvoiceTable.read((trigger.nodeStaticData.trigger as TriggerState).invoices!.customers);
 		const remembered = table.get([...table.rows.keys()][0])!;
 		expect(Object.keys(remembered.watched).sort()).toEqual(openInvoicesOf(customer_id).map((entry) => entry.invoice_id).sort());
 
@@ -199,6 +198,20 @@ describe('invoices of one customer', () => {
 		const trigger = activeTrigger(sandbox, { events: ['newInvoice'], scope: 'customer', customerId: { __rl: true, mode: 'id', value: '../plans' } });
 		const { error } = await trigger.poll();
 		expect(error?.message).toBe('Customer: "../plans" is not an ID (an ID has only letters, digits and hyphens)');
+		expect(apiRequests(sandbox)).toEqual([]);
+	});
+
+	// One policy for every setting (trigger/parameters.ts): a value outside the editor field's limits is an error naming the field, never clamped.
+	test.each([
+		[{ events: ['newInvoice'], scope: 'all', lookBackDays: '={{ 91 }}' }, 'Look-Back Window (Days): "91" is not a whole number from 1 to 90'],
+		[{ events: ['newInvoice'], scope: 'customer', customerId: { __rl: true, mode: 'id', value: 'any-customer' }, lookBackDays: null }, 'Look-Back Window (Days): "null" is not a whole number from 1 to 90'],
+		[{ events: ['invoicePaid'], scope: 'all', requestsPerPoll: '={{ 5 }}' }, 'Requests Per Poll: "5" is not a whole number of at least 10'],
+		[{ events: ['subscriptionRenewalDue'], subscriptionReadsPerPoll: 2.5 }, 'Subscription Reads Per Poll: "2.5" is not a whole number of at least 10'],
+		[{ events: ['subscriptionEndingSoon'], endingSoonDays: '={{ -1 }}' }, 'Days Before End: "-1" is not a whole number from 0 to 366'],
+		[{ events: ['subscriptionRenewalDue'], renewalDueDays: '={{ "soon" }}' }, 'Days Before Renewal: "soon" is not a whole number from 0 to 366'],
+	])('a setting the editor would not accept is refused before any request, naming the field: %j', async (parameters, message) => {
+		const { error } = await activeTrigger(sandbox, parameters).poll();
+		expect(error?.message).toBe(message);
 		expect(apiRequests(sandbox)).toEqual([]);
 	});
 });

@@ -5,7 +5,7 @@
  */
 import { NodeHelpers, Workflow, type INode, type INodeParameters, type INodeProperties } from 'n8n-workflow';
 import { SubscriptionBillingTrigger } from '../nodes/SubscriptionBilling/SubscriptionBillingTrigger.node';
-import { CUSTOMER_LIST_EVENTS, INVOICE_FAMILY_EVENTS } from '../nodes/SubscriptionBilling/trigger/events/types';
+import { CUSTOMER_LIST_EVENTS, INVOICE_FAMILY_EVENTS } from '../nodes/SubscriptionBilling/trigger/events/catalog';
 import { HarnessNodeTypes } from './harness/node-types.cjs';
 import { ensureN8nCoreEnvironment } from './harness/environment.cjs';
 

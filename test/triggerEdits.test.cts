@@ -10,7 +10,7 @@ import { useSandbox } from './helpers/billing.cjs';
 import { activeTrigger, apiRequests, triggerOfNewProcess } from './helpers/trigger.cjs';
 import type { Poller } from './harness/index.cjs';
 import { skippedPollsWaiting } from '../nodes/SubscriptionBilling/trigger/pollLock';
-import type { TriggerState } from '../nodes/SubscriptionBilling/trigger/state';
+import type { TriggerState } from '../nodes/SubscriptionBilling/trigger/state/triggerState';
 
 const sandbox = useSandbox();
 beforeEach(() => sandbox.clearRequests());

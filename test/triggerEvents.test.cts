@@ -8,9 +8,9 @@ import type { IDataObject } from 'n8n-workflow';
 import { runBilling, useSandbox } from './helpers/billing.cjs';
 import { activeTrigger, apiRequests } from './helpers/trigger.cjs';
 import type { Poller } from './harness/index.cjs';
-import type { TriggerState } from '../nodes/SubscriptionBilling/trigger/state';
+import type { TriggerState } from '../nodes/SubscriptionBilling/trigger/state/triggerState';
 import { withMissingExamples } from '../nodes/SubscriptionBilling/trigger/events/samples';
-import { CUSTOMER_LIST_EVENTS, INVOICE_FAMILY_EVENTS, type TriggerEvent } from '../nodes/SubscriptionBilling/trigger/events/types';
+import { CUSTOMER_LIST_EVENTS, INVOICE_FAMILY_EVENTS, type TriggerEvent } from '../nodes/SubscriptionBilling/trigger/events/catalog';
 
 // Pages of 5 customers, so a listing of the 12 seeded customers takes three requests.
 const sandbox = useSandbox({ maxPageSize: 5 });

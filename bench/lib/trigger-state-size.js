@@ -9,9 +9,9 @@
 const path = require('node:path');
 const { startSandboxProcess } = require('./trigger-sweep');
 
-/** Every event of the trigger (events/types.ts), from the bench's build. */
+/** Every event of the trigger (events/catalog.ts), from the bench's build. */
 function allEvents() {
-	const types = require(path.join(__dirname, '..', 'dist', 'pkg', 'dist', 'nodes', 'SubscriptionBilling', 'trigger', 'events', 'types'));
+	const types = require(path.join(__dirname, '..', 'dist', 'pkg', 'dist', 'nodes', 'SubscriptionBilling', 'trigger', 'events', 'catalog'));
 	return [...types.CUSTOMER_LIST_EVENTS, ...types.INVOICE_FAMILY_EVENTS];
 }
 

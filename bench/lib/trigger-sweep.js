@@ -21,13 +21,13 @@ const percentile = (values, p) => {
 	return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 };
 
-/** What the trigger remembers for its invoice events (trigger/state.ts: its `invoices` section). */
+/** What the trigger remembers for its invoice events (trigger/state/triggerState.ts: its `invoices` section). */
 const invoiceData = (staticData) => staticData.trigger?.invoices;
 
-/** The trigger's own reader of the invoice section (events/invoiceState.ts), from the bench's build. */
+/** The trigger's own reader of the invoice section (state/invoiceTable.ts), from the bench's build. */
 const invoiceTable = (section) => {
-	const { InvoiceTable } = require(path.join(__dirname, '..', 'dist', 'pkg', 'dist', 'nodes', 'SubscriptionBilling', 'trigger', 'events', 'invoiceState'));
-	return InvoiceTable.read(section?.customers ?? '', section?.statuses ?? []);
+	const { InvoiceTable } = require(path.join(__dirname, '..', 'dist', 'pkg', 'dist', 'nodes', 'SubscriptionBilling', 'trigger', 'state', 'invoiceTable'));
+	return InvoiceTable.read(section?.customers);
 };
 
 /** Bytes of the state as n8n stores it (JSON), split into the per-customer part and the watched open invoices. */
@@ -39,8 +39,8 @@ function stateSize(staticData) {
 	for (const [print, row] of table.rows) {
 		const count = Object.keys(table.get(print).watched).length;
 		watched += count;
-		// A row: the known invoices' fingerprints, then the watched invoices.
-		if (count > 0) watchedBytes += row.length - table.get(print).known.length;
+		// A row's cells: the known invoices' fingerprints, then the watched invoices.
+		if (count > 0) watchedBytes += row[1].length;
 	}
 	return { total, watchedBytes, watched, customersStored: table.rows.size };
 }

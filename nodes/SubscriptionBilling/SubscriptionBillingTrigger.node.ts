@@ -11,7 +11,7 @@ import { sampleCustomerListEvents, withMissingExamples } from './trigger/events/
 import type { PollInput } from './trigger/events/types';
 import { triggerSettings, type TriggerSettings } from './trigger/parameters';
 import { exclusivePoll } from './trigger/pollLock';
-import { addedEvents, isLearning, readTriggerState, writeTriggerState, type TriggerState } from './trigger/state';
+import { addedEvents, isLearning, readTriggerState, writeTriggerState, type TriggerState } from './trigger/state/triggerState';
 
 export class SubscriptionBillingTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -110,7 +110,7 @@ function schedulerDeadline(ctx: IPollFunctions): number | undefined {
 /** One reading of each family's source from the state `before`: its items and the state after. */
 async function pollStep(input: PollInput, before: TriggerState, settings: TriggerSettings): Promise<{ items: IDataObject[]; state: TriggerState }> {
 	const items: IDataObject[] = [];
-	const after: TriggerState = { format: 1 };
+	const after: TriggerState = { format: 2 };
 	const { listEvents, invoiceEvents, invoiceCustomerId } = settings;
 	if (listEvents.length > 0) {
 		const previous = before.customerList;
@@ -121,6 +121,8 @@ async function pollStep(input: PollInput, before: TriggerState, settings: Trigge
 	if (invoiceEvents.length > 0) {
 		const previous = before.invoices?.customer === watchedCustomer(invoiceCustomerId) ? before.invoices : undefined;
 		const outcome = await pollInvoiceEvents(input, previous, invoiceEvents, invoiceCustomerId, {
+			lookBackMs: settings.lookBackMs,
+			requestsPerPoll: settings.requestsPerPoll,
 			added: addedEvents(previous?.events, invoiceEvents),
 			customerListRead: listEvents.length > 0,
 		});

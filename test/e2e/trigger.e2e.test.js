@@ -346,7 +346,7 @@ if (DURABLE_CURSORS) test('durable cursors: each trigger\'s state is kept in n8n
 	const rows = JSON.parse(execFileSync('python3', ['-c', query, database, WORKFLOW_ID], { encoding: 'utf8' }));
 	const cursors = Object.fromEntries(rows.map(([nodeId, cursor]) => [nodeId, JSON.parse(cursor)]));
 	expect(Object.keys(cursors).sort()).toEqual(['7d0c1f4e-0000-4000-8000-000000000001', '7d0c1f4e-0000-4000-8000-000000000002', '7d0c1f4e-0000-4000-8000-000000000003']);
-	expect(cursors['7d0c1f4e-0000-4000-8000-000000000001']).toMatchObject({ trigger: { format: 1, invoices: { sweep: expect.any(Object), customers: expect.any(String) } } });
-	expect(cursors['7d0c1f4e-0000-4000-8000-000000000002']).toMatchObject({ trigger: { format: 1, customerList: { subscriptions: { columns: ['status'], rows: expect.any(String) } } } });
-	expect(cursors['7d0c1f4e-0000-4000-8000-000000000003']).toMatchObject({ trigger: { format: 1, customerList: expect.any(Object), invoices: { sweep: expect.any(Object), customers: expect.any(String) } } });
+	expect(cursors['7d0c1f4e-0000-4000-8000-000000000001']).toMatchObject({ trigger: { format: 2, invoices: { sweep: expect.any(Object), customers: { columns: ['known', 'watched'], rows: expect.any(String) } } } });
+	expect(cursors['7d0c1f4e-0000-4000-8000-000000000002']).toMatchObject({ trigger: { format: 2, customerList: { subscriptions: { columns: ['status'], kinds: ['d'], rows: expect.any(String) } } } });
+	expect(cursors['7d0c1f4e-0000-4000-8000-000000000003']).toMatchObject({ trigger: { format: 2, customerList: expect.any(Object), invoices: { sweep: expect.any(Object), customers: { columns: ['known', 'watched'], rows: expect.any(String) } } } });
 });

@@ -1,8 +1,76 @@
 import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { customerIdField } from '../shared/idFields';
-import { INVOICE_FAMILY_EVENTS, type TriggerEvent } from './events/types';
-import { detailSettings } from './detailSettings';
-import { invoiceSettings } from './invoiceSettings';
+import { EVENT_DEFINITIONS, INVOICE_FAMILY_EVENTS, type TriggerEvent } from './events/catalog';
+
+export const DEFAULT_LOOK_BACK_DAYS = 7;
+export const MAX_LOOK_BACK_DAYS = 90;
+/** Chosen from `npm run bench:trigger` (docs/trigger.md): the smallest budget whose sweeps stay within 1.15× the ideal at 100 requests/s. */
+export const DEFAULT_REQUESTS_PER_POLL = 1000;
+export const MIN_REQUESTS_PER_POLL = 10;
+
+/** The invoice events' settings: how far back late invoices are seen, and a poll's request budget over all customers. */
+export function invoiceSettings(show: IDisplayOptions['show']): INodeProperties[] {
+	return [
+		{
+			displayName: 'Look-Back Window (Days)',
+			name: 'lookBackDays',
+			type: 'number',
+			default: DEFAULT_LOOK_BACK_DAYS,
+			typeOptions: { minValue: 1, maxValue: MAX_LOOK_BACK_DAYS, numberPrecision: 0 },
+			description:
+				'An invoice that appears late (back-dated, or published after its issue time) is reported if it appears within this many days of its issue time; one that appears later is not. Each visit of a customer reads the invoices issued in this window.',
+			displayOptions: { show },
+		},
+		{
+			displayName: 'Requests Per Poll',
+			name: 'requestsPerPoll',
+			type: 'number',
+			default: DEFAULT_REQUESTS_PER_POLL,
+			typeOptions: { minValue: MIN_REQUESTS_PER_POLL, numberPrecision: 0 },
+			description:
+				"Most requests one poll sends. With more customers than that, one pass over all customers spans several polls, each resuming where the last stopped (at 100 requests/s: 1,000 requests take about 10 seconds). Nothing is missed or doubled between polls; a change is reported within one pass.",
+			displayOptions: { show: { ...show, scope: ['all'] } },
+		},
+		{
+			displayName:
+				'Cost: one request per poll, plus one Invoice Search per 1,000 watched invoices (open, or paid within the look-back window) older than the customer\'s newest 100',
+			name: 'oneCustomerNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: { show: { ...show, scope: ['customer'] } },
+		},
+		{
+			displayName:
+				'All Customers: one request per customer (two with open invoices older than the look-back window), spread over polls by Requests Per Poll. A change is reported within one pass over all customers: at 10,000 customers and 100 requests/s, about 2 minutes of polling.',
+			name: 'allCustomersNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: { show: { ...show, scope: ['all'] } },
+		},
+	];
+}
+
+/** Subscription Gets one poll sends at most by default: the same budget as the invoice events' sweep. */
+export const DEFAULT_SUBSCRIPTION_READS_PER_POLL = DEFAULT_REQUESTS_PER_POLL;
+
+const subscriptionReadsPerPoll: INodeProperties = {
+	displayName: 'Subscription Reads Per Poll',
+	name: 'subscriptionReadsPerPoll',
+	type: 'number',
+	default: DEFAULT_SUBSCRIPTION_READS_PER_POLL,
+	typeOptions: { minValue: MIN_REQUESTS_PER_POLL, numberPrecision: 0 },
+	description:
+		'Most running subscriptions one poll reads (Subscription Get) for Subscription Renewal Due and Compare Detail Fields. With more than that, one pass over them spans several polls, each resuming where the last stopped (the first pass runs within the poll at publishing); a renewal date or detail change is seen within one pass. Renewals entering the window and subscriptions whose listed fields changed are read first (up to half).',
+};
+
+/** Shown with Subscription Renewal Due, or with Subscription Updated when Compare Detail Fields is on */
+export const detailSettings: INodeProperties[] = [
+	{ ...subscriptionReadsPerPoll, displayOptions: { show: { events: ['subscriptionRenewalDue'] } } },
+	{
+		...subscriptionReadsPerPoll,
+		displayOptions: { show: { events: ['subscriptionUpdated'], subscriptionDetails: [true] }, hide: { events: ['subscriptionRenewalDue'] } },
+	},
+];
 
 export const SUBSCRIPTION_STATUSES = [
 	'ACTIVE',
@@ -17,62 +85,14 @@ export const SUBSCRIPTION_STATUSES = [
 ];
 
 const LIST_COST = 'Cost: the customer list, read once per poll for all customer and subscription events (1 request per 1,000 customers).';
-const DETAIL_COST =
-	'Cost: the customer list (1 request per 1,000 customers), plus 1 request (Subscription Get) per running subscription per pass, at most Subscription Reads Per Poll a poll.';
 const INVOICE_COST = 'Cost: 1 request per watched customer per poll.';
 
-/** An event's description and what it costs per poll. */
-function withCost(what: string, cost: string): string {
-	return `${what} ${cost}`;
-}
-
-/** Every event, as the editor names and describes it. */
-export const EVENT_OPTIONS: Array<INodePropertyOptions & { value: TriggerEvent }> = [
-	{
-		name: 'Customer Updated',
-		value: 'customerUpdated',
-		description: withCost("A customer's name, legal name, external ID, address, processor customer ID or tax ID changed: each changed field with its new value (the trigger keeps these fields as hashes, so not their previous values).", LIST_COST),
-	},
-	{ name: 'Invoice Overdue', value: 'invoiceOverdue', description: withCost('An unpaid invoice passed its due date.', INVOICE_COST) },
-	{ name: 'Invoice Paid', value: 'invoicePaid', description: withCost('An invoice was fully paid.', INVOICE_COST) },
-	{
-		name: 'Invoice Payment Failed',
-		value: 'invoicePaymentFailed',
-		description: withCost('A payment attempt on an invoice failed: the error, the invoice and the attempt count.', INVOICE_COST),
-	},
-	{ name: 'New Customer', value: 'newCustomer', description: withCost('A customer was created.', LIST_COST) },
-	{ name: 'New Invoice', value: 'newInvoice', description: withCost('An invoice was issued.', INVOICE_COST) },
-	{ name: 'New Subscription', value: 'newSubscription', description: withCost('A subscription appeared on a customer.', LIST_COST) },
-	{
-		name: 'Subscription Ending Soon',
-		value: 'subscriptionEndingSoon',
-		description: withCost("A running subscription's end date (ends_at) is within the days you set: once per subscription and end date.", LIST_COST),
-	},
-	{ name: 'Subscription Paused', value: 'subscriptionPaused', description: withCost("A subscription's status changed to PAUSED.", LIST_COST) },
-	{
-		name: 'Subscription Renewal Due',
-		value: 'subscriptionRenewalDue',
-		description: withCost("A running subscription's renewal date (renews_at) is within the days you set: once per subscription and renewal date.", DETAIL_COST),
-	},
-	{
-		name: 'Subscription Resumed',
-		value: 'subscriptionResumed',
-		description: withCost('A paused subscription runs again (PAUSED to ACTIVE or TERMINATING).', LIST_COST),
-	},
-	{
-		name: 'Subscription Status Changed',
-		value: 'subscriptionStatusChanged',
-		description: withCost('A subscription changed status (e.g. to TERMINATING, PAUSED or TERMINATED).', LIST_COST),
-	},
-	{
-		name: 'Subscription Updated',
-		value: 'subscriptionUpdated',
-		description: withCost(
-			"A subscription's name, start date, end date or status changed (with Compare Detail Fields also its renewal, totals and line items): each changed field with its new value, and its previous value for status, dates and auto-renewal.",
-			LIST_COST,
-		),
-	},
-];
+/** Every event, as the editor names and describes it with what it costs per poll (events/catalog.ts), by name. */
+export const EVENT_OPTIONS: Array<INodePropertyOptions & { value: TriggerEvent }> = EVENT_DEFINITIONS.map(({ name, value, summary, cost, family }) => ({
+	name,
+	value,
+	description: `${summary} ${cost ?? (family === 'invoices' ? INVOICE_COST : LIST_COST)}`,
+})).sort((a, b) => a.name.localeCompare(b.name));
 
 /** Display options: shown when Events includes one of `events` (and the `more` conditions hold). */
 function whenEvents(events: readonly string[], more: IDisplayOptions['show'] = {}): IDisplayOptions {

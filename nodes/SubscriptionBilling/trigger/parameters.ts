@@ -1,16 +1,25 @@
 import { NodeOperationError, type IPollFunctions } from 'n8n-workflow';
+import { quoted } from '../shared/invalidInput';
 import { ID } from '../shared/idChecks';
-import { readSubscriptionReadsPerPoll } from './detailSettings';
-import { isCustomerListEvent, isInvoiceFamilyEvent, type CustomerListEvent, type CustomerListSettings, type InvoiceFamilyEvent, type TriggerEvent } from './events/types';
+import { triggerProperties } from './description';
+import { isCustomerListEvent, isInvoiceFamilyEvent, type CustomerListEvent, type InvoiceFamilyEvent, type TriggerEvent } from './events/catalog';
+import type { CustomerListSettings } from './events/types';
+
+/**
+ * Every setting of the trigger is read here, once per poll, before any request. One policy: a
+ * saved value the editor would not accept (a number box emptied, a value outside its limits, an
+ * expression giving one) is an error naming the field as the editor shows it; nothing is clamped.
+ */
+function invalid(ctx: IPollFunctions, field: string, problem: string): NodeOperationError {
+	return new NodeOperationError(ctx.getNode(), `${field}: ${problem}`, { description: 'Nothing was sent to the API. Correct the setting in the trigger and publish again.' });
+}
 
 /** The Customer parameter, checked like every id that goes into a path. */
 export function checkedCustomerId(ctx: IPollFunctions): string {
 	const raw = ctx.getNodeParameter('customerId', undefined, { extractValue: true });
 	const value = typeof raw === 'number' ? String(raw) : raw;
-	if (typeof value !== 'string' || value.trim() === '') {
-		throw new NodeOperationError(ctx.getNode(), 'Customer: choose the customer whose invoices to watch, or choose All Customers');
-	}
-	if (!ID.pattern.test(value)) throw new NodeOperationError(ctx.getNode(), `Customer: "${value}" ${ID.hint}`);
+	if (typeof value !== 'string' || value.trim() === '') throw invalid(ctx, 'Customer', 'choose the customer whose invoices to watch, or choose All Customers');
+	if (!ID.pattern.test(value)) throw invalid(ctx, 'Customer', `"${value}" ${ID.hint}`);
 	return value;
 }
 
@@ -19,19 +28,27 @@ export interface TriggerSettings extends CustomerListSettings {
 	invoiceEvents: InvoiceFamilyEvent[];
 	/** The one customer whose invoices are watched; undefined: all customers. */
 	invoiceCustomerId: string | undefined;
+	/** Invoice events: the look-back window (ms). */
+	lookBackMs: number;
+	/** Invoice events over all customers: most requests one poll sends. */
+	requestsPerPoll: number;
 }
 
 function selectedEvents(ctx: IPollFunctions): TriggerEvent[] {
 	const events = ctx.getNodeParameter('events', []) as TriggerEvent[];
-	if (!Array.isArray(events) || events.length === 0) throw new NodeOperationError(ctx.getNode(), 'Events: choose at least one event');
+	if (!Array.isArray(events) || events.length === 0) throw invalid(ctx, 'Events', 'choose at least one event');
 	return [...new Set(events)];
 }
 
-function days(ctx: IPollFunctions, name: string, label: string, wanted: boolean): number {
-	if (!wanted) return 0;
-	const value = ctx.getNodeParameter(name, 30) as number;
-	if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw new NodeOperationError(ctx.getNode(), `${label}: "${String(value)}" is not a whole number of days, 0 or more`);
-	return value;
+/** A number setting, checked against the limits its editor field has (description.ts); 0 when the field is not shown. */
+function wholeNumber(ctx: IPollFunctions, name: string, shown: boolean): number {
+	if (!shown) return 0;
+	const property = triggerProperties.find((candidate) => candidate.name === name)!;
+	const { minValue = 0, maxValue = Infinity } = (property.typeOptions ?? {}) as { minValue?: number; maxValue?: number };
+	const value = ctx.getNodeParameter(name, property.default);
+	if (typeof value === 'number' && Number.isInteger(value) && value >= minValue && value <= maxValue) return value;
+	const range = maxValue === Infinity ? `of at least ${minValue}` : `from ${minValue} to ${maxValue}`;
+	throw invalid(ctx, property.displayName, `${quoted(value)} is not a whole number ${range}`);
 }
 
 /** What the trigger is set to watch, checked before any request. */
@@ -39,15 +56,19 @@ export function triggerSettings(ctx: IPollFunctions): TriggerSettings {
 	const events = selectedEvents(ctx);
 	const listEvents = events.filter(isCustomerListEvent);
 	const invoiceEvents = events.filter(isInvoiceFamilyEvent);
+	const invoices = invoiceEvents.length > 0;
+	const allCustomers = invoices && ctx.getNodeParameter('scope') !== 'customer';
 	const subscriptionDetails = listEvents.includes('subscriptionUpdated') && ctx.getNodeParameter('subscriptionDetails', false) === true;
 	return {
 		listEvents,
 		invoiceEvents,
-		invoiceCustomerId: invoiceEvents.length > 0 && ctx.getNodeParameter('scope') === 'customer' ? checkedCustomerId(ctx) : undefined,
+		invoiceCustomerId: invoices && !allCustomers ? checkedCustomerId(ctx) : undefined,
+		lookBackMs: wholeNumber(ctx, 'lookBackDays', invoices) * 86_400_000,
+		requestsPerPoll: wholeNumber(ctx, 'requestsPerPoll', allCustomers),
 		statuses: listEvents.includes('subscriptionStatusChanged') ? (ctx.getNodeParameter('statuses', []) as string[]) : [],
-		endingSoonDays: days(ctx, 'endingSoonDays', 'Days Before End', listEvents.includes('subscriptionEndingSoon')),
-		renewalDueDays: days(ctx, 'renewalDueDays', 'Days Before Renewal', listEvents.includes('subscriptionRenewalDue')),
+		endingSoonDays: wholeNumber(ctx, 'endingSoonDays', listEvents.includes('subscriptionEndingSoon')),
+		renewalDueDays: wholeNumber(ctx, 'renewalDueDays', listEvents.includes('subscriptionRenewalDue')),
 		subscriptionDetails,
-		subscriptionReadsPerPoll: listEvents.includes('subscriptionRenewalDue') || subscriptionDetails ? readSubscriptionReadsPerPoll(ctx) : 0,
+		subscriptionReadsPerPoll: wholeNumber(ctx, 'subscriptionReadsPerPoll', listEvents.includes('subscriptionRenewalDue') || subscriptionDetails),
 	};
 }

@@ -1,11 +1,12 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 import { MAX_PAGE_SIZE } from '../../shared/constants';
 import { visitPages } from '../../shared/pagination';
-import { fingerprint, packFingerprints, unpackFingerprints } from '../fingerprint';
+import { fingerprint, packFingerprints, unpackFingerprints } from '../state/fingerprint';
 import type { ReadAccess } from '../../shared/apiAccess';
-import { failedPayments, isOpen, isOverdue, isPaid, issuedMs, paidMs, type CustomerInvoices, type Watched } from './invoiceState';
-
-export type InvoiceEvent = 'newInvoice' | 'invoicePaid' | 'invoiceOverdue' | 'invoicePaymentFailed';
+import { INVOICE_EVENT_DEFINITIONS, type InvoiceFamilyEvent } from './catalog';
+import { failedPayments, isOpen, isOverdue, isPaid, issuedMs, paidMs, paymentPrint } from './invoiceEvents';
+import type { CustomerInvoices, Watched } from '../state/invoiceTable';
+import type { InvoiceEvent, InvoiceSight } from './types';
 
 /** First page when only the newest invoices matter: small, since new invoices are few per poll. */
 const DISCOVERY_PAGE_SIZE = 100;
@@ -13,7 +14,7 @@ const DISCOVERY_PAGE_SIZE = 100;
 /** What one visit of one customer needs to know (the same for every customer of a sweep). */
 export interface Visit {
 	api: ReadAccess;
-	events: InvoiceEvent[];
+	events: InvoiceFamilyEvent[];
 	now: Date;
 	/** Invoices issued before this (epoch ms) are not read, unless watched: the look-back window's far end. */
 	floor: number;
@@ -22,7 +23,7 @@ export interface Visit {
 	/** The first sweep after activation: remember, emit nothing. */
 	baseline: boolean;
 	/** Events added to the selection whose first visit of this customer this is: they remember, emit nothing. */
-	learning: ReadonlySet<InvoiceEvent>;
+	learning: ReadonlySet<InvoiceFamilyEvent>;
 	/** Called once per request sent (the poll's request budget). */
 	spend: () => void;
 }
@@ -84,51 +85,19 @@ async function readByIds(visit: Visit, customerId: string, ids: string[]): Promi
 	return found;
 }
 
-function paymentPrint(payment: IDataObject): string {
-	return fingerprint(String(payment.payment_id ?? `${String(payment.paid_at)} ${String(payment.error)}`));
-}
-
-function item(event: InvoiceEvent, invoice: IDataObject, detectedAt: string, previousStatus: string | null, failure?: { payment: IDataObject; attempt: number }): IDataObject {
-	if (event === 'newInvoice') return { event, detected_at: detectedAt, invoice };
-	if (failure) return { event, detected_at: detectedAt, error: failure.payment.error, attempt_count: failure.attempt, payment: failure.payment, invoice };
-	return { event, detected_at: detectedAt, previous_status: previousStatus, invoice };
-}
-
 /** The event only remembers at this visit: the first sweep, or the event's first visit of the customer since it was added. */
-function quiet(visit: Visit, event: InvoiceEvent): boolean {
+function quiet(visit: Visit, event: InvoiceFamilyEvent): boolean {
 	return visit.baseline || visit.learning.has(event);
 }
 
-/**
- * The events one invoice shows since it was last seen (`before`: watched then; `firstSight`: new
- * to the trigger), and what to watch of it from now on (undefined: nothing).
- */
-function judge(visit: Visit, invoice: IDataObject, before: Watched | undefined, firstSight: boolean, emit: (item: IDataObject) => void): Watched | undefined {
-	const { events, now } = visit;
-	const detectedAt = now.toISOString();
-	const previousStatus = before?.status ?? null;
-	const failures = failedPayments(invoice);
-	const failedBefore = unpackFingerprints(before?.failed);
-	const failed = packFingerprints(failures.map(({ payment }) => paymentPrint(payment)));
-	const paid = isPaid(invoice);
-	const overdue = isOverdue(invoice, now);
-	const seenBefore = firstSight || before !== undefined;
-	const reports = (event: InvoiceEvent) => seenBefore && events.includes(event) && !quiet(visit, event);
-	if (reports('invoicePaymentFailed')) {
-		for (const failure of failures) {
-			if (!failedBefore.has(paymentPrint(failure.payment))) emit(item('invoicePaymentFailed', invoice, detectedAt, previousStatus, failure));
-		}
-	}
-	// Invoice Paid: each time it becomes fully paid (paid, refunded, paid again: twice).
-	if (reports('invoicePaid') && paid && (before === undefined || before.paidAt !== paidMs(invoice))) {
-		emit(item('invoicePaid', invoice, detectedAt, previousStatus));
-	}
-	if (reports('invoiceOverdue') && overdue && !before?.overdue) emit(item('invoiceOverdue', invoice, detectedAt, previousStatus));
+const definitionOf = (event: InvoiceFamilyEvent): InvoiceEvent => INVOICE_EVENT_DEFINITIONS.find((definition) => definition.value === event)!;
 
+/** What to watch of an invoice from now on (undefined: nothing): open ones, and paid ones within the window when an event watches those. */
+function watchOf(visit: Visit, invoice: IDataObject, watchPaid: boolean): Watched | undefined {
 	const status = String(invoice.status);
-	if (isOpen(invoice)) return { status, failed, overdue };
-	// A paid invoice is watched through the look-back window: a refund opens it again.
-	if (paid && events.includes('invoicePaid') && paidMs(invoice) >= visit.keepFrom) return { status, failed, overdue: false, paidAt: paidMs(invoice) };
+	const failed = packFingerprints(failedPayments(invoice).map(({ payment }) => paymentPrint(payment)));
+	if (isOpen(invoice)) return { status, failed, overdue: isOverdue(invoice, visit.now) };
+	if (watchPaid && isPaid(invoice) && paidMs(invoice) >= visit.keepFrom) return { status, failed, overdue: false, paidAt: paidMs(invoice) };
 	return undefined;
 }
 
@@ -140,14 +109,17 @@ function judge(visit: Visit, invoice: IDataObject, before: Watched | undefined, 
  * dates passing.
  */
 export async function visitCustomer(visit: Visit, customerId: string, previous: CustomerInvoices | undefined): Promise<Visited> {
-	const watching = visit.events.some((event) => event !== 'newInvoice');
+	// The selected events in the catalog's order: the order of one invoice's items.
+	const selected = INVOICE_EVENT_DEFINITIONS.filter((definition) => visit.events.includes(definition.value));
+	const watching = selected.some((definition) => definition.watches);
+	const watchPaid = selected.some((definition) => definition.watches === 'openAndPaid');
 	const known = unpackFingerprints(previous?.known);
 	const nowMs = visit.now.getTime();
 	const { floor } = visit;
 	const watchedBefore = watching ? (previous?.watched ?? {}) : {};
 	// Every invoice once when the open ones are not all known yet: the first sweep, or a visit where
 	// an event that watches invoices (all but New Invoice) is still learning.
-	const fullScan = watching && (visit.baseline || [...visit.learning].some((event) => event !== 'newInvoice'));
+	const fullScan = watching && (visit.baseline || [...visit.learning].some((event) => definitionOf(event).watches));
 	const onPages = await readNewest(visit, customerId, floor, fullScan);
 	const missing = Object.keys(watchedBefore).filter((id) => !onPages.has(id));
 	const searched = missing.length > 0 ? await readByIds(visit, customerId, missing) : new Map<string, IDataObject>();
@@ -163,28 +135,29 @@ export async function visitCustomer(visit: Visit, customerId: string, previous: 
 		const issued = issuedMs(invoice);
 		const isKnown = !(issued >= floor) || known.has(print);
 		const before = watchedBefore[id];
-		if (!isKnown && issued <= nowMs && visit.events.includes('newInvoice') && !quiet(visit, 'newInvoice')) {
-			items.push(item('newInvoice', invoice, visit.now.toISOString(), null));
-		}
+		const sight: InvoiceSight = { invoice, before, isNew: !isKnown && issued <= nowMs, detectedAt: visit.now.toISOString(), now: visit.now };
+		// An event that watches nothing sees every invoice read.
+		for (const definition of selected) if (!definition.watches && !quiet(visit, definition.value)) items.push(...definition.detect(sight));
 		if (issued >= visit.keepFrom && issued <= nowMs) keep.add(print);
 		// Outside a full scan, an invoice below the window and not watched is older than anything the visit is about.
 		if (!watching || (!fullScan && before === undefined && !(issued >= floor))) continue;
-		const after = judge(visit, invoice, before, !isKnown && before === undefined, (found) => items.push(found));
+		// The watching events see an invoice watched until now, or new to the trigger.
+		if (!isKnown || before !== undefined) {
+			for (const definition of selected) if (definition.watches && !quiet(visit, definition.value)) items.push(...definition.detect(sight));
+		}
+		const after = watchOf(visit, invoice, watchPaid);
 		if (after) watched[id] = after;
 	}
 	return { items, entry: { known: packFingerprints(keep), watched } };
 }
 
 /** Fetch Test Event: the customer's most recent invoice the event is about, state untouched. */
-export async function mostRecentInvoice(api: ReadAccess, customerId: string, event: InvoiceEvent, now: Date): Promise<IDataObject | undefined> {
+export async function mostRecentInvoice(api: ReadAccess, customerId: string, event: InvoiceFamilyEvent, now: Date): Promise<IDataObject | undefined> {
 	let match: IDataObject | undefined;
-	const detectedAt = now.toISOString();
+	const { sample } = definitionOf(event);
 	await visitPages(api.session, newestInvoicesRequest(api, customerId), { pageSize: DISCOVERY_PAGE_SIZE }, (page) => {
 		for (const invoice of page.results) {
-			if (event === 'newInvoice' && issuedMs(invoice) <= now.getTime()) match = item(event, invoice, detectedAt, null);
-			else if (event === 'invoicePaid' && isPaid(invoice)) match = item(event, invoice, detectedAt, null);
-			else if (event === 'invoiceOverdue' && isOverdue(invoice, now)) match = item(event, invoice, detectedAt, null);
-			else if (event === 'invoicePaymentFailed' && failedPayments(invoice).length > 0) match = item(event, invoice, detectedAt, null, failedPayments(invoice).at(-1));
+			match = sample(invoice, now);
 			if (match) return 'stop';
 		}
 		return 'next';

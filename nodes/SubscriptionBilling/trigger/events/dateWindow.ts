@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
-import { fingerprint, packFingerprints, unpackFingerprints } from '../fingerprint';
+import { fingerprint, packFingerprints, unpackFingerprints } from '../state/fingerprint';
+import { isLive, type ListSnapshot } from './customerList';
+import type { ListEvent } from './types';
 
 const DAY_MS = 86_400_000;
 
@@ -55,3 +57,30 @@ export function nearestInWindow(entries: Dated[], days: number, now: Date): DueE
 	}
 	return nearest;
 }
+
+/** Running subscriptions with their end date. */
+export function endDates(snapshot: ListSnapshot): Dated[] {
+	return snapshot.subscriptions.filter(isLive).map((subscription) => ({ record: subscription, id: String(subscription.subscription_id), date: subscription.ends_at }));
+}
+
+export const subscriptionEndingSoon: ListEvent<'subscriptionEndingSoon'> = {
+	value: 'subscriptionEndingSoon',
+	family: 'customerList',
+	record: 'subscription',
+	name: 'Subscription Ending Soon',
+	summary: "A running subscription's end date (ends_at) is within the days you set: once per subscription and end date.",
+	noExample: {
+		lookedFor: 'no subscription ending within Days Before End',
+		toSee: "raise Days Before End to reach a running subscription's end date",
+		keys: 'detected_at, ends_at, days_left, subscription',
+	},
+	detect: ({ snapshot, settings, previous, state }) => {
+		const { due, notified } = trackDateWindow(endDates(snapshot), settings.endingSoonDays, snapshot.now, previous?.endingSoon, snapshot.complete);
+		state.endingSoon = notified;
+		return due.map(({ record, date, daysLeft }) => ({ event: 'subscriptionEndingSoon', detected_at: snapshot.detectedAt, ends_at: date, days_left: daysLeft, subscription: record }));
+	},
+	sample: async (input, snapshot, settings) => {
+		const due = nearestInWindow(endDates(snapshot), settings.endingSoonDays, input.now);
+		return due && { event: 'subscriptionEndingSoon', detected_at: snapshot.detectedAt, ends_at: due.date, days_left: due.daysLeft, subscription: due.record };
+	},
+};

@@ -1,21 +1,8 @@
-import type { IDataObject } from 'n8n-workflow';
-import { fingerprint, packFingerprints, unpackFingerprints } from '../fingerprint';
-import type { DetailPass } from '../state';
+import { fingerprint, packFingerprints, unpackFingerprints } from '../state/fingerprint';
+import type { DetailPass } from '../state/triggerState';
 import { isLive, type ListSnapshot } from './customerList';
 import { readSubscriptionDetails } from './subscriptionDetails';
-import type { PollInput } from './types';
-
-export interface DetailReads {
-	/** The details read this poll, by subscription id. */
-	details: Map<string, IDataObject>;
-	/** The subscriptions asked for this poll (a missing detail: gone since it was listed). */
-	asked: Set<string>;
-	pass: DetailPass;
-	/** Renewal Due's first pass was running when this poll started: a date read for the first time is only remembered. */
-	learningRenewals: boolean;
-	/** In Renewal Due's first pass: the subscriptions read for the first time in the pass. */
-	firstRead: Set<string>;
-}
+import type { DetailReads, PollInput } from './types';
 
 /** Running subscriptions, in the customer list's order (new ones come last). */
 export function liveSubscriptionIds(snapshot: ListSnapshot): string[] {

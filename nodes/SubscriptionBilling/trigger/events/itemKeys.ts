@@ -1,22 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import type { TriggerEvent } from './types';
-
-/** The record each event is about: its item carries it under this key, as the API returns it. */
-export const RECORD_OF: Record<TriggerEvent, 'customer' | 'subscription' | 'invoice'> = {
-	newCustomer: 'customer',
-	customerUpdated: 'customer',
-	newSubscription: 'subscription',
-	subscriptionUpdated: 'subscription',
-	subscriptionStatusChanged: 'subscription',
-	subscriptionPaused: 'subscription',
-	subscriptionResumed: 'subscription',
-	subscriptionEndingSoon: 'subscription',
-	subscriptionRenewalDue: 'subscription',
-	newInvoice: 'invoice',
-	invoicePaid: 'invoice',
-	invoiceOverdue: 'invoice',
-	invoicePaymentFailed: 'invoice',
-};
+import { definitionOf } from './catalog';
 
 /**
  * The IDs an item carries at its top level, by its record: the customer's, then each record down
@@ -35,8 +18,8 @@ export const ID_KEYS = {
  * Test Event's `no_example`) is left as it is.
  */
 export function withTopLevelIds(item: IDataObject): IDataObject {
-	const event = item.event as TriggerEvent;
-	const kind = RECORD_OF[event];
+	const event = String(item.event);
+	const kind = definitionOf(event)?.record;
 	const record = kind && (item[kind] as IDataObject | undefined);
 	if (!record) return item;
 	const customer = record.customer as IDataObject | undefined;

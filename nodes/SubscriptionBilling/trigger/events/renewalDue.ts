@@ -1,9 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
-import { fingerprint, packFingerprints, unpackFingerprints } from '../fingerprint';
-import type { RecordTable } from '../recordTable';
+import { fingerprint, packFingerprints, unpackFingerprints } from '../state/fingerprint';
+import type { RecordTable } from '../state/recordTable';
 import { isLive, type ListSnapshot } from './customerList';
-import { daysUntil, trackDateWindow, type Dated } from './dateWindow';
-import type { DetailReads } from './detailSweep';
+import { daysUntil, endDates, nearestInWindow, trackDateWindow, type Dated } from './dateWindow';
+import type { DetailReads, ListEvent } from './types';
+import { readSubscriptionDetails } from './subscriptionDetails';
 
 function inWindow(date: string, days: number, now: Date): boolean {
 	const daysLeft = daysUntil(date, now);
@@ -14,7 +15,7 @@ function inWindow(date: string, days: number, now: Date): boolean {
 export function rememberedRenewal(table: RecordTable | undefined, id: string): string | undefined {
 	const cell = table?.cellOf(id, 'renews_at');
 	if (cell === undefined) return undefined;
-	const value = table!.value(cell);
+	const value = table!.value(cell, 'renews_at');
 	return typeof value === 'string' ? value : '';
 }
 
@@ -66,3 +67,48 @@ export function renewalItems(
 	});
 	return { items, notified: remembered };
 }
+
+/** Live subscriptions with their renewal date (`renews_at` of the detail). */
+function renewalDates(snapshot: ListSnapshot, details: Map<string, IDataObject>): Dated[] {
+	return snapshot.subscriptions
+		.filter((subscription) => details.has(String(subscription.subscription_id)))
+		.map((subscription) => {
+			const id = String(subscription.subscription_id);
+			return { record: subscription, id, date: details.get(id)!.renews_at };
+		});
+}
+
+/** Subscriptions whose detail Fetch Test Event reads at most, nearest end date first, to find a renewal date. */
+const SAMPLE_DETAIL_READS = 20;
+
+export const subscriptionRenewalDue: ListEvent<'subscriptionRenewalDue'> = {
+	value: 'subscriptionRenewalDue',
+	family: 'customerList',
+	record: 'subscription',
+	name: 'Subscription Renewal Due',
+	summary: "A running subscription's renewal date (renews_at) is within the days you set: once per subscription and renewal date.",
+	cost: 'Cost: the customer list (1 request per 1,000 customers), plus 1 request (Subscription Get) per running subscription per pass, at most Subscription Reads Per Poll a poll.',
+	noExample: {
+		lookedFor: `no renewal within Days Before Renewal among the ${SAMPLE_DETAIL_READS} subscriptions ending soonest`,
+		toSee: "raise Days Before Renewal to reach a running subscription's renewal date",
+		keys: 'detected_at, renews_at, days_left, auto_renews, subscription, detail',
+	},
+	subscriptionColumns: () => ['renews_at'],
+	pass: { reads: () => true, learns: 'renewals', starts: ({ previous }) => previous?.renewalDue === undefined },
+	readFirst: ({ snapshot, subscriptionsBefore, previous, settings }) => renewalsToConfirm(snapshot, subscriptionsBefore, previous?.renewalDue, settings.renewalDueDays),
+	detect: ({ snapshot, reads, subscriptionsAfter, previous, settings, state }) => {
+		if (!reads) return [];
+		const renewal = renewalItems(snapshot, reads, subscriptionsAfter!, previous?.renewalDue, settings.renewalDueDays, reads.learningRenewals);
+		state.renewalDue = renewal.notified;
+		return renewal.items;
+	},
+	// Renewals are due near the end of a term: the running subscriptions nearest their end are read.
+	sample: async (input, snapshot, settings) => {
+		const nearestEnd = endDates(snapshot).sort((a, b) => String(a.date).localeCompare(String(b.date)));
+		const details = await readSubscriptionDetails(input.api, nearestEnd.slice(0, SAMPLE_DETAIL_READS).map((entry) => entry.id));
+		const due = nearestInWindow(renewalDates(snapshot, details), settings.renewalDueDays, input.now);
+		if (!due) return undefined;
+		const detail = details.get(String(due.record.subscription_id))!;
+		return { event: 'subscriptionRenewalDue', detected_at: snapshot.detectedAt, renews_at: due.date, days_left: due.daysLeft, auto_renews: detail.auto_renews ?? null, subscription: due.record, detail };
+	},
+};

@@ -1,9 +1,6 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
-import type { LearningEvents } from './events/invoiceLearning';
-import { packedRows, packRows } from './events/invoiceState';
-import type { CustomerListEvent, InvoiceFamilyEvent } from './events/types';
-import { FINGERPRINT_LENGTH } from './fingerprint';
-import { UNKNOWN, walkRows, type StoredTable } from './recordTable';
+import { INVOICE_COLUMNS } from './invoiceTable';
+import { isStoredTable, UNKNOWN, walkRows, type StoredTable } from './recordTable';
 
 /**
  * Everything the trigger remembers between polls, in the node's static data under `trigger`.
@@ -13,14 +10,16 @@ import { UNKNOWN, walkRows, type StoredTable } from './recordTable';
  *
  * Each family of events owns one section, read from its own source; a family none of whose events
  * is selected is not written (forgotten: selected again, it starts from where things stand). A
- * state this code did not write (no `format: 1`) is not read: the trigger starts silently.
+ * state this code did not write (no `format: 2`) is not read: the trigger starts silently.
  *
- * As saved, the invoice rows of the customers the customers table has are kept in that table, in
- * an `invoices` column (a `[row]` cell, `~` for none): one fingerprint a customer instead of two.
- * Reading the state splits them back, so each family sees only its own section.
+ * Every table is a record table in the one cell encoding (recordTable.ts, cells.ts). As saved, the
+ * invoice rows of the customers the customers table has are kept in that table, in its columns
+ * `known` and `watched` (`~` for none): one fingerprint a customer instead of two, which keeps the
+ * state within its budget (10 MB at 100,000 customers, every event: docs/trigger.md). Reading the
+ * state splits them back, so each family sees only its own section.
  */
 export interface TriggerState {
-	format: 1;
+	format: 2;
 	customerList?: CustomerListState;
 	invoices?: InvoiceState;
 }
@@ -31,7 +30,7 @@ export interface TriggerState {
  */
 export interface CustomerListState {
 	/** The family's events selected when this was written: an event added since only learns at first. */
-	events: CustomerListEvent[];
+	events: string[];
 	/**
 	 * Customers (New Customer: its rows; Customer Updated: the columns of the six input fields,
 	 * hashed). About 30 bytes a customer with both.
@@ -71,20 +70,15 @@ export interface DetailPass {
 
 /** The invoice events (customers' invoice lists), for one customer or all. */
 export interface InvoiceState {
-	events: InvoiceFamilyEvent[];
+	events: string[];
 	/** The customer whose invoices are watched, `*` for All Customers: another starts the family over. */
 	customer: string;
 	/** The sweep in progress: it visits every customer once, over one or several polls. */
 	sweep: InvoiceSweep;
-	/** Invoice events added to the selection that have not yet visited every customer (events/invoiceLearning.ts). */
-	learning?: LearningEvents;
-	/**
-	 * Per customer with invoices issued within the look-back window or watched ones (the others
-	 * take no room), packed as one string: events/invoiceState.ts.
-	 */
-	customers: string;
-	/** The invoice statuses the packed customers refer to by number. */
-	statuses: string[];
+	/** Invoice events added to the selection that have not yet visited every customer (events/invoices.ts). */
+	learning?: Partial<Record<string, { from: number; nextSweep: boolean }>>;
+	/** Per customer with invoices issued within the look-back window or watched ones (the others take no room): invoiceTable.ts. */
+	customers: StoredTable;
 }
 
 export interface InvoiceSweep {
@@ -98,83 +92,94 @@ export interface InvoiceSweep {
 }
 
 const STATE_KEY = 'trigger';
-const INVOICES_COLUMN = 'invoices';
-const NOT_EXACT = new Set<string>();
 
 export function readTriggerState(ctx: IPollFunctions): TriggerState {
 	const stored = ctx.getWorkflowStaticData('node')[STATE_KEY] as TriggerState | undefined;
-	return stored?.format === 1 ? withOwnRows(stored) : { format: 1 };
+	return stored?.format === 2 ? withOwnRows(stored) : { format: 2 };
 }
 
 export function writeTriggerState(ctx: IPollFunctions, state: TriggerState): void {
 	ctx.getWorkflowStaticData('node')[STATE_KEY] = withSharedRows(state) as unknown as IDataObject;
 }
 
+type Row = [print: string, cells: string];
+
+/** A stored table's rows, each its fingerprint and its cells as stored; undefined when they do not fit its kinds. */
+function rowsOf(table: StoredTable): Row[] | undefined {
+	const rows: Row[] = [];
+	const fits = walkRows(table.rows, table.kinds, (print, cellsAt, end) => rows.push([print, table.rows.slice(cellsAt, end)]));
+	return fits ? rows : undefined;
+}
+
+const joinRows = (rows: Row[]) => rows.map(([print, cells]) => print + cells).join('');
+
 /**
- * The state as saved: the invoice rows of the customers table's customers in its `invoices` column.
- * Both tables are stored in fingerprint order, so one pass over each pairs them (a 100,000-customer
- * state is read and saved once per poll; parsing both tables into maps each way cost about a second).
- * A row out of order would only stay in its own section, never be lost.
+ * The state as saved: the invoice rows of the customers table's customers in its columns. Both
+ * tables are stored in fingerprint order, so one pass over each pairs them (a 100,000-customer
+ * state is read and saved once per poll; parsing both tables into maps each way cost about a
+ * second). Only a customers table without words is joined (its cells are hashes): the words are
+ * the invoice table's. A row out of order would only stay in its own section, never be lost.
  */
 function withSharedRows(state: TriggerState): TriggerState {
 	const customers = state.customerList?.customers;
-	if (!customers || !state.invoices || !Array.isArray(customers.columns) || customers.columns.includes(INVOICES_COLUMN)) return state;
-	const invoices = packedRows(state.invoices.customers);
-	const rows: string[] = [];
-	const leftOver: Array<[string, string]> = [];
+	const invoices = state.invoices?.customers;
+	if (!customers || !invoices || customers.words !== undefined || INVOICE_COLUMNS.some((column) => customers.columns.includes(column))) return state;
+	const own = rowsOf(customers);
+	const invoiceRows = rowsOf(invoices);
+	if (!own || !invoiceRows) return state;
+	const leftOver: Row[] = [];
 	let next = 0;
-	const fits = walkRows(customers.rows, customers.columns, NOT_EXACT, (print, cellsAt, end) => {
-		while (next < invoices.length && invoices[next][0] < print) leftOver.push(invoices[next++]);
-		const own = next < invoices.length && invoices[next][0] === print ? invoices[next++][1] : undefined;
-		rows.push(`${customers.rows.slice(cellsAt - FINGERPRINT_LENGTH, end)}${own === undefined ? UNKNOWN : `[${own}]`}`);
+	const rows = own.map(([print, cells]): Row => {
+		while (next < invoiceRows.length && invoiceRows[next][0] < print) leftOver.push(invoiceRows[next++]);
+		const shared = next < invoiceRows.length && invoiceRows[next][0] === print ? invoiceRows[next++][1] : UNKNOWN.repeat(INVOICE_COLUMNS.length);
+		return [print, cells + shared];
 	});
-	if (!fits) return state;
-	while (next < invoices.length) leftOver.push(invoices[next++]);
+	leftOver.push(...invoiceRows.slice(next));
 	return {
 		...state,
-		customerList: { ...state.customerList!, customers: { ...customers, columns: [...customers.columns, INVOICES_COLUMN], rows: rows.join('') } },
-		invoices: { ...state.invoices, customers: packRows(leftOver) },
+		customerList: {
+			...state.customerList!,
+			customers: { columns: [...customers.columns, ...invoices.columns], kinds: [...customers.kinds, ...invoices.kinds], ...(invoices.words && { words: invoices.words }), rows: joinRows(rows) },
+		},
+		invoices: { ...state.invoices!, customers: { ...invoices, rows: joinRows(leftOver) } },
 	};
 }
 
 /** The state as the families read it: the invoice rows kept in the customers table back in the invoice section, in fingerprint order. */
 function withOwnRows(state: TriggerState): TriggerState {
 	const shared = state.customerList?.customers;
-	const index = Array.isArray(shared?.columns) ? shared.columns.indexOf(INVOICES_COLUMN) : -1;
-	if (!shared || index < 0 || typeof shared.rows !== 'string') return state;
-	const text = shared.rows;
-	const rows: string[] = [];
-	const kept: Array<[string, string]> = [];
-	let column = 0;
-	let cellAt = 0;
-	let cellEnd = 0;
+	const from = isStoredTable(shared) ? shared.columns.indexOf(INVOICE_COLUMNS[0]) : -1;
+	if (!shared || from < 0 || !isStoredTable(state.invoices?.customers)) return state;
+	const own: Row[] = [];
+	const kept: Row[] = [];
+	let cell = 0;
+	let splitAt = 0;
 	const fits = walkRows(
-		text,
-		shared.columns,
-		NOT_EXACT,
+		shared.rows,
+		shared.kinds,
 		(print, cellsAt, end) => {
-			rows.push(`${print}${text.slice(cellsAt, cellAt)}${text.slice(cellEnd, end)}`);
-			if (text[cellAt] === '[') kept.push([print, text.slice(cellAt + 1, cellEnd - 1)]);
-			column = 0;
+			own.push([print, shared.rows.slice(cellsAt, splitAt)]);
+			const invoices = shared.rows.slice(splitAt, end);
+			if (invoices !== UNKNOWN.repeat(INVOICE_COLUMNS.length)) kept.push([print, invoices]);
+			cell = 0;
 		},
-		(start, end) => {
-			if (column++ !== index) return;
-			cellAt = start;
-			cellEnd = end;
+		(start) => {
+			if (cell++ === from) splitAt = start;
 		},
 	);
 	if (!fits) return state;
-	const customers: StoredTable = { ...shared, columns: shared.columns.filter((name) => name !== INVOICES_COLUMN), rows: rows.join('') };
+	const invoices = state.invoices.customers;
+	const stored = rowsOf({ ...invoices, words: shared.words });
 	return {
 		...state,
-		customerList: { ...state.customerList!, customers },
-		...(state.invoices && { invoices: { ...state.invoices, customers: packRows(mergedByPrint(kept, packedRows(state.invoices.customers))) } }),
+		customerList: { ...state.customerList!, customers: { columns: shared.columns.slice(0, from), kinds: shared.kinds.slice(0, from), rows: joinRows(own) } },
+		invoices: { ...state.invoices, customers: { ...invoices, ...(shared.words && { words: shared.words }), rows: joinRows(mergedByPrint(kept, stored ?? [])) } },
 	};
 }
 
 /** Two lists of rows in fingerprint order as one; a fingerprint in both keeps the first list's row. */
-function mergedByPrint(first: Array<[string, string]>, second: Array<[string, string]>): Array<[string, string]> {
-	const merged: Array<[string, string]> = [];
+function mergedByPrint(first: Row[], second: Row[]): Row[] {
+	const merged: Row[] = [];
 	let a = 0;
 	let b = 0;
 	while (a < first.length || b < second.length) {

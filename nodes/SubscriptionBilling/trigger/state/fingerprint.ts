@@ -1,4 +1,4 @@
-import { toBase64 } from './compact';
+import { LENGTHS, toBase64 } from './cells';
 
 /**
  * Ids are remembered as 9-character fingerprints (a 53-bit hash), so remembering 10,000 of them
@@ -9,8 +9,8 @@ import { toBase64 } from './compact';
  * (24 bits, `hashCell`): a changed value keeps its hash with a probability of 1 in 2^24 (about
  * 1 in 16.8 million), and that change is not reported.
  */
-export const FINGERPRINT_LENGTH = 9;
-export const HASH_CELL_LENGTH = 4;
+export const FINGERPRINT_LENGTH = LENGTHS.f;
+const HASH_CELL_LENGTH = LENGTHS.h;
 
 /** cyrb53 (public domain): a fast 53-bit string hash. */
 function hash53(text: string): number {

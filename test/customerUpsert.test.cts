@@ -252,7 +252,7 @@ describe('a retry never doubles, a run asked for again is applied again', () => 
 	test("the create's answer cut off after the API applied it: the repeat carries the same key and gets the first answer replayed", async () => {
 		const before = customers().length;
 		sandbox.setFaults({ on: [2], kinds: ['truncate'] });
-		const run = await upsert();
+		const run = await upsert({}, { retryDelay: 5 });
 		expect(run.error).toBeUndefined();
 		expect(run.json[0].action).toBe('created');
 		expect(customers()).toHaveLength(before + 1);
@@ -264,7 +264,7 @@ describe('a retry never doubles, a run asked for again is applied again', () => 
 	test("the update's answer cut off: repeated under the same key, replayed; run again later, the update is sent under a new key and applied", async () => {
 		const { customerExternalId, customerName } = sandbox.fixtures;
 		sandbox.setFaults({ on: [2], kinds: ['truncate'] });
-		const first = await upsert({ externalId: customerExternalId, name: customerName, additionalFields: { taxId: 'T-1' } });
+		const first = await upsert({ externalId: customerExternalId, name: customerName, additionalFields: { taxId: 'T-1' } }, { retryDelay: 5 });
 		expect(first.error).toBeUndefined();
 		const patches = () => sandbox.requests.filter((request) => request.method === 'PATCH');
 		expect(patches().map((request) => [request.status, keyOf(request)])).toEqual([

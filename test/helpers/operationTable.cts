@@ -59,12 +59,16 @@ function asSent(request: ReceivedRequest, expected: SentRequest): SentRequest {
  * concurrently, so their requests arrive in any order); unmatched ones follow in arrival order.
  */
 function inOrderOf(expected: SentRequest[], requests: ReceivedRequest[]): SentRequest[] {
-	const left = requests.map((request, index) => asSent(request, expected[index] ?? expected[0] ?? { method: '', path: '' }));
-	const placed = expected.map((request) => {
-		const index = left.findIndex((sent) => expect.objectContaining(request).asymmetricMatch(sent));
-		return index < 0 ? undefined : left.splice(index, 1)[0];
+	const left = [...requests];
+	const placed = expected.map((want) => {
+		const index = left.findIndex((request) => expect.objectContaining(want).asymmetricMatch(asSent(request, want)));
+		return index < 0 ? undefined : asSent(left.splice(index, 1)[0], want);
 	});
-	return [...placed.map((sent) => sent ?? left.shift()).filter((sent) => sent !== undefined), ...left];
+	const unmatched = (index: number) => {
+		const request = left.shift();
+		return request && asSent(request, expected[index] ?? { method: '', path: '' });
+	};
+	return [...placed.map((sent, index) => sent ?? unmatched(index)), ...left.map((request) => asSent(request, { method: '', path: '' }))].filter((sent) => sent !== undefined);
 }
 
 function matching(expected: string | RegExp): unknown {

@@ -1,4 +1,4 @@
-import type { IDataObject, INode, INodeParameters, IRun } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INode, INodeParameters, IRun } from 'n8n-workflow';
 import { SubscriptionBillingApi } from '../../credentials/SubscriptionBillingApi.credentials';
 import { SubscriptionBilling } from '../../nodes/SubscriptionBilling/SubscriptionBilling.node';
 import { runNode, shutdownN8nCore, type RunResult } from '../harness/index.cjs';
@@ -59,6 +59,8 @@ export interface BillingRunOptions {
 	/** The credential's key and production base URL; the sandbox's when left out. */
 	apiKey?: string;
 	baseUrl?: string;
+	/** Other fields of the credential as saved (Environment, Staging Base URL), over those. */
+	credential?: ICredentialDataDecryptedObject;
 	/** Fault Handling → Retry Delay (Milliseconds) set in the panel, for a run whose requests are retried; the field's default when left out. */
 	retryDelay?: number;
 	/** The node's Settings tab. */
@@ -80,6 +82,7 @@ export async function runBilling(sandbox: Sandbox, parameters: INodeParameters, 
 			apiKey: options.apiKey ?? sandbox.apiKey,
 			environment: 'production',
 			productionBaseUrl: options.baseUrl ?? sandbox.baseUrl,
+			...options.credential,
 		},
 		parameters: editedParameters(changes as INodeParameters & { resource: string; operation: string }),
 		items: options.items,

@@ -1,8 +1,7 @@
 'use strict';
 // One n8n with this package, the sandbox, the credential and the given workflows, and a Chromium
 // page signed in to its editor: the browser tests of one file share them (jest's beforeAll and
-// afterAll). The page's script errors are collected; n8n's own known ones are left out. A browser
-// question on leaving a page ("leave this page?") is answered yes.
+// afterAll). The page's script errors are collected; n8n's own known ones are left out.
 const { beforeAll, afterAll } = require('@jest/globals');
 const { credentialFor, startEnvironment } = require('./helpers');
 const { UI_TIMEOUT, openBrowser, signIn, screenshot } = require('./browser');
@@ -16,16 +15,18 @@ const PAGE_TIMEOUT = UI_TIMEOUT * 4;
  * `workflows(sandbox, n8n)`: the workflows to import before n8n starts. The session's `sandbox`,
  * `n8n`, `browser`, `page`, `ui` and `pageErrors` are there once beforeAll ran, the page signed in
  * unless `signedIn` is false (a test signs in). `newTab()` replaces the page (and `ui`) by a fresh
- * tab of the same signed-in session and returns the session. afterAll keeps a screenshot of the
- * last state as `lastStateShot`.
+ * tab of the same signed-in session and returns the session. With `acceptDialogs`, the browser's
+ * questions ("leave this page?" on leaving an unsaved workflow) are answered yes; otherwise
+ * Playwright dismisses them (on n8n 2.41.1 accepting them lost the AI Agent's tools list in the
+ * nodes panel). afterAll keeps a screenshot of the last state as `lastStateShot`.
  */
-function useEditorSession({ name, workflows = () => [], lastStateShot, signedIn = true }) {
+function useEditorSession({ name, workflows = () => [], lastStateShot, signedIn = true, acceptDialogs = false }) {
 	const session = { pageErrors: [] };
 	const usePage = (page) => {
 		Object.assign(session, { page, ui: editorUi(page) });
 		page.setDefaultTimeout(PAGE_TIMEOUT);
 		page.on('pageerror', (e) => isKnownN8nPageError(session.n8n.version, e) || session.pageErrors.push(e.message));
-		page.on('dialog', (dialog) => dialog.accept().catch(() => {}));
+		if (acceptDialogs) page.on('dialog', (dialog) => dialog.accept().catch(() => {}));
 	};
 	session.newTab = async () => {
 		const storageState = await session.page.context().storageState();

@@ -43,8 +43,8 @@ const FRESH_WRITES = [
 	{ resource: 'usage', operation: 'update', marked: { transactionId: 'Transaction ID' }, unmarked: 'Value' },
 ];
 
-// leaving an unsaved workflow: the browser's "leave this page?" is answered yes (by the session)
-const session = useEditorSession({ name: 'e2e-fresh-writes', lastStateShot: 'fresh-writes-last-state' });
+// leaving an unsaved workflow: the browser's "leave this page?" is answered yes
+const session = useEditorSession({ name: 'e2e-fresh-writes', lastStateShot: 'fresh-writes-last-state', acceptDialogs: true });
 let sandbox, n8n, page;
 // the editor's helpers (test/e2e/editorUi.js), bound to this file's page
 let closeToasts, issuesRefusal, fillById, choose, nodeOfType;

@@ -5,7 +5,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { isRetryable, retryDelayMs, DEFAULT_RETRY, type Failure } from '../nodes/SubscriptionBilling/shared/retry';
-import { getSubscriptionsContinuingOnFail, runBilling, startSandbox, useSandbox, type ReceivedRequest, type Sandbox } from './helpers/billing.cjs';
+import { getSubscriptionsContinuingOnFail, runBilling, startSandbox, useSandbox, type BillingRunOptions, type ReceivedRequest, type Sandbox } from './helpers/billing.cjs';
 
 const KEY_HEADER = 'x-service-idempotent-operation-key';
 const UUID_RE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
@@ -20,8 +20,8 @@ beforeEach(() => sandbox.setFaults(null));
 const state = () => sandbox.state as unknown as { customers: Map<string, IDataObject>; usage: Map<string, IDataObject> };
 const replayed = (request: ReceivedRequest) => (request as ReceivedRequest & { replayed?: boolean }).replayed ?? false;
 
-function getSubscription(extra: INodeParameters = {}) {
-	return runBilling(sandbox, { resource: 'subscription', operation: 'get', subscriptionId: sandbox.fixtures.subscriptionId, ...extra });
+function getSubscription(extra: INodeParameters = {}, options: BillingRunOptions = {}) {
+	return runBilling(sandbox, { resource: 'subscription', operation: 'get', subscriptionId: sandbox.fixtures.subscriptionId, ...extra }, options);
 }
 
 describe('API errors are clear for every status', () => {
@@ -111,14 +111,14 @@ describe('reads are retried', () => {
 
 	test('a get survives an answer slower than the timeout', async () => {
 		sandbox.setFaults({ on: [1], kinds: ['slow'], slowMs: SLOW_MS });
-		const run = await getSubscription({ requestOptions: SHORT_TIMEOUT });
+		const run = await getSubscription({ requestOptions: SHORT_TIMEOUT }, { retryDelay: 5 });
 		expect(run.error).toBeUndefined();
 		expect(sandbox.requests.map((request) => request.fault ?? 'ok')).toEqual(['slow', 'ok']);
 	});
 
 	test('a search (POST) is a read: retried with the same body', async () => {
 		sandbox.setFaults({ on: [1, 2], kinds: ['503', 'drop'], retryAfterSeconds: 0 });
-		const run = await runBilling(sandbox, { resource: 'customer', operation: 'search', searchFields: { name: 'a' }, returnAll: true });
+		const run = await runBilling(sandbox, { resource: 'customer', operation: 'search', searchFields: { name: 'a' }, returnAll: true }, { retryDelay: 5 });
 		expect(run.error).toBeUndefined();
 		expect(sandbox.requests).toHaveLength(3);
 		for (const request of sandbox.requests) expect(request.body).toEqual({ name: 'a' });

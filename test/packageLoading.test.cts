@@ -2,9 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { PackageDirectoryLoader } from 'n8n-core';
 import type { INodeType } from 'n8n-workflow';
-import { SubscriptionBillingApi } from '../credentials/SubscriptionBillingApi.credentials';
-import { SubscriptionBilling } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
-import { startSandbox } from './helpers/billing.cjs';
+import { runBilling, startSandbox } from './helpers/billing.cjs';
 import { ensureN8nCoreEnvironment } from './harness/environment.cjs';
 import { Poller, runNode, shutdownN8nCore } from './harness/index.cjs';
 
@@ -83,12 +81,11 @@ test('the trigger from dist/ is a polling node with the same credential, icons a
 test('the staging environment uses the staging base URL', async () => {
 	const sandbox = await startSandbox();
 	try {
-		const run = await runNode({
-			nodeType: new SubscriptionBilling(),
-			credentialType: new SubscriptionBillingApi(),
-			credentials: { apiKey: sandbox.apiKey, environment: 'staging', productionBaseUrl: 'https://production.invalid/api/v2', stagingBaseUrl: sandbox.baseUrl },
-			parameters: { resource: 'plan', operation: 'get', planId: sandbox.fixtures.planId },
-		});
+		const run = await runBilling(
+			sandbox,
+			{ resource: 'plan', operation: 'get', planId: sandbox.fixtures.planId },
+			{ baseUrl: 'https://production.invalid/api/v2', credential: { environment: 'staging', stagingBaseUrl: sandbox.baseUrl } },
+		);
 		expect(run.error).toBeUndefined();
 		expect(sandbox.requests).toHaveLength(1);
 		expect(run.items[0].json.plan_id).toBe(sandbox.fixtures.planId);

@@ -118,7 +118,7 @@ describe('Timeout', () => {
 
 	test('a timed-out read is retried, and the retry that answers in time gives the result', async () => {
 		sandbox.setFaults({ on: [1], kinds: ['slow'], slowMs: 5000 });
-		const run = await runBilling(sandbox, getSubscription({ requestOptions: { timeout: 1000 } }));
+		const run = await runBilling(sandbox, getSubscription({ requestOptions: { timeout: 1000 } }), { retryDelay: 5 });
 		expect(run.error).toBeUndefined();
 		expect(run.json).toEqual([expect.objectContaining({ subscription_id: sandbox.fixtures.subscriptionId })]);
 		expect(sandbox.requests.map((request) => request.path)).toEqual(Array(2).fill(`/api/v2/subscriptions/${sandbox.fixtures.subscriptionId}`));
@@ -152,7 +152,7 @@ describe('Proxy', () => {
 			operation: 'create',
 			name: 'Proxied Ltd',
 			requestOptions: { proxy: proxy.origin },
-		});
+		}, { retryDelay: 5 });
 		expect(run.error).toBeUndefined();
 		expect(proxy.seen).toEqual(['POST /api/v2/customers', 'POST /api/v2/customers']);
 		expect(sandbox.requests.map((request) => request.status)).toEqual([503, 201]);

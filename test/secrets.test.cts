@@ -191,7 +191,7 @@ test('an echoed key is replaced by [redacted] in the output and in the error', a
 
 test('retries are logged, without the key', async () => {
 	sandbox.setFaults({ on: [1], kinds: ['503'], retryAfterSeconds: 0 });
-	const run = await runBilling(sandbox, get(sandbox.fixtures.subscriptionId));
+	const run = await runBilling(sandbox, get(sandbox.fixtures.subscriptionId), { retryDelay: 5 });
 	expect(run.error).toBeUndefined();
 	expect(run.logs.some((line) => line.includes(`retrying GET /api/v2/subscriptions/${sandbox.fixtures.subscriptionId}`) && line.includes('after HTTP 503'))).toBe(true);
 	expect(run.logs.join('\n')).not.toContain(KEY);

@@ -7,10 +7,9 @@
 // actions holding other characters than letters, digits, spaces and hyphens the step ran nothing
 // ("No output data" on n8n 2.8.4, "Node was not executed" on 2.41.1).
 // Screenshots: test-output/e2e/ai-tool-*.png.
-const { NODE_TYPE, credentialFor, startEnvironment, requestsOf, agentWorkflowStart } = require('./helpers');
-const { UI_TIMEOUT, byTestId, openBrowser, signIn, screenshot } = require('./browser');
-const { isKnownN8nPageError } = require('./knownN8nPageErrors');
-const { editorUi } = require('./editorUi');
+const { NODE_TYPE, requestsOf, agentWorkflowStart } = require('./helpers');
+const { byTestId, screenshot } = require('./browser');
+const { PAGE_TIMEOUT, useEditorSession } = require('./editorSession');
 const { resources, toolDescription } = require('../../dist/nodes/SubscriptionBilling/editor');
 
 /** The node's own tool Description of an operation. */
@@ -21,41 +20,15 @@ function descriptionOf(resourceValue, operationValue) {
 
 const TOOL_TYPE = `${NODE_TYPE}Tool`;
 const WORKFLOW_ID = 'sbE2eAgentTool01';
-// a machine shared with other work can take longer than usual to load the editor and to answer a run
-const PAGE_TIMEOUT = UI_TIMEOUT * 4;
-
-let env;
-let sandbox;
-let n8n;
-let browser;
-let page;
-let ui;
-const pageErrors = [];
-
-beforeAll(async () => {
-	env = await startEnvironment({ name: 'e2e-ai-tool-editor' });
-	({ sandbox, n8n } = env);
-	await n8n.importCredentials([credentialFor(sandbox)]);
-	await n8n.importWorkflow({
-		id: WORKFLOW_ID,
-		name: 'e2e: an AI Agent to add the tool to',
-		...agentWorkflowStart(n8n, 'What is the status of my subscription?'),
-		settings: { executionOrder: 'v1' },
-	});
-	await n8n.start();
-	await n8n.setupOwner();
-	({ browser, page } = await openBrowser());
-	ui = editorUi(page);
-	page.setDefaultTimeout(PAGE_TIMEOUT);
-	page.on('pageerror', (e) => isKnownN8nPageError(n8n.version, e) || pageErrors.push(e.message));
-	await signIn(page, n8n);
+const session = useEditorSession({
+	name: 'e2e-ai-tool-editor',
+	lastStateShot: 'ai-tool-last-state',
+	workflows: (sandbox, n8n) => [
+		{ id: WORKFLOW_ID, name: 'e2e: an AI Agent to add the tool to', ...agentWorkflowStart(n8n, 'What is the status of my subscription?'), settings: { executionOrder: 'v1' } },
+	],
 });
-
-afterAll(async () => {
-	if (page) await screenshot(page, 'ai-tool-last-state', { docs: false }).catch(() => {});
-	await browser?.close().catch(() => {});
-	await env?.close();
-});
+let sandbox, n8n, page, ui;
+beforeAll(() => ({ sandbox, n8n, page, ui } = session));
 
 /** The output panel once it shows `text` (a value of the tool's result). */
 async function outputShows(text) {
@@ -163,5 +136,5 @@ test("a name where the Subscription ID belongs: the output panel names the tool 
 });
 
 test('the page raised no script errors', () => {
-	expect(pageErrors).toEqual([]);
+	expect(session.pageErrors).toEqual([]);
 });

@@ -11,6 +11,7 @@ const { useEditorSession } = require('./editorSession');
 const session = useEditorSession({
 	name: 'e2e-all-or-nothing',
 	lastStateShot: 'all-or-nothing-last-state',
+	acceptDialogs: true,
 	workflows: () => [pinnedManualTrigger({ id: 'allOrNothing0001', name: 'Three milestone completions', items: [1, 1.5, 1].map((q) => ({ q })) })],
 });
 

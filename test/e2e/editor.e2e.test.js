@@ -8,51 +8,27 @@
 const {
 	EXAMPLE_CREDENTIAL_ID,
 	example,
-	credentialFor,
-	startEnvironment,
 	requestsOf,
 	builtNodeDescription,
 	expectedOperations,
 } = require('./helpers');
-const { byTestId, openBrowser, signIn, openNodeActions, screenshot: saveScreenshot } = require('./browser');
-const { isKnownN8nPageError } = require('./knownN8nPageErrors');
-const { editorUi } = require('./editorUi');
+const { byTestId, signIn, openNodeActions, screenshot: saveScreenshot } = require('./browser');
+const { useEditorSession } = require('./editorSession');
 
 // n8n's editor adds a "Custom API Call" option to the resource and operation pickers of a node
 // whose credential the HTTP Request node can reuse (generic `authenticate`): not in the description
 const EDITOR_ADDED_OPTIONS = ['Custom API Call'];
 
-let env;
-let sandbox;
-let n8n;
-let browser;
-let page;
-const pageErrors = [];
+const session = useEditorSession({ name: 'e2e-editor', lastStateShot: 'last-state', signedIn: false, workflows: () => [example('customer-onboarding.json')] });
+let sandbox, n8n, page;
+// the editor's helpers (test/e2e/editorUi.js), bound to this file's page
+let closeToasts, pushConnected, settled, stable, waitUntil, choose, fillById, optionNames;
+beforeAll(() => {
+	({ sandbox, n8n, page } = session);
+	({ closeToasts, pushConnected, settled, stable, waitUntil, choose, fillById, optionNames } = session.ui);
+});
 
 const screenshot = (name, options) => saveScreenshot(page, name, options);
-
-// the editor's helpers (test/e2e/editorUi.js), bound to this file's page in beforeAll
-let closeToasts, pushConnected, settled, stable, waitUntil, choose, fillById, optionNames;
-
-beforeAll(async () => {
-	env = await startEnvironment({ name: 'e2e-editor' });
-	({ sandbox, n8n } = env);
-	await n8n.importCredentials([credentialFor(sandbox)]);
-	await n8n.importWorkflow(example('customer-onboarding.json'));
-	await n8n.start();
-	await n8n.setupOwner();
-
-	({ browser, page } = await openBrowser());
-	({ closeToasts, pushConnected, settled, stable, waitUntil, choose, fillById, optionNames } = editorUi(page));
-	page.on('pageerror', (e) => isKnownN8nPageError(n8n.version, e) || pageErrors.push(e.message));
-});
-
-afterAll(async () => {
-	// the page as the tests left it: where a failing test stopped
-	if (page) await screenshot('last-state', { docs: false }).catch(() => {});
-	await browser?.close().catch(() => {});
-	await env?.close();
-});
 
 test('signs in with the owner account', async () => {
 	await signIn(page, n8n);
@@ -205,7 +181,7 @@ test('the credential dialog tests the credential: success with the right key, a 
 });
 
 test('the page raised no script errors', () => {
-	expect(pageErrors).toEqual([]);
+	expect(session.pageErrors).toEqual([]);
 });
 
 test('the built description is the one the editor loaded', async () => {

@@ -12,26 +12,41 @@ const { editorUi } = require('./editorUi');
 const PAGE_TIMEOUT = UI_TIMEOUT * 4;
 
 /**
- * `workflows(sandbox)`: the workflows to import before n8n starts. The session's `sandbox`, `n8n`,
- * `page`, `ui` and `pageErrors` are there once beforeAll ran; afterAll keeps a screenshot of the
- * last state as `lastStateShot`.
+ * `workflows(sandbox, n8n)`: the workflows to import before n8n starts. The session's `sandbox`,
+ * `n8n`, `browser`, `page`, `ui` and `pageErrors` are there once beforeAll ran, the page signed in
+ * unless `signedIn` is false (a test signs in). `newTab()` replaces the page (and `ui`) by a fresh
+ * tab of the same signed-in session and returns the session. With `acceptDialogs`, the browser's
+ * questions ("leave this page?" on leaving an unsaved workflow) are answered yes; otherwise
+ * Playwright dismisses them (on n8n 2.41.1 accepting them lost the AI Agent's tools list in the
+ * nodes panel). afterAll keeps a screenshot of the last state as `lastStateShot`.
  */
-function useEditorSession({ name, workflows = () => [], lastStateShot }) {
+function useEditorSession({ name, workflows = () => [], lastStateShot, signedIn = true, acceptDialogs = false }) {
 	const session = { pageErrors: [] };
+	const usePage = (page) => {
+		Object.assign(session, { page, ui: editorUi(page) });
+		page.setDefaultTimeout(PAGE_TIMEOUT);
+		page.on('pageerror', (e) => isKnownN8nPageError(session.n8n.version, e) || session.pageErrors.push(e.message));
+		if (acceptDialogs) page.on('dialog', (dialog) => dialog.accept().catch(() => {}));
+	};
+	session.newTab = async () => {
+		const storageState = await session.page.context().storageState();
+		const viewport = session.page.viewportSize();
+		await session.page.close();
+		usePage(await (await session.browser.newContext({ storageState, viewport })).newPage());
+		return session;
+	};
 	beforeAll(async () => {
 		session.env = await startEnvironment({ name });
 		const { sandbox, n8n } = session.env;
 		Object.assign(session, { sandbox, n8n });
 		await n8n.importCredentials([credentialFor(sandbox)]);
-		for (const workflow of workflows(sandbox)) await n8n.importWorkflow(workflow);
+		for (const workflow of workflows(sandbox, n8n)) await n8n.importWorkflow(workflow);
 		await n8n.start();
 		await n8n.setupOwner();
 		const { browser, page } = await openBrowser();
-		Object.assign(session, { browser, page, ui: editorUi(page) });
-		page.setDefaultTimeout(PAGE_TIMEOUT);
-		page.on('pageerror', (e) => isKnownN8nPageError(n8n.version, e) || session.pageErrors.push(e.message));
-		page.on('dialog', (dialog) => dialog.accept().catch(() => {}));
-		await signIn(page, n8n);
+		session.browser = browser;
+		usePage(page);
+		if (signedIn) await signIn(page, n8n);
 	});
 	afterAll(async () => {
 		if (session.page) await screenshot(session.page, lastStateShot, { docs: false }).catch(() => {});
@@ -41,4 +56,4 @@ function useEditorSession({ name, workflows = () => [], lastStateShot }) {
 	return session;
 }
 
-module.exports = { useEditorSession };
+module.exports = { PAGE_TIMEOUT, useEditorSession };

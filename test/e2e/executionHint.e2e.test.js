@@ -18,6 +18,7 @@ const SETTING = 'executionHintFld';
 const session = useEditorSession({
 	name: 'e2e-execution-hint',
 	lastStateShot: 'execution-hint-last-state',
+	acceptDialogs: true,
 	workflows: (sandbox) => [
 		...[10, 9].map((count) =>
 			pinnedManualTrigger({ id: lookUp(count), name: `Look up ${count} customers`, items: [...sandbox.state.customers.keys()].slice(0, count).map((customerId) => ({ customerId })) }),

@@ -7,10 +7,10 @@
 //   field n8n does not mark (a number box left empty, bricks with no row, an update with no field)
 //   is refused by the node: the output panel names the field and the item, the sandbox receives nothing.
 // Screenshots: test-output/e2e/fresh-write-<resource>-<operation>[-marked].png.
-const { credentialFor, startEnvironment, requestsOf, builtNodeDescription, actionOf, NODE_TYPE } = require('./helpers');
-const { UI_TIMEOUT, byTestId, openBrowser, signIn, openNodeActions, screenshot } = require('./browser');
-const { isKnownN8nPageError } = require('./knownN8nPageErrors');
-const { editorUi, literally } = require('./editorUi');
+const { requestsOf, builtNodeDescription, actionOf, NODE_TYPE } = require('./helpers');
+const { byTestId, openNodeActions, screenshot } = require('./browser');
+const { literally } = require('./editorUi');
+const { PAGE_TIMEOUT, useEditorSession } = require('./editorSession');
 
 /**
  * The write operations; `marked`: the fields n8n marks as missing on a fresh node (parameter name →
@@ -43,16 +43,15 @@ const FRESH_WRITES = [
 	{ resource: 'usage', operation: 'update', marked: { transactionId: 'Transaction ID' }, unmarked: 'Value' },
 ];
 
-let env;
-let sandbox;
-let n8n;
-let browser;
-let page;
-// the editor's helpers (test/e2e/editorUi.js), bound to this file's page in beforeAll
+// leaving an unsaved workflow: the browser's "leave this page?" is answered yes
+const session = useEditorSession({ name: 'e2e-fresh-writes', lastStateShot: 'fresh-writes-last-state', acceptDialogs: true });
+let sandbox, n8n, page;
+// the editor's helpers (test/e2e/editorUi.js), bound to this file's page
 let closeToasts, issuesRefusal, fillById, choose, nodeOfType;
-const pageErrors = [];
-// a machine shared with other work can take longer than usual to load the editor and to answer a run
-const PAGE_TIMEOUT = UI_TIMEOUT * 4;
+beforeAll(() => {
+	({ sandbox, n8n, page } = session);
+	({ closeToasts, issuesRefusal, fillById, choose, nodeOfType } = session.ui);
+});
 
 const description = builtNodeDescription();
 
@@ -96,27 +95,6 @@ async function executeStep() {
 	sandbox.clearRequests();
 	await page.click(byTestId('node-execute-button'));
 }
-
-beforeAll(async () => {
-	env = await startEnvironment({ name: 'e2e-fresh-writes' });
-	({ sandbox, n8n } = env);
-	await n8n.importCredentials([credentialFor(sandbox)]);
-	await n8n.start();
-	await n8n.setupOwner();
-	({ browser, page } = await openBrowser());
-	({ closeToasts, issuesRefusal, fillById, choose, nodeOfType } = editorUi(page));
-	page.setDefaultTimeout(PAGE_TIMEOUT);
-	page.on('pageerror', (e) => isKnownN8nPageError(n8n.version, e) || pageErrors.push(e.message));
-	// leaving an unsaved workflow: the browser's "leave this page?" is answered yes
-	page.on('dialog', (dialog) => dialog.accept().catch(() => {}));
-	await signIn(page, n8n);
-});
-
-afterAll(async () => {
-	if (page) await screenshot(page, 'fresh-writes-last-state', { docs: false }).catch(() => {});
-	await browser?.close().catch(() => {});
-	await env?.close();
-});
 
 test('every write operation of the built description is here', () => {
 	const writes = FRESH_WRITES.map((w) => `${w.resource}.${w.operation}`);
@@ -169,5 +147,5 @@ describe.each(FRESH_WRITES)('$resource → $operation added fresh from the nodes
 });
 
 test('the page raised no script errors', () => {
-	expect(pageErrors).toEqual([]);
+	expect(session.pageErrors).toEqual([]);
 });

@@ -7,10 +7,9 @@
 //
 // Screenshots go to test-output/e2e/; with E2E_SCREENSHOTS=docs, node-search.png also replaces
 // docs/images/node-search.png.
-const { credentialFor, startEnvironment, requestsOf } = require('./helpers');
-const { UI_TIMEOUT, byTestId, openBrowser, signIn, screenshot: saveScreenshot } = require('./browser');
-const { isKnownN8nPageError } = require('./knownN8nPageErrors');
-const { editorUi } = require('./editorUi');
+const { requestsOf } = require('./helpers');
+const { byTestId, screenshot: saveScreenshot } = require('./browser');
+const { useEditorSession } = require('./editorSession');
 
 // what users search for, and the node each search must list
 const ACTION_SEARCHES = ['invoice', 'usage', 'customer', 'payment method', 'plan', 'subscription', 'upgrade', 'recast', 'milestone'];
@@ -37,13 +36,9 @@ const TRIGGER_SEARCHES = [
 ];
 const PAIR_DESCRIPTION = 'Manage customers, subscriptions, invoices, payment methods and usage of the Subscription Billing Service, and start workflows when they change';
 
-let env;
-let sandbox;
-let n8n;
-let browser;
-let page;
-let ui;
-const pageErrors = [];
+const session = useEditorSession({ name: 'e2e-nodes-panel', lastStateShot: 'nodes-panel-last-state' });
+let sandbox, n8n, page, ui;
+beforeAll(() => ({ sandbox, n8n, page, ui } = session));
 
 const screenshot = (name, options) => saveScreenshot(page, name, options);
 
@@ -66,30 +61,9 @@ async function finds(term, name, misses) {
 	}
 }
 
-beforeAll(async () => {
-	env = await startEnvironment({ name: 'e2e-nodes-panel' });
-	({ sandbox, n8n } = env);
-	await n8n.importCredentials([credentialFor(sandbox)]);
-	await n8n.start();
-	await n8n.setupOwner();
-	({ browser, page } = await openBrowser());
-	ui = editorUi(page);
-	page.on('pageerror', (e) => isKnownN8nPageError(n8n.version, e) || pageErrors.push(e.message));
-	// the editor's first load can take a while on a busy machine
-	await page.goto(`${n8n.baseUrl}/signin`, { timeout: 3 * UI_TIMEOUT });
-	await signIn(page, n8n);
-});
-
-afterAll(async () => {
-	if (page) await screenshot('nodes-panel-last-state', { docs: false }).catch(() => {});
-	await browser?.close().catch(() => {});
-	await env?.close();
-});
-
 test('the trigger panel finds the trigger by the events users wait for', async () => {
 	await page.goto(`${n8n.baseUrl}/workflow/new`);
-	// a new workflow's first load can take a while on a busy machine
-	await page.locator(byTestId('canvas-add-button')).waitFor({ timeout: 3 * UI_TIMEOUT });
+	await page.locator(byTestId('canvas-add-button')).waitFor();
 	await page.click(byTestId('canvas-add-button'));
 	// n8n lists a trigger and the action node of the same app as one entry, "Subscription Billing",
 	// searched by the action node's codex aliases only: the trigger's words are there too
@@ -111,7 +85,7 @@ test('the trigger panel finds the trigger by the events users wait for', async (
 	}
 	// the next tests start from a workflow with a Manual Trigger
 	await page.goto(`${n8n.baseUrl}/workflow/new`);
-	await page.locator(byTestId('canvas-add-button')).waitFor({ timeout: 3 * UI_TIMEOUT });
+	await page.locator(byTestId('canvas-add-button')).waitFor();
 	await page.click(byTestId('canvas-add-button'));
 	await page.locator(byTestId('node-creator-search-bar')).fill('Manual Trigger');
 	await page.locator(byTestId('item-iterator-item'), { hasText: 'Manual Trigger' }).first().click();
@@ -196,5 +170,5 @@ test('the canvas subtitle shows the operation and resource as the pickers name t
 });
 
 test('the page raised no script errors', () => {
-	expect(pageErrors).toEqual([]);
+	expect(session.pageErrors).toEqual([]);
 });

@@ -8,35 +8,15 @@
 // "failed payment" shows, after Fetch Test Event, event, customer_id and the IDs as the first columns
 // of every item, and for Payment Failed with nothing to show the keys its items will have.
 // Screenshot: docs/images/trigger-panel.png with E2E_SCREENSHOTS=docs.
-const { example, credentialFor, startEnvironment } = require('./helpers');
-const { UI_TIMEOUT, byTestId, openBrowser, signIn, screenshot } = require('./browser');
-const { editorUi } = require('./editorUi');
+const { example } = require('./helpers');
+const { byTestId, screenshot } = require('./browser');
+const { useEditorSession } = require('./editorSession');
 
-let env;
-let sandbox;
-let n8n;
-let browser;
-let page;
+const session = useEditorSession({ name: 'e2e-trigger-editor', lastStateShot: 'trigger-last-state', workflows: () => [example('invoice-paid-message.json')] });
+let sandbox, n8n, page;
 // the editor's helpers (test/e2e/editorUi.js), bound to the page open now
 let ui;
-
-beforeAll(async () => {
-	env = await startEnvironment({ name: 'e2e-trigger-editor' });
-	({ sandbox, n8n } = env);
-	await n8n.importCredentials([credentialFor(sandbox)]);
-	await n8n.importWorkflow(example('invoice-paid-message.json'));
-	await n8n.start();
-	await n8n.setupOwner();
-	({ browser, page } = await openBrowser());
-	ui = editorUi(page);
-	await signIn(page, n8n);
-});
-
-afterAll(async () => {
-	if (page) await screenshot(page, 'trigger-last-state', { docs: false }).catch(() => {});
-	await browser?.close().catch(() => {});
-	await env?.close();
-});
+beforeAll(() => ({ sandbox, n8n, page, ui } = session));
 
 test('the trigger panel explains first activation and cost; Fetch Test Event shows the most recent paid invoice', async () => {
 	const wf = example('invoice-paid-message.json');
@@ -87,14 +67,9 @@ async function pickAll(ndv, parameterName, names) {
  * the nodes panel open and searched.
  */
 async function searchInNewWorkflow(search) {
-	const session = await page.context().storageState();
-	await page.close();
-	page = await (await browser.newContext({ storageState: session, viewport: { width: 1280, height: 800 } })).newPage();
-	page.setDefaultTimeout(UI_TIMEOUT);
-	ui = editorUi(page);
+	({ page, ui } = await session.newTab());
 	await page.goto(`${n8n.baseUrl}/workflow/new`);
-	// a cold editor on a busy machine can take longer than one UI step to build the canvas
-	await page.locator(byTestId('canvas-add-button')).waitFor({ timeout: 4 * UI_TIMEOUT });
+	await page.locator(byTestId('canvas-add-button')).waitFor();
 	await page.click(byTestId('canvas-add-button'));
 	await page.fill(byTestId('node-creator-search-bar'), search);
 }

@@ -1,4 +1,4 @@
-import type { IDataObject, INode, INodeParameters, IRun } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INode, INodeParameters, IRun } from 'n8n-workflow';
 import { SubscriptionBillingApi } from '../../credentials/SubscriptionBillingApi.credentials';
 import { SubscriptionBilling } from '../../nodes/SubscriptionBilling/SubscriptionBilling.node';
 import { runNode, shutdownN8nCore, type RunResult } from '../harness/index.cjs';
@@ -51,20 +51,30 @@ export interface BillingRun extends RunResult {
 	json: IDataObject[];
 }
 
-/** Runs the Subscription Billing node once through n8n's engine against the sandbox. */
-export async function runBilling(
-	sandbox: Sandbox,
-	parameters: INodeParameters,
-	options: {
-		items?: IDataObject[];
-		continueOnFail?: boolean;
-		continueErrorOutput?: boolean;
-		apiKey?: string;
-		baseUrl?: string;
-		settings?: Pick<INode, 'retryOnFail' | 'maxTries' | 'waitBetweenTries'>;
-		retryOf?: IRun;
-	} = {},
-): Promise<BillingRun> {
+export interface BillingRunOptions {
+	/** The node's input items; one empty item when left out. */
+	items?: IDataObject[];
+	continueOnFail?: boolean;
+	continueErrorOutput?: boolean;
+	/** The credential's key and production base URL; the sandbox's when left out. */
+	apiKey?: string;
+	baseUrl?: string;
+	/** Other fields of the credential as saved (Environment, Staging Base URL), over those. */
+	credential?: ICredentialDataDecryptedObject;
+	/** Fault Handling → Retry Delay (Milliseconds) set in the panel, for a run whose requests are retried; the field's default when left out. */
+	retryDelay?: number;
+	/** The node's Settings tab. */
+	settings?: Pick<INode, 'retryOnFail' | 'maxTries' | 'waitBetweenTries'>;
+	/** Run as n8n's Retry of this failed execution. */
+	retryOf?: IRun;
+}
+
+/**
+ * Runs the Subscription Billing node once through n8n-core's engine against the sandbox, with the
+ * parameters the editor stores: a fresh node's fields with `parameters` changed in the panel.
+ */
+export async function runBilling(sandbox: Sandbox, parameters: INodeParameters, options: BillingRunOptions = {}): Promise<BillingRun> {
+	const changes = options.retryDelay === undefined ? parameters : { ...parameters, faultHandling: { ...(parameters.faultHandling as IDataObject), retryDelay: options.retryDelay } };
 	const result = await runNode({
 		nodeType: new SubscriptionBilling(),
 		credentialType: new SubscriptionBillingApi(),
@@ -72,9 +82,9 @@ export async function runBilling(
 			apiKey: options.apiKey ?? sandbox.apiKey,
 			environment: 'production',
 			productionBaseUrl: options.baseUrl ?? sandbox.baseUrl,
+			...options.credential,
 		},
-		// as the editor stores them: a fresh node's fields, with the test's changes made in the panel
-		parameters: editedParameters({ faultHandling: { retryDelay: 5 }, ...parameters } as unknown as INodeParameters & { resource: string; operation: string }),
+		parameters: editedParameters(changes as INodeParameters & { resource: string; operation: string }),
 		items: options.items,
 		continueOnFail: options.continueOnFail,
 		continueErrorOutput: options.continueErrorOutput,

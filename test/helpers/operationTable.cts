@@ -5,11 +5,7 @@
  * node outputs or the error it stops with.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { SubscriptionBillingApi } from '../../credentials/SubscriptionBillingApi.credentials';
-import { SubscriptionBilling } from '../../nodes/SubscriptionBilling/SubscriptionBilling.node';
-import { runNode, type RunResult } from '../harness/index.cjs';
-import type { ReceivedRequest, Sandbox } from './billing.cjs';
-import { editedParameters } from './editorParameters.cjs';
+import { runBilling, type BillingRun, type ReceivedRequest, type Sandbox } from './billing.cjs';
 
 export interface SentRequest {
 	method: string;
@@ -40,29 +36,13 @@ export interface OperationRow {
 	/** The node stops with this error (message exact or matching) and outputs nothing. */
 	fails?: { message: string | RegExp; description?: string | RegExp };
 	/** What the world shows afterwards: the sandbox's state, or read back through the node. */
-	then?: (after: { run: OperationRun; sandbox: Sandbox; startedAt: number }) => void | Promise<void>;
+	then?: (after: { run: BillingRun; sandbox: Sandbox; startedAt: number }) => void | Promise<void>;
 }
 
 const API_PATH = '/api/v2';
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** The description of the node's refusal of an item, with nothing sent. */
 export const NOTHING_SENT = 'Nothing was sent to the API for this item. Correct the value and run again.';
-
-export interface OperationRun extends RunResult {
-	json: IDataObject[];
-}
-
-/** Runs the node once through n8n-core's engine against the sandbox, with the parameters the editor stores for these fields. */
-export async function runOperation(sandbox: Sandbox, parameters: OperationRow['parameters'], items?: IDataObject[]): Promise<OperationRun> {
-	const run = await runNode({
-		nodeType: new SubscriptionBilling(),
-		credentialType: new SubscriptionBillingApi(),
-		credentials: { apiKey: sandbox.apiKey, environment: 'production', productionBaseUrl: sandbox.baseUrl },
-		parameters: editedParameters(parameters),
-		items,
-	});
-	return { ...run, json: run.items.map((item) => item.json) };
-}
 
 /** The received request in the row's terms: only the checks the row asks for beyond method, path, query and body. */
 function asSent(request: ReceivedRequest, expected: SentRequest): SentRequest {
@@ -79,12 +59,16 @@ function asSent(request: ReceivedRequest, expected: SentRequest): SentRequest {
  * concurrently, so their requests arrive in any order); unmatched ones follow in arrival order.
  */
 function inOrderOf(expected: SentRequest[], requests: ReceivedRequest[]): SentRequest[] {
-	const left = requests.map((request, index) => asSent(request, expected[index] ?? expected[0] ?? { method: '', path: '' }));
-	const placed = expected.map((request) => {
-		const index = left.findIndex((sent) => expect.objectContaining(request).asymmetricMatch(sent));
-		return index < 0 ? undefined : left.splice(index, 1)[0];
+	const left = [...requests];
+	const placed = expected.map((want) => {
+		const index = left.findIndex((request) => expect.objectContaining(want).asymmetricMatch(asSent(request, want)));
+		return index < 0 ? undefined : asSent(left.splice(index, 1)[0], want);
 	});
-	return [...placed.map((sent) => sent ?? left.shift()).filter((sent) => sent !== undefined), ...left];
+	const unmatched = (index: number) => {
+		const request = left.shift();
+		return request && asSent(request, expected[index] ?? { method: '', path: '' });
+	};
+	return [...placed.map((sent, index) => sent ?? unmatched(index)), ...left.map((request) => asSent(request, { method: '', path: '' }))].filter((sent) => sent !== undefined);
 }
 
 function matching(expected: string | RegExp): unknown {
@@ -93,7 +77,7 @@ function matching(expected: string | RegExp): unknown {
 
 export async function expectOperation(sandbox: Sandbox, row: OperationRow): Promise<void> {
 	const startedAt = Date.now();
-	const run = await runOperation(sandbox, row.parameters, row.items);
+	const run = await runBilling(sandbox, row.parameters, { items: row.items });
 
 	if (row.fails) {
 		expect({ message: run.error?.message, items: run.items }).toEqual({ message: matching(row.fails.message), items: [] });
@@ -114,7 +98,7 @@ export async function expectOperation(sandbox: Sandbox, row: OperationRow): Prom
 
 /** Runs the node to read something back; its request is left in the log (clear it before the next check of requests). */
 export async function readBack(sandbox: Sandbox, parameters: OperationRow['parameters']): Promise<IDataObject[]> {
-	const run = await runOperation(sandbox, parameters);
+	const run = await runBilling(sandbox, parameters);
 	expect(run.error).toBeUndefined();
 	return run.json;
 }

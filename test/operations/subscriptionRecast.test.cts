@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
-import { useSandbox } from '../helpers/billing.cjs';
-import { operationTable, orderStage, runOperation, subscriptionDetail, UUID, type OperationRun } from '../helpers/operationTable.cjs';
+import { runBilling, useSandbox, type BillingRun } from '../helpers/billing.cjs';
+import { operationTable, orderStage, subscriptionDetail, UUID } from '../helpers/operationTable.cjs';
 
 const sandbox = useSandbox();
 const { subscriptionId, recastOrderId, deletedRecastOrderId, seatsBrickId, addOnBrickId, planId } = sandbox.fixtures;
@@ -149,7 +149,7 @@ describe('Subscription Recast', () => {
 		},
 	]);
 
-	function expectStageClosedDelete(run: OperationRun): void {
+	function expectStageClosedDelete(run: BillingRun): void {
 		expect(run.items).toHaveLength(0);
 		expect(run.error?.message).toMatch(/^ERR_BAD_REQUEST: .*stage CLOSED_DELETE/s);
 		expect(run.error?.description).toContain('HTTP 400');
@@ -157,7 +157,7 @@ describe('Subscription Recast', () => {
 	}
 
 	async function createdOrder(parameters: IDataObject): Promise<string> {
-		const created = await runOperation(sandbox, create(parameters));
+		const created = await runBilling(sandbox, create(parameters));
 		expect(created.error).toBeUndefined();
 		return String(created.json[0].order_id);
 	}
@@ -166,7 +166,7 @@ describe('Subscription Recast', () => {
 		const orderId = await createdOrder({ contractLength: 24, billingFrequency: 'ANNUALLY', bricksUi: { brick: [{ brickId: seatsBrickId, quantity: 40 }, { brickId: addOnBrickId, quantity: 2 }] } });
 		sandbox.clearRequests();
 
-		const started = await runOperation(sandbox, { resource: 'subscriptionRecast', operation: 'start', subscriptionId, orderId });
+		const started = await runBilling(sandbox, { resource: 'subscriptionRecast', operation: 'start', subscriptionId, orderId });
 		expect(started.error).toBeUndefined();
 		expect(sandbox.requests.map(({ method, path, query, body }) => ({ method, path, query, body }))).toEqual([
 			{ method: 'POST', path: `/api/v2/subscriptions/${subscriptionId}/recast/${orderId}/start`, query: { charge_immediately: 'no' }, body: undefined },
@@ -188,15 +188,15 @@ describe('Subscription Recast', () => {
 		const orderId = await createdOrder({ contractLength: 12, billingFrequency: 'MONTHLY', bricksUi: { brick: [{ brickId: seatsBrickId, quantity: 5 }] } });
 		expect(await orderStage(sandbox, 'subscriptionRecast', subscriptionId, orderId)).toBe('BUILDING');
 
-		const deleted = await runOperation(sandbox, { resource: 'subscriptionRecast', operation: 'delete', subscriptionId, orderId });
+		const deleted = await runBilling(sandbox, { resource: 'subscriptionRecast', operation: 'delete', subscriptionId, orderId });
 		expect(deleted.error).toBeUndefined();
 		expect(deleted.json[0]).toMatchObject({ deleted: true, order_id: orderId });
 		expect(await orderStage(sandbox, 'subscriptionRecast', subscriptionId, orderId)).toBe('CLOSED_DELETE');
 
 		sandbox.clearRequests();
-		expectStageClosedDelete(await runOperation(sandbox, { resource: 'subscriptionRecast', operation: 'getSignUrl', subscriptionId, orderId, redirectUrl: 'https://example.com/x' }));
+		expectStageClosedDelete(await runBilling(sandbox, { resource: 'subscriptionRecast', operation: 'getSignUrl', subscriptionId, orderId, redirectUrl: 'https://example.com/x' }));
 		sandbox.clearRequests();
-		expectStageClosedDelete(await runOperation(sandbox, { resource: 'subscriptionRecast', operation: 'start', subscriptionId, orderId }));
+		expectStageClosedDelete(await runBilling(sandbox, { resource: 'subscriptionRecast', operation: 'start', subscriptionId, orderId }));
 		expect((await subscriptionDetail(sandbox, subscriptionId)).billing_frequency).toBe('QUARTERLY');
 	});
 });

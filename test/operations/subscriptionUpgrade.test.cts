@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
-import { useSandbox } from '../helpers/billing.cjs';
-import { NOTHING_SENT, operationTable, orderStage, readBack, runOperation, subscriptionDetail, UUID, type OperationRun } from '../helpers/operationTable.cjs';
+import { runBilling, useSandbox, type BillingRun } from '../helpers/billing.cjs';
+import { NOTHING_SENT, operationTable, orderStage, readBack, subscriptionDetail, UUID } from '../helpers/operationTable.cjs';
 
 const sandbox = useSandbox();
 const { subscriptionId, upgradeOrderId, addOnBrickId, seatsBrickId, planId } = sandbox.fixtures;
@@ -154,7 +154,7 @@ describe('Subscription Upgrade', () => {
 		},
 	]);
 
-	function expectStageClosed(run: OperationRun): void {
+	function expectStageClosed(run: BillingRun): void {
 		expect(run.items).toHaveLength(0);
 		expect(run.error?.message).toMatch(/^ERR_BAD_REQUEST: .*stage CLOSED/s);
 		expect(run.error?.description).toContain('HTTP 400');
@@ -162,22 +162,22 @@ describe('Subscription Upgrade', () => {
 	}
 
 	test('a created upgrade is in stage BUILDING, can be signed and started once, then no longer', async () => {
-		const created = await runOperation(sandbox, create({ bricksUi: { brick: [{ brickId: addOnBrickId, quantity: 3 }] } }));
+		const created = await runBilling(sandbox, create({ bricksUi: { brick: [{ brickId: addOnBrickId, quantity: 3 }] } }));
 		expect(created.error).toBeUndefined();
 		const orderId = String(created.json[0].order_id);
 		expect(await orderStage(sandbox, 'subscriptionUpgrade', subscriptionId, orderId)).toBe('BUILDING');
 
 		const sign = { resource: 'subscriptionUpgrade', operation: 'getSignUrl', subscriptionId, orderId, redirectUrl: 'https://example.com/x' };
-		expect((await runOperation(sandbox, sign)).error).toBeUndefined();
-		expect((await runOperation(sandbox, { resource: 'subscriptionUpgrade', operation: 'start', subscriptionId, orderId })).error).toBeUndefined();
+		expect((await runBilling(sandbox, sign)).error).toBeUndefined();
+		expect((await runBilling(sandbox, { resource: 'subscriptionUpgrade', operation: 'start', subscriptionId, orderId })).error).toBeUndefined();
 		expect(await orderStage(sandbox, 'subscriptionUpgrade', subscriptionId, orderId)).toBe('CLOSED');
 		expect((await subscriptionDetail(sandbox, subscriptionId)).line_items).toEqual(expect.arrayContaining([expect.objectContaining({ brick_id: addOnBrickId, quantity: 3 })]));
 
 		sandbox.clearRequests();
-		expectStageClosed(await runOperation(sandbox, sign));
+		expectStageClosed(await runBilling(sandbox, sign));
 		sandbox.clearRequests();
 		// A second execution carries a new derived key: the API processes the start again and refuses it.
-		expectStageClosed(await runOperation(sandbox, { resource: 'subscriptionUpgrade', operation: 'start', subscriptionId, orderId }));
+		expectStageClosed(await runBilling(sandbox, { resource: 'subscriptionUpgrade', operation: 'start', subscriptionId, orderId }));
 		expect(sandbox.requests.at(-1)?.headers['x-service-idempotent-operation-key']).toMatch(/^n8n-/);
 	});
 });

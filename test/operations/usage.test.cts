@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { runBilling, useSandbox } from '../helpers/billing.cjs';
-import { NOTHING_SENT, operationTable, runOperation } from '../helpers/operationTable.cjs';
+import { NOTHING_SENT, operationTable } from '../helpers/operationTable.cjs';
 
 const sandbox = useSandbox();
 const { subscriptionId, usageBrickId, usageTransactionId } = sandbox.fixtures;
@@ -136,11 +136,11 @@ describe('Usage', () => {
 
 	test("creating usage answers 201; a second entry with the same transaction ID is the API's 400, which says nothing was applied twice and points to Usage → Update", async () => {
 		const usage = (value: number) => ({ resource: 'usage', operation: 'create', transactionId: 'txn-dup-1', subscriptionId, brickId: usageBrickId, value, time: '2026-09-14T10:30:00Z' });
-		const first = await runOperation(sandbox, usage(10));
+		const first = await runBilling(sandbox, usage(10));
 		expect(first.error).toBeUndefined();
 		expect(sandbox.requests.map((request) => request.status)).toEqual([201]);
 
-		const duplicate = await runOperation(sandbox, usage(11));
+		const duplicate = await runBilling(sandbox, usage(11));
 		expect(duplicate.items).toHaveLength(0);
 		expect(duplicate.error?.message).toMatch(/^ERR_BAD_REQUEST: .*transaction_id: /s);
 		expect(duplicate.error?.description).toMatch(
@@ -153,7 +153,7 @@ describe('Usage', () => {
 		expect(usageEntry('txn-dup-1').value).toBe(10);
 
 		// Usage → Update changes it, as the error says
-		const updated = await runOperation(sandbox, { resource: 'usage', operation: 'update', transactionId: 'txn-dup-1', value: 11 });
+		const updated = await runBilling(sandbox, { resource: 'usage', operation: 'update', transactionId: 'txn-dup-1', value: 11 });
 		expect(updated.error).toBeUndefined();
 		expect(usageEntry('txn-dup-1').value).toBe(11);
 

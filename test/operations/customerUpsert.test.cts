@@ -1,115 +1,128 @@
 /**
  * Customer → Create or Update, through n8n's engine against the sandbox: one search by the match
  * field, then a create or a partial update; the customer in the shape Create and Update give, with
- * `action`. Two executions at once create the customer once; a retry never doubles a write; an
- * empty match value sends nothing.
+ * `action`. The table holds the plain paths; below it, what a row cannot say: two executions at
+ * once create the customer once, items of one run with the same match value, Continue On Fail,
+ * n8n's Retry On Fail, and a retry that never doubles a write.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { runBilling, useSandbox, type BillingRun, type ReceivedRequest } from './helpers/billing.cjs';
+import { runBilling, useSandbox, type BillingRun, type ReceivedRequest } from '../helpers/billing.cjs';
+import { operationTable, readBack, UUID } from '../helpers/operationTable.cjs';
 
 const KEY_HEADER = 'x-service-idempotent-operation-key';
 const sandbox = useSandbox();
 beforeEach(() => sandbox.setFaults(null));
+const { customerId, customerName, customerExternalId, processorCustomerId } = sandbox.fixtures;
 
 const customers = () => [...(sandbox.state.customers as Map<string, IDataObject>).values()];
 const withExternalId = (externalId: string) => customers().filter((customer) => customer.external_id === externalId);
 const sent = () => sandbox.requests.map((request) => `${request.method} ${request.path}${request.rawQuery ? `?${request.rawQuery}` : ''} ${request.status}`);
 const keyOf = (request: ReceivedRequest) => request.headers[KEY_HEADER];
 
+/** The parameters of the tests below: a customer by External ID with a legal name and an address. */
+const HOOLI = {
+	resource: 'customer',
+	operation: 'upsert',
+	externalId: 'EXT-90001',
+	name: 'Hooli XYZ',
+	additionalFields: { legalName: 'Hooli XYZ Inc.', address: { city: 'Palo Alto', country: 'US' } },
+};
+const HOOLI_CREATE = { name: 'Hooli XYZ', external_id: 'EXT-90001', legal_name: 'Hooli XYZ Inc.', address: { city: 'Palo Alto', country: 'US' } };
+const search = (body: IDataObject) => ({ method: 'POST', path: '/customers/search', query: { limit: '2' }, body, status: 200, headers: { [KEY_HEADER]: undefined } });
+const KEYED = { [KEY_HEADER]: expect.stringMatching(/^n8n-[0-9a-f]{32}$/) };
+
 function upsert(parameters: INodeParameters = {}, options: Parameters<typeof runBilling>[2] = {}): Promise<BillingRun> {
-	return runBilling(
-		sandbox,
-		{
-			resource: 'customer',
-			operation: 'upsert',
-			externalId: 'EXT-90001',
-			name: 'Hooli XYZ',
-			additionalFields: { legalName: 'Hooli XYZ Inc.', address: { city: 'Palo Alto', country: 'US' } },
-			...parameters,
-		},
-		options,
-	);
+	return runBilling(sandbox, { ...HOOLI, ...parameters }, options);
 }
 
-describe('one search, then a create or an update', () => {
-	test('an External ID no customer has: the customer is created with every field given, action "created"', async () => {
-		const run = await upsert();
-		expect(run.error).toBeUndefined();
-		const [created] = withExternalId('EXT-90001');
-		expect(run.json).toEqual([
-			{
-				customer_id: created.customer_id,
-				name: 'Hooli XYZ',
-				legal_name: 'Hooli XYZ Inc.',
-				external_id: 'EXT-90001',
-				processor_customer_id: null,
-				tax_id: null,
-				country: 'US',
-				all_subscriptions_count: 0,
-				active_subscriptions_count: 0,
-				active_subscription_ids: [],
-				action: 'created',
+describe('Customer → Create or Update', () => {
+	operationTable(sandbox, [
+		{
+			title: 'an External ID no customer has: one search (no key), then a create with every field given (keyed); the customer with action "created"',
+			parameters: HOOLI,
+			sends: [search({ external_id: 'EXT-90001' }), { method: 'POST', path: '/customers', body: HOOLI_CREATE, status: 201, headers: KEYED }],
+			outputs: [
+				{
+					customer_id: expect.stringMatching(UUID),
+					name: 'Hooli XYZ',
+					legal_name: 'Hooli XYZ Inc.',
+					external_id: 'EXT-90001',
+					processor_customer_id: null,
+					tax_id: null,
+					country: 'US',
+					all_subscriptions_count: 0,
+					active_subscriptions_count: 0,
+					active_subscription_ids: [],
+					action: 'created',
+				},
+			],
+			then: ({ run }) => expect(withExternalId('EXT-90001').map((customer) => customer.customer_id)).toEqual([run.json[0].customer_id]),
+		},
+		{
+			title: 'an External ID a customer has: that customer updated by its ID (the match field not sent again, keyed), action "updated", the fields Customer → Get gives',
+			parameters: { resource: 'customer', operation: 'upsert', externalId: customerExternalId, name: customerName, additionalFields: { taxId: 'US-12-345' } },
+			sends: [search({ external_id: customerExternalId }), { method: 'PATCH', path: `/customers/${customerId}`, body: { name: customerName, tax_id: 'US-12-345' }, status: 200, headers: KEYED }],
+			then: async ({ run }) => {
+				const [got] = await readBack(sandbox, { resource: 'customer', operation: 'get', customerId: { __rl: true, mode: 'id', value: customerId } });
+				expect(run.json).toEqual([{ ...got, tax_id: 'US-12-345', action: 'updated' }]);
 			},
-		]);
-		expect(sent()).toEqual(['POST /api/v2/customers/search?limit=2 200', 'POST /api/v2/customers 201']);
-		const [search, create] = sandbox.requests;
-		expect(search.body).toEqual({ external_id: 'EXT-90001' });
-		expect(keyOf(search)).toBeUndefined();
-		expect(create.body).toEqual({ name: 'Hooli XYZ', external_id: 'EXT-90001', legal_name: 'Hooli XYZ Inc.', address: { city: 'Palo Alto', country: 'US' } });
-		expect(keyOf(create)).toMatch(/^n8n-[0-9a-f]{32}$/);
-	});
-
-	test('an External ID a customer has: that customer is updated (the match field is not sent again), action "updated", the same keys as a create', async () => {
-		const created = (await upsert()).json[0];
-		sandbox.clearRequests();
-		const run = await upsert({ name: 'Hooli XYZ', additionalFields: { taxId: 'US-12-345' } });
-		expect(run.error).toBeUndefined();
-		expect(run.json).toEqual([{ ...created, tax_id: 'US-12-345', action: 'updated' }]);
-		expect(sent()).toEqual(['POST /api/v2/customers/search?limit=2 200', `PATCH /api/v2/customers/${created.customer_id} 200`]);
-		expect(sandbox.requests[1].body).toEqual({ name: 'Hooli XYZ', tax_id: 'US-12-345' });
-		expect(keyOf(sandbox.requests[1])).toMatch(/^n8n-/);
-		expect(withExternalId('EXT-90001')).toHaveLength(1);
-	});
-
-	test('Match By Processor Customer ID finds the seeded customer by it and updates it; Raw output with action', async () => {
-		const { processorCustomerId, customerId, customerName } = sandbox.fixtures;
-		const run = await upsert({ matchBy: 'processorCustomerId', processorCustomerId, externalId: undefined, name: customerName, additionalFields: { taxId: 'DE999' }, customerOutput: 'raw' });
-		expect(run.error).toBeUndefined();
-		expect(run.json).toEqual([expect.objectContaining({ customer_id: customerId, processor_customer_id: processorCustomerId, tax_id: 'DE999', subscriptions: expect.any(Array), action: 'updated' })]);
-		expect(sandbox.requests[0].body).toEqual({ processor_customer_id: processorCustomerId });
-		expect(sandbox.requests[1].body).toEqual({ name: customerName, tax_id: 'DE999' });
-	});
-
-	test('several items: each its own search and write, each item paired with its input', async () => {
-		const run = await upsert(
-			{ externalId: '={{ $json.id }}', name: '={{ $json.name }}', additionalFields: {} },
-			{ items: [{ id: 'EXT-90010', name: 'First Ltd' }, { id: sandbox.fixtures.customerExternalId, name: sandbox.fixtures.customerName }] },
-		);
-		expect(run.error).toBeUndefined();
-		expect(run.json.map((item) => [item.external_id, item.action])).toEqual([
-			['EXT-90010', 'created'],
-			[sandbox.fixtures.customerExternalId, 'updated'],
-		]);
-		expect(run.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
-	});
-});
-
-describe('nothing is sent without a match value', () => {
-	test.each([
-		['empty', ''],
-		['blank', '   '],
-	])('%s External ID in the second item: the error names the field and the item, and nothing is sent for any item', async (_what, value) => {
-		const run = await upsert({ externalId: '={{ $json.id }}' }, { items: [{ id: 'EXT-90020' }, { id: value }] });
-		expect(run.error?.message).toBe('External ID in item 1: is empty: Create or Update finds the customer by it, so nothing can be matched without it');
-		expect(run.error?.description).toContain('Nothing was sent to the API for any of the 2 items');
-		expect(sandbox.requests).toEqual([]);
-	});
-
-	test('Processor Customer ID mapped from an empty value, when matching by it', async () => {
-		const run = await upsert({ matchBy: 'processorCustomerId', processorCustomerId: '={{ $json.missing }}' });
-		expect(run.error?.message).toMatch(/^Processor Customer ID in item 0: is empty/);
-		expect(sandbox.requests).toEqual([]);
-	});
+		},
+		{
+			title: 'Match By Processor Customer ID finds the customer by it and updates it; Output Raw with action',
+			parameters: { resource: 'customer', operation: 'upsert', matchBy: 'processorCustomerId', processorCustomerId, name: customerName, additionalFields: { taxId: 'DE999' }, customerOutput: 'raw' },
+			sends: [search({ processor_customer_id: processorCustomerId }), { method: 'PATCH', path: `/customers/${customerId}`, body: { name: customerName, tax_id: 'DE999' } }],
+			outputs: [expect.objectContaining({ customer_id: customerId, processor_customer_id: processorCustomerId, tax_id: 'DE999', subscriptions: expect.any(Array), action: 'updated' })],
+		},
+		{
+			title: 'several items: each its own search and write, each output paired with its input',
+			parameters: { resource: 'customer', operation: 'upsert', externalId: '={{ $json.id }}', name: '={{ $json.name }}' },
+			items: [
+				{ id: 'EXT-90010', name: 'First Ltd' },
+				{ id: customerExternalId, name: customerName },
+			],
+			sends: [
+				search({ external_id: 'EXT-90010' }),
+				{ method: 'POST', path: '/customers', body: { name: 'First Ltd', external_id: 'EXT-90010' } },
+				search({ external_id: customerExternalId }),
+				{ method: 'PATCH', path: `/customers/${customerId}`, body: { name: customerName } },
+			],
+			outputs: [
+				expect.objectContaining({ external_id: 'EXT-90010', action: 'created' }),
+				expect.objectContaining({ customer_id: customerId, external_id: customerExternalId, action: 'updated' }),
+			],
+			pairedItems: [0, 1],
+		},
+		...[
+			['empty', ''],
+			['blank', '   '],
+		].map(([what, value]) => ({
+			title: `${what} External ID in the second item: the error names the field and the item, and nothing is sent for any item`,
+			parameters: { ...HOOLI, externalId: '={{ $json.id }}' },
+			items: [{ id: 'EXT-90020' }, { id: value }],
+			sends: [],
+			fails: {
+				message: 'External ID in item 1: is empty: Create or Update finds the customer by it, so nothing can be matched without it',
+				description: /Nothing was sent to the API for any of the 2 items/,
+			},
+		})),
+		{
+			title: 'Processor Customer ID mapped from an empty value, when matching by it: nothing is sent',
+			parameters: { ...HOOLI, externalId: undefined, matchBy: 'processorCustomerId', processorCustomerId: '={{ $json.missing }}' },
+			sends: [],
+			fails: { message: /^Processor Customer ID in item 0: is empty/ },
+		},
+		{
+			title: "a name another customer (of another External ID) has: the API's refusal of the create, after which the node searches once more",
+			parameters: { ...HOOLI, name: customerName },
+			sends: [
+				search({ external_id: 'EXT-90001' }),
+				{ method: 'POST', path: '/customers', body: { ...HOOLI_CREATE, name: customerName }, status: 400 },
+				search({ external_id: 'EXT-90001' }),
+			],
+			fails: { message: `ERR_BAD_REQUEST: name: A customer named '${customerName}' already exists.` },
+			then: () => expect(withExternalId('EXT-90001')).toEqual([]),
+		},
+	]);
 });
 
 describe('at most one customer per match value', () => {
@@ -155,13 +168,6 @@ describe('at most one customer per match value', () => {
 		expect(run.error?.message).toBe('External ID in item 0: 2 customers have the External ID "EXT-TWIN"');
 		expect(run.error?.description).toContain(`"${first.customer_id}", "${second.customer_id}"`);
 		expect(sent()).toEqual(['POST /api/v2/customers/search?limit=2 200']);
-	});
-
-	test("a name another customer (of another External ID) has: the API's refusal, after one more search", async () => {
-		const run = await upsert({ name: sandbox.fixtures.customerName });
-		expect(run.error?.message).toBe(`ERR_BAD_REQUEST: name: A customer named '${sandbox.fixtures.customerName}' already exists.`);
-		expect(sent()).toEqual(['POST /api/v2/customers/search?limit=2 200', 'POST /api/v2/customers 400', 'POST /api/v2/customers/search?limit=2 200']);
-		expect(withExternalId('EXT-90001')).toEqual([]);
 	});
 });
 
@@ -252,7 +258,7 @@ describe('a retry never doubles, a run asked for again is applied again', () => 
 	test("the create's answer cut off after the API applied it: the repeat carries the same key and gets the first answer replayed", async () => {
 		const before = customers().length;
 		sandbox.setFaults({ on: [2], kinds: ['truncate'] });
-		const run = await upsert();
+		const run = await upsert({}, { retryDelay: 5 });
 		expect(run.error).toBeUndefined();
 		expect(run.json[0].action).toBe('created');
 		expect(customers()).toHaveLength(before + 1);
@@ -264,7 +270,7 @@ describe('a retry never doubles, a run asked for again is applied again', () => 
 	test("the update's answer cut off: repeated under the same key, replayed; run again later, the update is sent under a new key and applied", async () => {
 		const { customerExternalId, customerName } = sandbox.fixtures;
 		sandbox.setFaults({ on: [2], kinds: ['truncate'] });
-		const first = await upsert({ externalId: customerExternalId, name: customerName, additionalFields: { taxId: 'T-1' } });
+		const first = await upsert({ externalId: customerExternalId, name: customerName, additionalFields: { taxId: 'T-1' } }, { retryDelay: 5 });
 		expect(first.error).toBeUndefined();
 		const patches = () => sandbox.requests.filter((request) => request.method === 'PATCH');
 		expect(patches().map((request) => [request.status, keyOf(request)])).toEqual([

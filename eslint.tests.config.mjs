@@ -36,12 +36,25 @@ export default tseslint.config(
 			'jest/expect-expect': ['error', { assertFunctionNames: ['expect', 'expect*'] }],
 			// a setup that fails must fail the tests that rely on it; a test run only where n8n is installed;
 			// an operation table's rows, whose checks run in the test of their row
-			'jest/no-standalone-expect': ['error', { additionalTestBlockFunctions: ['beforeAll', 'beforeEach', 'testWhereN8nIsInstalled', 'operationTable'] }],
+			'jest/no-standalone-expect': [
+				'error',
+				{
+					additionalTestBlockFunctions: [
+						'beforeAll',
+						'beforeEach',
+						'testWhereN8nIsInstalled',
+						'operationTable',
+					],
+				},
+			],
 			// tables of cases pick the check each case needs (a fixed message or a pattern, a status
 			// that has an error id or not); every branch asserts
 			'jest/no-conditional-expect': 'off',
 		},
 	},
 	// functions handed to page.evaluate run in the browser page
-	{ files: ['test/e2e/**/*.js'], languageOptions: { globals: { ...globals.node, document: 'readonly', window: 'readonly' } } },
+	{
+		files: ['test/e2e/**/*.js'],
+		languageOptions: { globals: { ...globals.node, document: 'readonly', window: 'readonly' } },
+	},
 );

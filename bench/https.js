@@ -32,15 +32,22 @@ const [PIN_CLIENT, PIN_SANDBOX, PIN_RELAY] = process.env.BENCH_PIN?.split(':') ?
 const LISTS_ONLY = process.env.BENCH_HTTPS_ONLY === 'lists';
 const QUICK = process.env.BENCH_QUICK === '1';
 const DELAYS = process.env.BENCH_HTTPS_DELAYS?.split(',').map(Number) ?? [0, 10, 25];
-const SIZES = process.env.BENCH_HTTPS_SIZES?.split(',').map(Number) ?? (QUICK ? [10000] : [10000, 100000]);
+const SIZES =
+	process.env.BENCH_HTTPS_SIZES?.split(',').map(Number) ?? (QUICK ? [10000] : [10000, 100000]);
 const ROUNDS = QUICK ? { 10000: 1, 100000: 1 } : { 10000: 5, 100000: 3 };
-const WRITES = QUICK ? { items: 500, rounds: 1, delayMs: 25 } : { items: 2000, rounds: 3, delayMs: 25 };
+const WRITES = QUICK
+	? { items: 500, rounds: 1, delayMs: 25 }
+	: { items: 2000, rounds: 3, delayMs: 25 };
 /**
  * V8 grows its heap by a factor it picks from how fast the program allocates: a read that allocates
  * faster is let grow further before garbage is collected. The control runs the biggest list a page
  * at a time and pages together with the factor fixed, so both collect on the same schedule.
  */
-const FIXED_GROWTH = { flags: ['--heap-growing-percent=30'], delays: [0, 25], rounds: QUICK ? 1 : 3 };
+const FIXED_GROWTH = {
+	flags: ['--heap-growing-percent=30'],
+	delays: [0, 25],
+	rounds: QUICK ? 1 : 3,
+};
 /** Pages the node reads ahead (nodes/SubscriptionBilling/shared/pagination.ts, PAGES_AHEAD), and what one page of 1,000 invoices holds in memory while in flight. */
 const PAGES_AHEAD = 8;
 const PAGE_TEXT_MB = 0.93;
@@ -54,7 +61,10 @@ const median = (xs) => {
 	const m = Math.floor(s.length / 2);
 	return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
-const fmt = (x, digits = 0) => (x === undefined || Number.isNaN(x) ? '–' : x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
+const fmt = (x, digits = 0) =>
+	x === undefined || Number.isNaN(x)
+		? '–'
+		: x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const fmtRatio = (r) => (r === undefined || Number.isNaN(r) ? '–' : `${r.toFixed(2)}x`);
 
 /** A self-signed certificate for 127.0.0.1 and localhost, made now (no download). */
@@ -63,17 +73,40 @@ function makeCertificate() {
 	fs.mkdirSync(dir, { recursive: true });
 	const cert = path.join(dir, 'cert.pem');
 	const key = path.join(dir, 'key.pem');
-	execFileSync('openssl', [
-		'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2',
-		'-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
-		'-keyout', key, '-out', cert,
-	], { stdio: 'ignore' });
+	execFileSync(
+		'openssl',
+		[
+			'req',
+			'-x509',
+			'-newkey',
+			'ec',
+			'-pkeyopt',
+			'ec_paramgen_curve:prime256v1',
+			'-nodes',
+			'-days',
+			'2',
+			'-subj',
+			'/CN=127.0.0.1',
+			'-addext',
+			'subjectAltName=IP:127.0.0.1,DNS:localhost',
+			'-keyout',
+			key,
+			'-out',
+			cert,
+		],
+		{ stdio: 'ignore' },
+	);
 	return { cert, key };
 }
 
 function startRelay(targets, tlsFiles) {
 	const child = fork(path.join(__dirname, 'lib', 'tls-relay.js'), [], {
-		env: { ...process.env, RELAY_TARGETS: JSON.stringify(targets), RELAY_CERT: tlsFiles.cert, RELAY_KEY: tlsFiles.key },
+		env: {
+			...process.env,
+			RELAY_TARGETS: JSON.stringify(targets),
+			RELAY_CERT: tlsFiles.cert,
+			RELAY_KEY: tlsFiles.key,
+		},
 		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 	});
 	const call = ipcCaller(child);
@@ -89,20 +122,28 @@ async function main() {
 	fs.mkdirSync(OUT, { recursive: true });
 	buildPackage();
 	const nodesBase = findNodesBase();
-	if (!nodesBase) throw new Error('n8n-nodes-base is needed for the HTTP Request node (see bench/run.js)');
+	if (!nodesBase)
+		throw new Error('n8n-nodes-base is needed for the HTTP Request node (see bench/run.js)');
 	const ways = ['node', 'nodeSequential', 'httpRequest', 'loop'];
 	const writeWays = ['node', 'httpRequest', 'loop'];
 	const tlsFiles = makeCertificate();
 
 	process.env.BENCH_LINK_SCHEME = 'https';
-	log(`starting the sandbox (${SIZES.join(', ')} invoices; ${WRITES.items} usage entries behind ${WRITE_LIMITS.ratePerSecond} requests/s) and the TLS relay`);
+	log(
+		`starting the sandbox (${SIZES.join(', ')} invoices; ${WRITES.items} usage entries behind ${WRITE_LIMITS.ratePerSecond} requests/s) and the TLS relay`,
+	);
 	const sandbox = await startSandbox(SIZES, 200);
 	const info = sandbox.info.sandboxes;
-	const relayed = Object.fromEntries([...SIZES.map(String), 'limited'].map((name) => [name, info[name].port]));
+	const relayed = Object.fromEntries(
+		[...SIZES.map(String), 'limited'].map((name) => [name, info[name].port]),
+	);
 	const relay = await startRelay(relayed, tlsFiles);
 	if (PIN_SANDBOX) pin(sandbox.child.pid, PIN_SANDBOX);
 	if (PIN_RELAY) pin(relay.child.pid, PIN_RELAY);
-	const over = (name) => ({ ...info[name], baseUrl: `https://127.0.0.1:${relay.ports[name]}/api/v2` });
+	const over = (name) => ({
+		...info[name],
+		baseUrl: `https://127.0.0.1:${relay.ports[name]}/api/v2`,
+	});
 
 	const results = [];
 	async function measure(key, delayMs, way, job, counted = true) {
@@ -115,37 +156,57 @@ async function main() {
 		};
 		// the warm-up runs without delay (it only loads and warms the code), the measured part with it
 		await relay.call('clear', { delayMs: 0 });
-		const r = await runJob(sandbox, { ...job, way, nodesBase, caFile: tlsFiles.cert, cpus: PIN_CLIENT }, hooks);
+		const r = await runJob(
+			sandbox,
+			{ ...job, way, nodesBase, caFile: tlsFiles.cert, cpus: PIN_CLIENT },
+			hooks,
+		);
 		if (!counted) return;
 		results.push({ key, delayMs, way, ...r });
 		log(
 			`  ${key.padEnd(12)} ${String(delayMs).padStart(2)} ms ${way.padEnd(11)} ${fmt(r.wallMs).padStart(7)} ms, ${r.requests} requests, ${r.tlsConnections} TLS connections, ` +
 				`cpu ${fmt(r.cpuMs)} ms, peak +${fmt(r.peakRssMb - r.baseRssMb)} MB, held ${fmt(r.heldMb)} MB` +
-				(r.limited ? `; ${r.limited.limits.limited} 429s, ${r.failed ?? 0} failed, ${r.limited.doubled} applied twice` : ''),
+				(r.limited
+					? `; ${r.limited.limits.limited} 429s, ${r.failed ?? 0} failed, ${r.limited.doubled} applied twice`
+					: ''),
 		);
 	}
 
 	// The sandbox and the relay serve their first big pages slower (their code is not optimised yet): one run of each way, not counted.
-	for (const way of ways) await measure('warm-up', 0, way, { scenario: 'list', target: over(String(SIZES[0])) }, false);
+	for (const way of ways)
+		await measure('warm-up', 0, way, { scenario: 'list', target: over(String(SIZES[0])) }, false);
 	for (const size of SIZES) {
 		log(`\n# Return All of ${size} invoices at 1000 a page over HTTPS`);
 		for (let round = 0; round < ROUNDS[size]; round++) {
 			for (const delayMs of DELAYS) {
 				const order = ways.map((_, i) => ways[(i + round + DELAYS.indexOf(delayMs)) % ways.length]);
-				for (const way of order) await measure(`list-${size}`, delayMs, way, { scenario: 'list', target: over(String(size)) });
+				for (const way of order)
+					await measure(`list-${size}`, delayMs, way, {
+						scenario: 'list',
+						target: over(String(size)),
+					});
 			}
 		}
 	}
 	const biggest = Math.max(...SIZES);
 	if (!LISTS_ONLY) {
-		log(`\n# Control: Return All of ${biggest} with V8's heap growth fixed (${FIXED_GROWTH.flags.join(' ')})`);
+		log(
+			`\n# Control: Return All of ${biggest} with V8's heap growth fixed (${FIXED_GROWTH.flags.join(' ')})`,
+		);
 		for (let round = 0; round < FIXED_GROWTH.rounds; round++) {
 			for (const delayMs of FIXED_GROWTH.delays) {
 				const order = round % 2 ? ['nodeSequential', 'node'] : ['node', 'nodeSequential'];
-				for (const way of order) await measure(`fixed-${biggest}`, delayMs, way, { scenario: 'list', target: over(String(biggest)), v8Flags: FIXED_GROWTH.flags });
+				for (const way of order)
+					await measure(`fixed-${biggest}`, delayMs, way, {
+						scenario: 'list',
+						target: over(String(biggest)),
+						v8Flags: FIXED_GROWTH.flags,
+					});
 			}
 		}
-		log(`\n# ${WRITES.items} usage writes at ${WRITES.delayMs} ms each way, ${WRITE_LIMITS.ratePerSecond} requests/s`);
+		log(
+			`\n# ${WRITES.items} usage writes at ${WRITES.delayMs} ms each way, ${WRITE_LIMITS.ratePerSecond} requests/s`,
+		);
 		for (let round = 0; round < WRITES.rounds; round++) {
 			for (const way of round % 2 ? [...writeWays].reverse() : writeWays) {
 				await measure('writes', WRITES.delayMs, way, {
@@ -205,7 +266,9 @@ function report(run) {
 	const lines = [];
 	const goals = [];
 	const goal = (name, measured, pass, rule) => goals.push({ name, measured, pass, rule });
-	lines.push('| list | one-way delay | way | runs | median wall ms (min–max) | requests | TLS connections | client CPU ms | peak − baseline MB | held after gc MB | vs loop | vs HTTP Request |');
+	lines.push(
+		'| list | one-way delay | way | runs | median wall ms (min–max) | requests | TLS connections | client CPU ms | peak − baseline MB | held after gc MB | vs loop | vs HTTP Request |',
+	);
 	lines.push('|---|---|---|---|---|---|---|---|---|---|---|---|');
 	const groups = [];
 	for (const size of config.SIZES) {
@@ -219,11 +282,22 @@ function report(run) {
 					`| ${fmt(size)} | ${delayMs} ms | ${way} | ${x.runs} | ${fmt(x.wallMs)} (${fmt(x.minMs)}–${fmt(x.maxMs)}) | ${fmt(x.requests)} | ${fmt(x.tls)} | ${fmt(x.cpuMs)} | ${fmt(x.deltaMb)} | ${fmt(x.heldMb)} | ${fmtRatio(x.wallMs / f.loop.wallMs)} | ${way === 'httpRequest' ? '–' : fmtRatio(x.wallMs / f.httpRequest.wallMs)} |`,
 				);
 			}
-			groups.push({ label: `${fmt(size)} invoices\n${delayMs} ms each way`, values: Object.fromEntries(ways.map((way) => [way, f[way].wallMs / f.loop.wallMs])) });
+			groups.push({
+				label: `${fmt(size)} invoices\n${delayMs} ms each way`,
+				values: Object.fromEntries(ways.map((way) => [way, f[way].wallMs / f.loop.wallMs])),
+			});
 			const ratio = f.node.wallMs / f.loop.wallMs;
-			const before = f.nodeSequential ? ` (a page at a time: ${fmtRatio(f.nodeSequential.wallMs / f.loop.wallMs)})` : '';
+			const before = f.nodeSequential
+				? ` (a page at a time: ${fmtRatio(f.nodeSequential.wallMs / f.loop.wallMs)})`
+				: '';
 			const limit = delayMs === 0 ? 1.25 : delayMs >= 25 ? 1.0 : undefined;
-			if (limit !== undefined) goal(`Return All of ${fmt(size)} at ${delayMs} ms each way: node vs keep-alive loop`, `${fmtRatio(ratio)}${before}`, ratio <= limit, `<= ${limit.toFixed(2)}x`);
+			if (limit !== undefined)
+				goal(
+					`Return All of ${fmt(size)} at ${delayMs} ms each way: node vs keep-alive loop`,
+					`${fmtRatio(ratio)}${before}`,
+					ratio <= limit,
+					`<= ${limit.toFixed(2)}x`,
+				);
 			if (delayMs === 0) {
 				// issue 38: what the client spends, whichever process the machine's cores go to
 				const cpu = f.node.cpuMs / f.loop.cpuMs;
@@ -251,20 +325,38 @@ function report(run) {
 			inFlightRule,
 		);
 	};
-	for (const delayMs of config.DELAYS) memoryGoal(`list-${biggest}`, delayMs, 'peak − baseline', (x) => x.deltaMb);
-	for (const delayMs of config.DELAYS) memoryGoal(`list-${biggest}`, delayMs, 'held after gc', (x) => x.heldMb);
+	for (const delayMs of config.DELAYS)
+		memoryGoal(`list-${biggest}`, delayMs, 'peak − baseline', (x) => x.deltaMb);
+	for (const delayMs of config.DELAYS)
+		memoryGoal(`list-${biggest}`, delayMs, 'held after gc', (x) => x.heldMb);
 	const growth = config.FIXED_GROWTH;
-	const controlLines = ['| list | one-way delay | way | runs | median wall ms (min–max) | peak − baseline MB | held after gc MB |', '|---|---|---|---|---|---|---|'];
+	const controlLines = [
+		'| list | one-way delay | way | runs | median wall ms (min–max) | peak − baseline MB | held after gc MB |',
+		'|---|---|---|---|---|---|---|',
+	];
 	for (const delayMs of growth?.delays ?? []) {
 		for (const way of ['node', 'nodeSequential']) {
 			const x = figures(results, `fixed-${biggest}`, delayMs, way);
-			if (x) controlLines.push(`| ${fmt(biggest)} | ${delayMs} ms | ${way} | ${x.runs} | ${fmt(x.wallMs)} (${fmt(x.minMs)}–${fmt(x.maxMs)}) | ${fmt(x.deltaMb)} | ${fmt(x.heldMb)} |`);
+			if (x)
+				controlLines.push(
+					`| ${fmt(biggest)} | ${delayMs} ms | ${way} | ${x.runs} | ${fmt(x.wallMs)} (${fmt(x.minMs)}–${fmt(x.maxMs)}) | ${fmt(x.deltaMb)} | ${fmt(x.heldMb)} |`,
+				);
 		}
-		memoryGoal(`fixed-${biggest}`, delayMs, `peak − baseline with V8's heap growth fixed (${growth.flags.join(' ')})`, (x) => x.deltaMb);
+		memoryGoal(
+			`fixed-${biggest}`,
+			delayMs,
+			`peak − baseline with V8's heap growth fixed (${growth.flags.join(' ')})`,
+			(x) => x.deltaMb,
+		);
 	}
-	const writeLines = ['| writes | way | runs | median wall ms (min–max) | requests | 429s | TLS connections | client CPU ms | of the limit | failed | applied twice | vs loop |', '|---|---|---|---|---|---|---|---|---|---|---|---|'];
+	const writeLines = [
+		'| writes | way | runs | median wall ms (min–max) | requests | 429s | TLS connections | client CPU ms | of the limit | failed | applied twice | vs loop |',
+		'|---|---|---|---|---|---|---|---|---|---|---|---|',
+	];
 	const ideal = (config.WRITES.items / config.WRITE_LIMITS.ratePerSecond) * 1000;
-	const wf = Object.fromEntries(writeWays.map((way) => [way, figures(results, 'writes', config.WRITES.delayMs, way)]));
+	const wf = Object.fromEntries(
+		writeWays.map((way) => [way, figures(results, 'writes', config.WRITES.delayMs, way)]),
+	);
 	for (const way of writeWays) {
 		const x = wf[way];
 		if (!x) continue;
@@ -274,10 +366,24 @@ function report(run) {
 		);
 	}
 	if (wf.node) {
-		goal('writes: node, share of the rate limit', `${fmt((ideal / wf.node.wallMs) * 100)}%`, ideal / wf.node.wallMs >= 0.9, '>= 90%');
-		goal('writes: node, failed / applied twice', `${wf.node.failed} / ${wf.node.doubled}`, wf.node.failed === 0 && wf.node.doubled === 0, '0 / 0');
+		goal(
+			'writes: node, share of the rate limit',
+			`${fmt((ideal / wf.node.wallMs) * 100)}%`,
+			ideal / wf.node.wallMs >= 0.9,
+			'>= 90%',
+		);
+		goal(
+			'writes: node, failed / applied twice',
+			`${wf.node.failed} / ${wf.node.doubled}`,
+			wf.node.failed === 0 && wf.node.doubled === 0,
+			'0 / 0',
+		);
 	}
-	const svg = ratioBarsSvg(groups, ways, 'Return All over HTTPS: median wall time ÷ keep-alive loop');
+	const svg = ratioBarsSvg(
+		groups,
+		ways,
+		'Return All over HTTPS: median wall time ÷ keep-alive loop',
+	);
 	fs.writeFileSync(path.join(__dirname, 'https-return-all.svg'), svg);
 	const section = [
 		'## HTTPS with a round trip',
@@ -285,10 +391,12 @@ function report(run) {
 		'Generated by `npm run bench:https` (bench/https.js) — do not edit by hand.',
 		'',
 		`- ${run.host.nproc} CPUs (${run.host.cpu}), Node ${run.host.node}, n8n-nodes-base ${run.nodesBaseVersion}; load average ${run.loadBefore.map((x) => x.toFixed(1)).join(' / ')} before, ${run.loadAfter.map((x) => x.toFixed(1)).join(' / ')} after (1/5/15 min; other processes share the cores); run took ${Math.round(run.elapsed)} s, finished ${run.date}.`,
-		'- Network: every way talks HTTPS to a relay in its own process (bench/lib/tls-relay.js): a TCP hop that holds every chunk the given delay in each direction (the TLS handshake too; a round trip is twice the delay; TCP\'s own handshake, slow start and bandwidth are not simulated), then a TLS server that counts the TLS connections it completes (`secureConnection`) and passes the bytes to the sandbox (its own process). All on 127.0.0.1.',
+		"- Network: every way talks HTTPS to a relay in its own process (bench/lib/tls-relay.js): a TCP hop that holds every chunk the given delay in each direction (the TLS handshake too; a round trip is twice the delay; TCP's own handshake, slow start and bandwidth are not simulated), then a TLS server that counts the TLS connections it completes (`secureConnection`) and passes the bytes to the sandbox (its own process). All on 127.0.0.1.",
 		'- Certificate: a self-signed EC certificate for 127.0.0.1, made by openssl when the bench starts, trusted by each worker through `NODE_EXTRA_CA_CERTS`: every way verifies it as it would a real API\'s certificate (the node\'s "Ignore SSL Issues" would skip verification and measure less than a user pays; the HTTP Request node and the loop get the same trust).',
-		'- Ways as in bench/run.js: `node` (this package through n8n-core\'s engine, Return All: the pages after the first read together), `nodeSequential` (the same with *Max Concurrent Requests* = 1: one page at a time, as before this change), `httpRequest` (n8n\'s HTTP Request node following `next`), `loop` (`https.request` on one keep-alive `https.Agent`, one page after the other: the sequential floor). Each run a fresh process, warmed up without delay; ways alternate and the first way rotates; one run of each way before the first round is not counted (it warms the sandbox and the relay).',
-		`- Rounds: ${Object.entries(config.ROUNDS).map(([size, n]) => `${fmt(Number(size))} invoices: ${n}`).join(', ')} per delay; writes: ${config.WRITES.rounds}.`,
+		"- Ways as in bench/run.js: `node` (this package through n8n-core's engine, Return All: the pages after the first read together), `nodeSequential` (the same with *Max Concurrent Requests* = 1: one page at a time, as before this change), `httpRequest` (n8n's HTTP Request node following `next`), `loop` (`https.request` on one keep-alive `https.Agent`, one page after the other: the sequential floor). Each run a fresh process, warmed up without delay; ways alternate and the first way rotates; one run of each way before the first round is not counted (it warms the sandbox and the relay).",
+		`- Rounds: ${Object.entries(config.ROUNDS)
+			.map(([size, n]) => `${fmt(Number(size))} invoices: ${n}`)
+			.join(', ')} per delay; writes: ${config.WRITES.rounds}.`,
 		`- Writes: ${fmt(config.WRITES.items)} items, each PATCH /usage, against the sandbox's rate limit of ${config.WRITE_LIMITS.ratePerSecond} requests/s (burst ${config.WRITE_LIMITS.burst}; 429 with Retry-After over it), ${config.WRITES.delayMs} ms each way. node: its defaults (no batching; the request budget); httpRequest: its defaults with an idempotency key header, no retry (a 429 fails the item, as in bench/run.js); loop: 16 in flight (the node's starting window) on keep-alive connections, a 429 waits its Retry-After and is sent again. "Of the limit": the ideal ${fmt(ideal / 1000, 1)} s (items ÷ rate, as in bench/run.js) ÷ wall time.`,
 		'',
 		'### Return All',
@@ -318,12 +426,17 @@ function report(run) {
 	].join('\n');
 	log(`\n${section}`);
 	writeSection('HTTPS with a round trip', section);
-	log('wrote the "HTTPS with a round trip" section of bench/RESULTS.md and bench/https-return-all.svg');
+	log(
+		'wrote the "HTTPS with a round trip" section of bench/RESULTS.md and bench/https-return-all.svg',
+	);
 }
 
-
 if (process.argv.includes('--render')) {
-	report(JSON.parse(fs.readFileSync(process.env.BENCH_RUN_FILE || path.join(OUT, 'https-last-run.json'), 'utf8')));
+	report(
+		JSON.parse(
+			fs.readFileSync(process.env.BENCH_RUN_FILE || path.join(OUT, 'https-last-run.json'), 'utf8'),
+		),
+	);
 } else {
 	main().catch((error) => {
 		console.error(error);

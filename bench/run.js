@@ -80,7 +80,8 @@ const WRITE_MODES = [
 		label: 'batches of 16',
 		n8n: { batchSize: 16, batchInterval: 1 },
 		loop: { concurrency: 16 },
-		explain: 'loop: 16 requests in flight on 16 keep-alive sockets. n8n: batching, 16 requests started, then a 1 ms pause, without waiting for responses.',
+		explain:
+			'loop: 16 requests in flight on 16 keep-alive sockets. n8n: batching, 16 requests started, then a 1 ms pause, without waiting for responses.',
 	},
 	{
 		id: 'default',
@@ -97,7 +98,8 @@ const WRITE_MODES = [
 		items: 50,
 		n8n: { batchSize: 1, batchInterval: 100 },
 		loop: { concurrency: 1 },
-		explain: 'n8n: batching as a rate limit, batch size 1 and interval 100 ms over 50 items (about 4.9 s of spacing). loop: one at a time, unpaced (for reference only).',
+		explain:
+			'n8n: batching as a rate limit, batch size 1 and interval 100 ms over 50 items (about 4.9 s of spacing). loop: one at a time, unpaced (for reference only).',
 	},
 	{
 		id: 'single',
@@ -117,7 +119,10 @@ const median = (xs) => {
 	const m = Math.floor(s.length / 2);
 	return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
-const fmt = (x, digits = 0) => (x === undefined || Number.isNaN(x) ? '–' : x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
+const fmt = (x, digits = 0) =>
+	x === undefined || Number.isNaN(x)
+		? '–'
+		: x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const ratio = (a, b) => (a !== undefined && b ? a / b : undefined);
 const fmtRatio = (r) => (r === undefined ? '–' : `${r.toFixed(2)}x`);
 const log = (msg) => process.stdout.write(`${msg}\n`);
@@ -150,12 +155,29 @@ function machine() {
 function buildPackage() {
 	const pkg = path.join(__dirname, 'dist', 'pkg');
 	log('building the package and the harness (bench/tsconfig.json -> bench/dist/pkg)');
-	const tsc = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join('bench', 'tsconfig.json')], {
-		cwd: ROOT,
-		encoding: 'utf8',
-	});
-	if (tsc.status !== 0) log(`WARNING: tsc reported errors (output emitted anyway):\n${tsc.stdout.trim().split('\n').slice(0, 10).join('\n')}`);
-	const main = path.join(pkg, 'dist', 'nodes', 'SubscriptionBilling', 'SubscriptionBilling.node.js');
+	const tsc = spawnSync(
+		process.execPath,
+		[
+			path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'),
+			'-p',
+			path.join('bench', 'tsconfig.json'),
+		],
+		{
+			cwd: ROOT,
+			encoding: 'utf8',
+		},
+	);
+	if (tsc.status !== 0)
+		log(
+			`WARNING: tsc reported errors (output emitted anyway):\n${tsc.stdout.trim().split('\n').slice(0, 10).join('\n')}`,
+		);
+	const main = path.join(
+		pkg,
+		'dist',
+		'nodes',
+		'SubscriptionBilling',
+		'SubscriptionBilling.node.js',
+	);
 	if (!fs.existsSync(main)) throw new Error(`tsc did not produce ${main}`);
 	fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(pkg, 'package.json'));
 	const copy = (dir, test) => {
@@ -176,13 +198,19 @@ function buildPackage() {
 /** Keeps a process (and the threads it starts) on these CPUs (`taskset -c` syntax, e.g. "0" or "1-3"). */
 function pin(pid, cpus) {
 	const result = spawnSync('taskset', ['-a', '-pc', cpus, String(pid)], { encoding: 'utf8' });
-	if (result.status !== 0) throw new Error(`taskset ${cpus} ${pid}: ${result.stderr || result.error}`);
+	if (result.status !== 0)
+		throw new Error(`taskset ${cpus} ${pid}: ${result.stderr || result.error}`);
 }
 
 function startSandbox(sizes, writeItems) {
 	const limited = { limits: LIMITS, invoices: LIMITED.invoices, writeItems: LIMITED.writes };
 	const child = fork(path.join(__dirname, 'lib', 'sandbox-server.js'), [], {
-		env: { ...process.env, BENCH_SIZES: JSON.stringify(sizes), BENCH_WRITE_ITEMS: String(writeItems), BENCH_LIMITED: JSON.stringify(limited) },
+		env: {
+			...process.env,
+			BENCH_SIZES: JSON.stringify(sizes),
+			BENCH_WRITE_ITEMS: String(writeItems),
+			BENCH_LIMITED: JSON.stringify(limited),
+		},
 		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 	});
 	const ipc = ipcCaller(child);
@@ -202,7 +230,11 @@ function startSandbox(sizes, writeItems) {
 function runJob(sandbox, job, hooks = {}) {
 	return new Promise((resolve, reject) => {
 		const worker = fork(path.join(__dirname, 'lib', 'worker.js'), [], {
-			env: { ...process.env, BENCH_JOB: JSON.stringify(job), ...(job.caFile && { NODE_EXTRA_CA_CERTS: job.caFile }) },
+			env: {
+				...process.env,
+				BENCH_JOB: JSON.stringify(job),
+				...(job.caFile && { NODE_EXTRA_CA_CERTS: job.caFile }),
+			},
 			execArgv: ['--expose-gc', '--max-old-space-size=4096', ...(job.v8Flags ?? [])],
 			stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 		});
@@ -215,7 +247,10 @@ function runJob(sandbox, job, hooks = {}) {
 			worker.kill();
 			reject(error);
 		};
-		const timer = setTimeout(() => fail(new Error(`${job.scenario}/${job.way} timed out`)), 180_000);
+		const timer = setTimeout(
+			() => fail(new Error(`${job.scenario}/${job.way} timed out`)),
+			180_000,
+		);
 		worker.on('message', async (m) => {
 			if (m.type === 'ready') {
 				await sandbox.call('clear', job.limits);
@@ -260,14 +295,21 @@ async function main() {
 	let nodesBase = findNodesBase();
 	if (!nodesBase && process.env.BENCH_INSTALL_N8N === '1') {
 		log('installing n8n into .n8n-local/ (scripts/n8n-local.js), several minutes');
-		spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'n8n-local.js')], { cwd: ROOT, stdio: 'inherit' });
+		spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'n8n-local.js')], {
+			cwd: ROOT,
+			stdio: 'inherit',
+		});
 		nodesBase = findNodesBase();
 	}
 	if (!nodesBase) log(`NOTE: ${howToInstall()}`);
-	const nodesBaseVersion = nodesBase ? require(path.join(nodesBase, 'package.json')).version : undefined;
+	const nodesBaseVersion = nodesBase
+		? require(path.join(nodesBase, 'package.json')).version
+		: undefined;
 	const ways = nodesBase ? ['node', 'httpRequest', 'loop'] : ['node', 'loop'];
 
-	log(`starting the sandbox (sizes ${CONFIG.listSizes.join(', ')}; ${CONFIG.writeItems} usage entries)`);
+	log(
+		`starting the sandbox (sizes ${CONFIG.listSizes.join(', ')}; ${CONFIG.writeItems} usage entries)`,
+	);
 	const sandbox = await startSandbox(CONFIG.listSizes, CONFIG.writeItems);
 	const targets = sandbox.info.sandboxes;
 	const writeTarget = { ...targets[Math.min(...CONFIG.listSizes)] };
@@ -275,7 +317,9 @@ async function main() {
 	const results = []; // { scenario, key, way, round, ...figures }
 	async function writeRounds() {
 		log(`\n# ${CONFIG.writeItems} items (paced: 50, single: 1), each PATCH /usage`);
-		for (const mode of WRITE_MODES.filter((m) => !WRITE_MODES_ONLY || WRITE_MODES_ONLY.includes(m.id))) {
+		for (const mode of WRITE_MODES.filter(
+			(m) => !WRITE_MODES_ONLY || WRITE_MODES_ONLY.includes(m.id),
+		)) {
 			await rounds('write', `write-${mode.id}`, CONFIG.writeRounds[mode.id], (way) => ({
 				target: writeTarget,
 				items: mode.items ?? CONFIG.writeItems,
@@ -287,10 +331,35 @@ async function main() {
 		const biggest = Math.max(...CONFIG.listSizes);
 		return [
 			{ key: `list-${biggest}`, scenario: 'list', way: 'node', target: targets[biggest] },
-			...(nodesBase ? [{ key: `list-${biggest}`, scenario: 'list', way: 'httpRequest', target: targets[biggest] }] : []),
-			{ key: 'write-seq', scenario: 'write', way: 'node', target: writeTarget, items: CONFIG.profileWriteItems, mode: WRITE_MODES[0].n8n },
 			...(nodesBase
-				? [{ key: 'write-seq', scenario: 'write', way: 'httpRequest', target: writeTarget, items: CONFIG.profileWriteItems, mode: WRITE_MODES[0].n8n }]
+				? [
+						{
+							key: `list-${biggest}`,
+							scenario: 'list',
+							way: 'httpRequest',
+							target: targets[biggest],
+						},
+					]
+				: []),
+			{
+				key: 'write-seq',
+				scenario: 'write',
+				way: 'node',
+				target: writeTarget,
+				items: CONFIG.profileWriteItems,
+				mode: WRITE_MODES[0].n8n,
+			},
+			...(nodesBase
+				? [
+						{
+							key: 'write-seq',
+							scenario: 'write',
+							way: 'httpRequest',
+							target: writeTarget,
+							items: CONFIG.profileWriteItems,
+							mode: WRITE_MODES[0].n8n,
+						},
+					]
 				: []),
 		];
 	}
@@ -302,7 +371,9 @@ async function main() {
 			const r = await runJob(sandbox, { ...p, nodesBase, profile: file });
 			const summary = summarise(JSON.parse(fs.readFileSync(file, 'utf8')), 15);
 			profiles.push({ ...p, file: path.relative(ROOT, file), wallMs: r.wallMs, summary });
-			log(`\n## ${p.key} / ${p.way}${p.items ? ` (${p.items} items)` : ''}, ${fmt(r.wallMs)} ms under the profiler`);
+			log(
+				`\n## ${p.key} / ${p.way}${p.items ? ` (${p.items} items)` : ''}, ${fmt(r.wallMs)} ms under the profiler`,
+			);
 			log(formatProfile(summary));
 		}
 		return profiles;
@@ -317,7 +388,9 @@ async function main() {
 				log(
 					`  ${key.padEnd(14)} ${way.padEnd(11)} round ${round + 1}/${n}: ${fmt(r.wallMs).padStart(6)} ms, ` +
 						`${r.requests} requests, cpu ${fmt(r.cpuMs)} ms, peak ${fmt(r.peakRssMb)} MB (+${fmt(r.peakRssMb - r.baseRssMb)})` +
-						(r.limited ? `; ${r.limited.limits.limited} 429s, ${r.failed ?? 0} failed, ${r.limited.doubled} applied twice, max ${r.limited.limits.maxInFlightSeen} in flight` : ''),
+						(r.limited
+							? `; ${r.limited.limits.limited} 429s, ${r.failed ?? 0} failed, ${r.limited.doubled} applied twice, max ${r.limited.limits.maxInFlightSeen} in flight`
+							: ''),
 				);
 			}
 		}
@@ -325,26 +398,50 @@ async function main() {
 
 	if (ONLY_WRITES) {
 		await writeRounds();
-		const profiles = PROFILE ? await profileRuns(profileJobsFor(writeTarget).filter((p) => p.scenario === 'write')) : [];
+		const profiles = PROFILE
+			? await profileRuns(profileJobsFor(writeTarget).filter((p) => p.scenario === 'write'))
+			: [];
 		sandbox.child.send({ cmd: 'close' });
 		return printWrites(results, profiles);
 	}
-	log(`\n# ${LIMITED.writes} usage writes against an API with ${LIMITS.latencyMs}+${LIMITS.jitterMs} ms latency and ${LIMITS.ratePerSecond} requests/s`);
+	log(
+		`\n# ${LIMITED.writes} usage writes against an API with ${LIMITS.latencyMs}+${LIMITS.jitterMs} ms latency and ${LIMITS.ratePerSecond} requests/s`,
+	);
 	const limitedWays = nodesBase ? LIMITED_WRITE_WAYS : ['node'];
-	await rounds('limited-write', 'limited-write', LIMITED.writeRounds, () => ({ target: targets.limited, warmTarget: writeTarget, items: LIMITED.writes }), limitedWays);
+	await rounds(
+		'limited-write',
+		'limited-write',
+		LIMITED.writeRounds,
+		() => ({ target: targets.limited, warmTarget: writeTarget, items: LIMITED.writes }),
+		limitedWays,
+	);
 	log(`\n# Return All of ${LIMITED.invoices} invoices from the same API`);
 	await rounds('list', 'limited-list', LIMITED.listRounds, () => ({ target: targets.limited }));
 	if (ONLY_LIMITED) {
 		sandbox.child.send({ cmd: 'close' });
-		return finish({ host, loadBefore, started, nodesBase, nodesBaseVersion, ways, results, profiles: [] });
+		return finish({
+			host,
+			loadBefore,
+			started,
+			nodesBase,
+			nodesBaseVersion,
+			ways,
+			results,
+			profiles: [],
+		});
 	}
 
-	log('\n# Return All of one customer\'s invoices (page size 1000)');
+	log("\n# Return All of one customer's invoices (page size 1000)");
 	for (const size of CONFIG.listSizes) {
-		await rounds('list', `list-${size}`, CONFIG.listRounds[size], () => ({ target: targets[size] }));
+		await rounds('list', `list-${size}`, CONFIG.listRounds[size], () => ({
+			target: targets[size],
+		}));
 	}
 	log(`\n# Limit ${CONFIG.limit.limit} from a ${CONFIG.limit.size}-invoice customer`);
-	await rounds('limit', 'limit', CONFIG.limit.rounds, () => ({ target: targets[CONFIG.limit.size], limit: CONFIG.limit.limit }));
+	await rounds('limit', 'limit', CONFIG.limit.rounds, () => ({
+		target: targets[CONFIG.limit.size],
+		limit: CONFIG.limit.limit,
+	}));
 	await writeRounds();
 	log('\n# Loading the package (PackageDirectoryLoader on the repo root)');
 	await rounds('load', 'load', CONFIG.loadRounds, () => ({ target: writeTarget }));
@@ -357,17 +454,36 @@ async function main() {
 
 /** BENCH_ONLY=writes: this node against the HTTP Request node, per write mode (medians), and the profiles. */
 function printWrites(results, profiles) {
-	const lines = ['| writes | node wall / CPU ms | HTTP Request wall / CPU ms | CPU ratio | wall ratio |', '|---|---|---|---|---|'];
+	const lines = [
+		'| writes | node wall / CPU ms | HTTP Request wall / CPU ms | CPU ratio | wall ratio |',
+		'|---|---|---|---|---|',
+	];
 	for (const mode of WRITE_MODES) {
 		const runs = (way) => results.filter((r) => r.key === `write-${mode.id}` && r.way === way);
 		if (runs('node').length === 0) continue;
-		const [node, http] = ['node', 'httpRequest'].map((way) => ({ wall: median(runs(way).map((r) => r.wallMs)), cpu: median(runs(way).map((r) => r.cpuMs)) }));
-		lines.push(`| ${mode.label} | ${fmt(node.wall)} / ${fmt(node.cpu)} | ${fmt(http.wall)} / ${fmt(http.cpu)} | ${fmtRatio(ratio(node.cpu, http.cpu))} | ${fmtRatio(ratio(node.wall, http.wall))} |`);
+		const [node, http] = ['node', 'httpRequest'].map((way) => ({
+			wall: median(runs(way).map((r) => r.wallMs)),
+			cpu: median(runs(way).map((r) => r.cpuMs)),
+		}));
+		lines.push(
+			`| ${mode.label} | ${fmt(node.wall)} / ${fmt(node.cpu)} | ${fmt(http.wall)} / ${fmt(http.cpu)} | ${fmtRatio(ratio(node.cpu, http.cpu))} | ${fmtRatio(ratio(node.wall, http.wall))} |`,
+		);
 	}
-	log(`\n${lines.join('\n')}\n${profiles.length} profiles in bench/out/ (RESULTS.md is written by full runs only)`);
+	log(
+		`\n${lines.join('\n')}\n${profiles.length} profiles in bench/out/ (RESULTS.md is written by full runs only)`,
+	);
 }
 
-function finish({ host, loadBefore, started, nodesBase, nodesBaseVersion, ways, results, profiles }) {
+function finish({
+	host,
+	loadBefore,
+	started,
+	nodesBase,
+	nodesBaseVersion,
+	ways,
+	results,
+	profiles,
+}) {
 	const run = {
 		host,
 		loadBefore,
@@ -383,7 +499,10 @@ function finish({ host, loadBefore, started, nodesBase, nodesBaseVersion, ways, 
 		results,
 		profiles,
 	};
-	fs.writeFileSync(path.join(OUT, ONLY_LIMITED ? 'last-limited-run.json' : 'last-run.json'), JSON.stringify(run));
+	fs.writeFileSync(
+		path.join(OUT, ONLY_LIMITED ? 'last-limited-run.json' : 'last-run.json'),
+		JSON.stringify(run),
+	);
 	report(run);
 }
 
@@ -396,7 +515,9 @@ function report(run) {
 		log(`\n${text}\ntotal ${fmt(elapsed)} s`);
 		fs.writeFileSync(path.join(OUT, 'limited-results.md'), text);
 		fs.writeFileSync(path.join(OUT, 'rate-limited-writes.svg'), limited.svg);
-		log('wrote bench/out/limited-results.md, bench/out/rate-limited-writes.svg (RESULTS.md is written by full runs only)');
+		log(
+			'wrote bench/out/limited-results.md, bench/out/rate-limited-writes.svg (RESULTS.md is written by full runs only)',
+		);
 		return;
 	}
 	// ---- figures ----------------------------------------------------------------------------
@@ -440,8 +561,19 @@ function report(run) {
 		const n = F[key].node;
 		const l = F[key].loop;
 		const h = F[key].httpRequest;
-		goal(`${key}: wall time vs plain loop`, fmtRatio(ratio(n.wallMs, l.wallMs)), ratio(n.wallMs, l.wallMs) <= 1.25, '<= 1.25x');
-		if (h) goal(`${key}: wall time vs HTTP Request node`, fmtRatio(ratio(n.wallMs, h.wallMs)), ratio(n.wallMs, h.wallMs) <= 1.05, '<= 1.05x (not slower, 5% noise margin)');
+		goal(
+			`${key}: wall time vs plain loop`,
+			fmtRatio(ratio(n.wallMs, l.wallMs)),
+			ratio(n.wallMs, l.wallMs) <= 1.25,
+			'<= 1.25x',
+		);
+		if (h)
+			goal(
+				`${key}: wall time vs HTTP Request node`,
+				fmtRatio(ratio(n.wallMs, h.wallMs)),
+				ratio(n.wallMs, h.wallMs) <= 1.05,
+				'<= 1.05x (not slower, 5% noise margin)',
+			);
 	}
 	goal(
 		`limit: requests for Limit ${CONFIG.limit.limit}`,
@@ -460,16 +592,37 @@ function report(run) {
 		const k = `write-${mode.id}`;
 		if (!F[k]) continue; // a run from before the mode existed (--render)
 		if (isBulk(mode)) {
-			goal(`${k}: per-item wall time vs plain loop`, fmtRatio(ratio(F[k].node.wallMs, F[k].loop.wallMs)), ratio(F[k].node.wallMs, F[k].loop.wallMs) <= 1.25, '<= 1.25x');
-			goal(`${k}: per-item client CPU vs plain loop`, fmtRatio(ratio(F[k].node.cpuMs, F[k].loop.cpuMs)), ratio(F[k].node.cpuMs, F[k].loop.cpuMs) <= 1.25, '<= 1.25x (informative)');
+			goal(
+				`${k}: per-item wall time vs plain loop`,
+				fmtRatio(ratio(F[k].node.wallMs, F[k].loop.wallMs)),
+				ratio(F[k].node.wallMs, F[k].loop.wallMs) <= 1.25,
+				'<= 1.25x',
+			);
+			goal(
+				`${k}: per-item client CPU vs plain loop`,
+				fmtRatio(ratio(F[k].node.cpuMs, F[k].loop.cpuMs)),
+				ratio(F[k].node.cpuMs, F[k].loop.cpuMs) <= 1.25,
+				'<= 1.25x (informative)',
+			);
 		}
 		if (F[k].httpRequest) {
 			// issue 38: writes at the HTTP Request node's cost, in each mode; a run's fixed cost within 5%
 			const limit = mode.id === 'single' ? 1.05 : 1.1;
 			const wall = ratio(F[k].node.wallMs, F[k].httpRequest.wallMs);
 			const cpu = ratio(F[k].node.cpuMs, F[k].httpRequest.cpuMs);
-			goal(`${k}: wall time vs HTTP Request node`, fmtRatio(wall), wall <= limit, `<= ${limit.toFixed(2)}x`);
-			if (mode.id !== 'single') goal(`${k}: client CPU vs HTTP Request node`, fmtRatio(cpu), cpu <= limit, `<= ${limit.toFixed(2)}x`);
+			goal(
+				`${k}: wall time vs HTTP Request node`,
+				fmtRatio(wall),
+				wall <= limit,
+				`<= ${limit.toFixed(2)}x`,
+			);
+			if (mode.id !== 'single')
+				goal(
+					`${k}: client CPU vs HTTP Request node`,
+					fmtRatio(cpu),
+					cpu <= limit,
+					`<= ${limit.toFixed(2)}x`,
+				);
 		}
 	}
 	{
@@ -484,7 +637,8 @@ function report(run) {
 			'>= 80% of what the sandbox serves the loop at the same concurrency',
 		);
 	}
-	const perInvoice = (key, way) => (F[key]?.[way] ? (F[key][way].wallMs * 1000) / F[key][way].count : undefined);
+	const perInvoice = (key, way) =>
+		F[key]?.[way] ? (F[key][way].wallMs * 1000) / F[key][way].count : undefined;
 	{
 		const small = 'list-10000';
 		const g = ratio(perInvoice(big, 'node'), perInvoice(small, 'node'));
@@ -516,8 +670,15 @@ function report(run) {
 		}
 		tables.push(lines.join('\n'));
 	};
-	table('Lists: Return All (page size 1000) and Limit', listKeys, 'µs per invoice', (f) => fmt((f.wallMs * 1000) / f.count, 1));
-	table(`Writes: ${CONFIG.writeItems} items (paced: 50, single: 1), each PATCH /usage`, WRITE_MODES.map((m) => `write-${m.id}`), 'µs per item', (f) => fmt((f.wallMs * 1000) / f.count, 0));
+	table('Lists: Return All (page size 1000) and Limit', listKeys, 'µs per invoice', (f) =>
+		fmt((f.wallMs * 1000) / f.count, 1),
+	);
+	table(
+		`Writes: ${CONFIG.writeItems} items (paced: 50, single: 1), each PATCH /usage`,
+		WRITE_MODES.map((m) => `write-${m.id}`),
+		'µs per item',
+		(f) => fmt((f.wallMs * 1000) / f.count, 0),
+	);
 	table('Loading the package', ['load'], 'loaded', (f) => fmt(f.count));
 
 	if (limited) {
@@ -533,15 +694,41 @@ function report(run) {
 	// ---- plot + RESULTS.md ------------------------------------------------------------------
 	const series = ways.map((way) => ({
 		way,
-		points: CONFIG.listSizes.map((size) => ({ size, us: perInvoice(`list-${size}`, way) })).filter((p) => p.us !== undefined),
+		points: CONFIG.listSizes
+			.map((size) => ({ size, us: perInvoice(`list-${size}`, way) }))
+			.filter((p) => p.us !== undefined),
 	}));
-	fs.writeFileSync(path.join(__dirname, 'time-per-invoice.svg'), timePerInvoiceSvg(series, { title: 'Return All: wall time per invoice (median)', nodesBaseVersion }));
+	fs.writeFileSync(
+		path.join(__dirname, 'time-per-invoice.svg'),
+		timePerInvoiceSvg(series, {
+			title: 'Return All: wall time per invoice (median)',
+			nodesBaseVersion,
+		}),
+	);
 
-	fs.writeFileSync(path.join(__dirname, 'RESULTS.md'), renderResults({ ...run, tables, goalLines }));
-	log('wrote bench/RESULTS.md, bench/time-per-invoice.svg (figures of this run: bench/out/last-run.json)');
+	fs.writeFileSync(
+		path.join(__dirname, 'RESULTS.md'),
+		renderResults({ ...run, tables, goalLines }),
+	);
+	log(
+		'wrote bench/RESULTS.md, bench/time-per-invoice.svg (figures of this run: bench/out/last-run.json)',
+	);
 }
 
-function renderResults({ host, loadBefore, loadAfter, elapsed, date, ways, nodesBase, nodesBaseVersion, tables, goalLines, profiles, config }) {
+function renderResults({
+	host,
+	loadBefore,
+	loadAfter,
+	elapsed,
+	date,
+	ways,
+	nodesBase,
+	nodesBaseVersion,
+	tables,
+	goalLines,
+	profiles,
+	config,
+}) {
 	const lines = [];
 	lines.push('# Benchmarks: this node vs the HTTP Request node vs a plain HTTP loop', '');
 	lines.push(
@@ -549,8 +736,12 @@ function renderResults({ host, loadBefore, loadAfter, elapsed, date, ways, nodes
 		'',
 	);
 	lines.push('## Machine', '');
-	lines.push(`- ${host.nproc} CPUs (${host.cpu}), ${host.memoryGb.toFixed(1)} GiB memory, Linux ${host.kernel}`);
-	lines.push(`- Node ${host.node}; n8n-core ${host.n8nCore}, n8n-workflow ${host.n8nWorkflow}; n8n-nodes-base ${nodesBaseVersion ?? 'not installed'}${nodesBase ? ` (${path.relative(ROOT, nodesBase)})` : ''}`);
+	lines.push(
+		`- ${host.nproc} CPUs (${host.cpu}), ${host.memoryGb.toFixed(1)} GiB memory, Linux ${host.kernel}`,
+	);
+	lines.push(
+		`- Node ${host.node}; n8n-core ${host.n8nCore}, n8n-workflow ${host.n8nWorkflow}; n8n-nodes-base ${nodesBaseVersion ?? 'not installed'}${nodesBase ? ` (${path.relative(ROOT, nodesBase)})` : ''}`,
+	);
 	lines.push(
 		`- load average ${loadBefore.map((x) => x.toFixed(1)).join(' / ')} before, ${loadAfter.map((x) => x.toFixed(1)).join(' / ')} after (1/5/15 min): other processes share these 2 cores, so absolute times move from run to run; the three ways alternate within each round so they share the same conditions`,
 	);
@@ -567,19 +758,29 @@ function renderResults({ host, loadBefore, loadAfter, elapsed, date, ways, nodes
 		'- The sandbox (test/sandbox) runs in its own process (bench/lib/sandbox-server.js) with one sandbox per list size; its CPU per run is shown as "sandbox CPU".',
 	);
 	lines.push(
-		"- Every measured run is a fresh process (bench/lib/worker.js, forked with --expose-gc): load, warm up (two small runs of the same way), gc, reset the peak-RSS mark (`/proc/self/clear_refs` = 5), run, read VmHWM while the results are still held. " +
+		'- Every measured run is a fresh process (bench/lib/worker.js, forked with --expose-gc): load, warm up (two small runs of the same way), gc, reset the peak-RSS mark (`/proc/self/clear_refs` = 5), run, read VmHWM while the results are still held. ' +
 			'"peak RSS" is VmHWM; "peak − baseline" subtracts the RSS after loading and gc (n8n-core alone is ~90 MB that the loop does not load). Medians over the rounds; ways alternate, the first way rotates each round.',
 	);
 	lines.push(
-		`- Rounds: lists ${Object.entries(config.listRounds).map(([s, r]) => `${s}: ${r}`).join(', ')}; limit ${config.limit.rounds}; writes ${Object.entries(config.writeRounds).map(([m, r]) => `${m}: ${r}`).join(', ')} (the n8n write runs take 5–15 s each, so fewer rounds there); package load ${config.loadRounds}.`,
+		`- Rounds: lists ${Object.entries(config.listRounds)
+			.map(([s, r]) => `${s}: ${r}`)
+			.join(', ')}; limit ${config.limit.rounds}; writes ${Object.entries(config.writeRounds)
+			.map(([m, r]) => `${m}: ${r}`)
+			.join(
+				', ',
+			)} (the n8n write runs take 5–15 s each, so fewer rounds there); package load ${config.loadRounds}.`,
 	);
 	lines.push('- Writes, what "sequential" means for each way:');
 	for (const m of WRITE_MODES) lines.push(`  - \`write-${m.id}\` (${m.label}): ${m.explain}`);
-	lines.push('- Package load: `new PackageDirectoryLoader(repoRoot).loadAll()` in a fresh process with n8n-core already loaded (as in n8n); `httpRequest` row: requiring and constructing the HTTP Request V3 node for reference; `loop`: nothing to load.', '');
+	lines.push(
+		'- Package load: `new PackageDirectoryLoader(repoRoot).loadAll()` in a fresh process with n8n-core already loaded (as in n8n); `httpRequest` row: requiring and constructing the HTTP Request V3 node for reference; `loop`: nothing to load.',
+		'',
+	);
 	lines.push('## Figures (last run)', '');
 	lines.push(tables.join('\n\n'), '');
 	lines.push('![time per invoice](time-per-invoice.svg)', '');
-	if (fs.existsSync(path.join(__dirname, 'rate-limited-writes.svg'))) lines.push('![answers per second against a rate-limited API](rate-limited-writes.svg)', '');
+	if (fs.existsSync(path.join(__dirname, 'rate-limited-writes.svg')))
+		lines.push('![answers per second against a rate-limited API](rate-limited-writes.svg)', '');
 	lines.push('## Goals', '');
 	lines.push(goalLines.join('\n'), '');
 	if (profiles.length) {
@@ -589,7 +790,9 @@ function renderResults({ host, loadBefore, loadAfter, elapsed, date, ways, nodes
 		);
 	}
 	// the "Queue mode" section at the end is written by bench/queue.js: kept as it is
-	const previous = fs.existsSync(path.join(__dirname, 'RESULTS.md')) ? fs.readFileSync(path.join(__dirname, 'RESULTS.md'), 'utf8') : '';
+	const previous = fs.existsSync(path.join(__dirname, 'RESULTS.md'))
+		? fs.readFileSync(path.join(__dirname, 'RESULTS.md'), 'utf8')
+		: '';
 	const queueSection = previous.indexOf('\n## Queue mode\n');
 	if (queueSection >= 0) lines.push(previous.slice(queueSection + 1).trim(), '');
 	return lines.join('\n');

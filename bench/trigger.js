@@ -21,7 +21,13 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { startSandbox } = require('../test/sandbox');
-const { sweepRun, percentile, seconds, LATENCY_MS, LIMIT_PER_SECOND } = require('./lib/trigger-sweep');
+const {
+	sweepRun,
+	percentile,
+	seconds,
+	LATENCY_MS,
+	LIMIT_PER_SECOND,
+} = require('./lib/trigger-sweep');
 const { stateSizeRun } = require('./lib/trigger-state-size');
 const { writeSection } = require('./lib/results-section');
 
@@ -47,16 +53,29 @@ const ONLY = (() => {
 })();
 
 function build() {
-	const tsc = spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', path.join('bench', 'tsconfig.json')], { cwd: ROOT, encoding: 'utf8' });
+	const tsc = spawnSync(
+		process.execPath,
+		[
+			path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'),
+			'-p',
+			path.join('bench', 'tsconfig.json'),
+		],
+		{ cwd: ROOT, encoding: 'utf8' },
+	);
 	if (tsc.status !== 0) throw new Error(`tsc failed:\n${tsc.stdout}`);
 	const out = path.join(ROOT, 'bench', 'dist', 'pkg', 'dist');
-	const { DEFAULT_REQUESTS_PER_POLL: budget } = require(path.join(out, 'nodes', 'SubscriptionBilling', 'trigger', 'description'));
+	const { DEFAULT_REQUESTS_PER_POLL: budget } = require(
+		path.join(out, 'nodes', 'SubscriptionBilling', 'trigger', 'description'),
+	);
 	DEFAULT_REQUESTS_PER_POLL = budget;
 	return {
 		Poller: require(path.join(out, 'test', 'harness', 'index.cjs')).Poller,
 		shutdown: require(path.join(out, 'test', 'harness', 'index.cjs')).shutdownN8nCore,
-		Trigger: require(path.join(out, 'nodes', 'SubscriptionBilling', 'SubscriptionBillingTrigger.node')).SubscriptionBillingTrigger,
-		Credential: require(path.join(out, 'credentials', 'SubscriptionBillingApi.credentials')).SubscriptionBillingApi,
+		Trigger: require(
+			path.join(out, 'nodes', 'SubscriptionBilling', 'SubscriptionBillingTrigger.node'),
+		).SubscriptionBillingTrigger,
+		Credential: require(path.join(out, 'credentials', 'SubscriptionBillingApi.credentials'))
+			.SubscriptionBillingApi,
 	};
 }
 
@@ -65,11 +84,33 @@ const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 async function sweeps(built) {
 	const runs = [];
 	const [first, ...others] = SWEEP_CUSTOMERS;
-	for (const budget of BUDGETS) runs.push(await sweepRun({ ...built, customers: first, budget, bigCustomerInvoices: BIG_CUSTOMER_INVOICES, sweeps: SWEEPS }));
-	for (const customers of others) runs.push(await sweepRun({ ...built, customers, budget: DEFAULT_REQUESTS_PER_POLL, bigCustomerInvoices: BIG_CUSTOMER_INVOICES, sweeps: SWEEPS }));
+	for (const budget of BUDGETS)
+		runs.push(
+			await sweepRun({
+				...built,
+				customers: first,
+				budget,
+				bigCustomerInvoices: BIG_CUSTOMER_INVOICES,
+				sweeps: SWEEPS,
+			}),
+		);
+	for (const customers of others)
+		runs.push(
+			await sweepRun({
+				...built,
+				customers,
+				budget: DEFAULT_REQUESTS_PER_POLL,
+				bigCustomerInvoices: BIG_CUSTOMER_INVOICES,
+				sweeps: SWEEPS,
+			}),
+		);
 	console.log('');
-	console.log(`Invoice Paid, all customers, ${LATENCY_MS} ms latency, ${LIMIT_PER_SECOND} requests/s; polls back to back. Sweep 1 is the silent first sweep (it reads the big customer's ${BIG_CUSTOMER_INVOICES.toLocaleString('en-US')} invoices to know its open ones); sweep 2 has a change every 2 s.`);
-	console.log('| Customers | Requests per poll | Sweep | Polls | Requests | Most per poll | Sweep time | vs customers ÷ limit | vs requests ÷ limit | 429s | Trigger CPU a request | Sandbox CPU a request | Trigger share of a core | State |');
+	console.log(
+		`Invoice Paid, all customers, ${LATENCY_MS} ms latency, ${LIMIT_PER_SECOND} requests/s; polls back to back. Sweep 1 is the silent first sweep (it reads the big customer's ${BIG_CUSTOMER_INVOICES.toLocaleString('en-US')} invoices to know its open ones); sweep 2 has a change every 2 s.`,
+	);
+	console.log(
+		'| Customers | Requests per poll | Sweep | Polls | Requests | Most per poll | Sweep time | vs customers ÷ limit | vs requests ÷ limit | 429s | Trigger CPU a request | Sandbox CPU a request | Trigger share of a core | State |',
+	);
 	console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 	for (const run of runs) {
 		for (const r of run.results) {
@@ -79,7 +120,9 @@ async function sweeps(built) {
 		}
 	}
 	console.log('');
-	console.log('| Customers | Requests per poll | Failed polls | Changes: emitted once / missed / doubled | Change to emission: median / 95th / max | State bytes per customer | per watched open invoice | Open invoices watched (seeded open) |');
+	console.log(
+		'| Customers | Requests per poll | Failed polls | Changes: emitted once / missed / doubled | Change to emission: median / 95th / max | State bytes per customer | per watched open invoice | Open invoices watched (seeded open) |',
+	);
 	console.log('|---|---|---|---|---|---|---|---|');
 	for (const run of runs) {
 		const last = run.results.at(-1).state;
@@ -106,14 +149,23 @@ const STATE_RUN_FILE = path.join(__dirname, 'out', 'trigger-state-last-run.json'
 /** The state-size run: measured, or (--render-state) read back from its last run; printed and written to bench/RESULTS.md. */
 async function stateSize(built) {
 	let r;
-	if (process.argv.includes('--render-state')) r = JSON.parse(fs.readFileSync(STATE_RUN_FILE, 'utf8'));
+	if (process.argv.includes('--render-state'))
+		r = JSON.parse(fs.readFileSync(STATE_RUN_FILE, 'utf8'));
 	else {
-		r = { ...(await stateSizeRun({ ...built, customers: STATE_CUSTOMERS, bigCustomerInvoices: BIG_CUSTOMER_INVOICES })), date: new Date().toISOString().slice(0, 10) };
+		r = {
+			...(await stateSizeRun({
+				...built,
+				customers: STATE_CUSTOMERS,
+				bigCustomerInvoices: BIG_CUSTOMER_INVOICES,
+			})),
+			date: new Date().toISOString().slice(0, 10),
+		};
 		fs.mkdirSync(path.dirname(STATE_RUN_FILE), { recursive: true });
 		fs.writeFileSync(STATE_RUN_FILE, JSON.stringify(r, null, 2));
 	}
 	const mb = (n) => `${(n / 1e6).toFixed(2)} MB`;
-	const row = (label, s) => `| ${label} | ${mb(s.total)} | ${kb(s.customers)} | ${kb(s.subscriptions)} | ${kb(s.otherCustomerList)} | ${kb(s.invoices)} |`;
+	const row = (label, s) =>
+		`| ${label} | ${mb(s.total)} | ${kb(s.customers)} | ${kb(s.subscriptions)} | ${kb(s.otherCustomerList)} | ${kb(s.invoices)} |`;
 	const lines = [
 		'## Trigger state size',
 		'',
@@ -133,26 +185,60 @@ async function stateSize(built) {
 }
 
 async function events({ Poller, Trigger, Credential }) {
-	const sandbox = await startSandbox({ seed: { customers: CUSTOMERS, bigCustomerInvoices: BIG_CUSTOMER_INVOICES } });
+	const sandbox = await startSandbox({
+		seed: { customers: CUSTOMERS, bigCustomerInvoices: BIG_CUSTOMER_INVOICES },
+	});
 	let invoices = 0;
 	for (const list of sandbox.state.invoicesByCustomer.values()) invoices += list.length;
-	console.log(`sandbox: ${sandbox.state.customers.size} customers, ${sandbox.state.subscriptions.size} subscriptions, ${invoices} invoices`);
+	console.log(
+		`sandbox: ${sandbox.state.customers.size} customers, ${sandbox.state.subscriptions.size} subscriptions, ${invoices} invoices`,
+	);
 
 	const customers = [...sandbox.state.customers.keys()];
-	const withOpenInvoice = customers.filter((id) => sandbox.state.invoicesByCustomer.get(id).some((i) => i.paidMs == null && i.remaining > 0));
-	const openInvoice = (customerId) => sandbox.state.invoicesByCustomer.get(customerId).find((i) => i.paidMs == null && i.remaining > 0);
+	const withOpenInvoice = customers.filter((id) =>
+		sandbox.state.invoicesByCustomer.get(id).some((i) => i.paidMs == null && i.remaining > 0),
+	);
+	const openInvoice = (customerId) =>
+		sandbox.state.invoicesByCustomer
+			.get(customerId)
+			.find((i) => i.paidMs == null && i.remaining > 0);
 	const dueLater = [];
 	const scenarios = [
-		{ event: 'newCustomer', change: (n) => sandbox.world.createCustomer({ name: `Bench New Customer ${n}` }) },
-		{ event: 'newSubscription', change: (n) => sandbox.world.createSubscription({ customer_id: customers[n * 7] }) },
-		{ event: 'subscriptionStatusChanged', change: (n) => sandbox.world.setSubscriptionStatus({ subscription_id: [...sandbox.state.subscriptions.keys()][100 + n * 13], status: 'TERMINATING' }) },
-		{ event: 'newInvoice', scope: 'all', change: (n) => sandbox.world.issueInvoice({ customer_id: customers[n * 11] }) },
-		{ event: 'invoicePaid', scope: 'all', change: (n) => sandbox.world.payInvoice({ invoice_id: openInvoice(withOpenInvoice[n * 17]).invoice_id }) },
+		{
+			event: 'newCustomer',
+			change: (n) => sandbox.world.createCustomer({ name: `Bench New Customer ${n}` }),
+		},
+		{
+			event: 'newSubscription',
+			change: (n) => sandbox.world.createSubscription({ customer_id: customers[n * 7] }),
+		},
+		{
+			event: 'subscriptionStatusChanged',
+			change: (n) =>
+				sandbox.world.setSubscriptionStatus({
+					subscription_id: [...sandbox.state.subscriptions.keys()][100 + n * 13],
+					status: 'TERMINATING',
+				}),
+		},
+		{
+			event: 'newInvoice',
+			scope: 'all',
+			change: (n) => sandbox.world.issueInvoice({ customer_id: customers[n * 11] }),
+		},
+		{
+			event: 'invoicePaid',
+			scope: 'all',
+			change: (n) =>
+				sandbox.world.payInvoice({ invoice_id: openInvoice(withOpenInvoice[n * 17]).invoice_id }),
+		},
 		{
 			event: 'invoiceOverdue',
 			scope: 'all',
 			// Seeded open invoices are past due already: issue some due in 30 days, then let 10 pass.
-			setup: (n) => dueLater.push(sandbox.world.issueInvoice({ customer_id: customers[5 + n * 19] }).invoice_id),
+			setup: (n) =>
+				dueLater.push(
+					sandbox.world.issueInvoice({ customer_id: customers[5 + n * 19] }).invoice_id,
+				),
 			change: (n) => sandbox.world.passDueDate({ invoice_id: dueLater[n] }),
 		},
 	];
@@ -162,8 +248,15 @@ async function events({ Poller, Trigger, Credential }) {
 		const poller = new Poller({
 			nodeType: new Trigger(),
 			credentialType: new Credential(),
-			credentials: { apiKey: sandbox.apiKey, environment: 'production', productionBaseUrl: sandbox.baseUrl },
-			parameters: { events: [scenario.event], ...(scenario.scope ? { scope: scenario.scope } : {}) },
+			credentials: {
+				apiKey: sandbox.apiKey,
+				environment: 'production',
+				productionBaseUrl: sandbox.baseUrl,
+			},
+			parameters: {
+				events: [scenario.event],
+				...(scenario.scope ? { scope: scenario.scope } : {}),
+			},
 		});
 		const measure = async () => {
 			sandbox.clearRequests();
@@ -171,21 +264,37 @@ async function events({ Poller, Trigger, Credential }) {
 			const result = await poller.poll();
 			const ms = Number(process.hrtime.bigint() - started) / 1e6;
 			if (result.error) throw result.error;
-			return { requests: sandbox.requestCount, items: result.items ? result.items.length : 0, ms, state: JSON.stringify(poller.nodeStaticData).length };
+			return {
+				requests: sandbox.requestCount,
+				items: result.items ? result.items.length : 0,
+				ms,
+				state: JSON.stringify(poller.nodeStaticData).length,
+			};
 		};
 		if (scenario.setup) for (let n = 0; n < CHANGES; n++) scenario.setup(n);
 		const first = await measure();
 		for (let n = 0; n < CHANGES; n++) scenario.change(n);
 		const second = await measure();
 		const third = await measure();
-		rows.push({ event: `${scenario.event}${scenario.scope ? ' (all customers)' : ''}`, first, second, third });
-		console.log(`${scenario.event}: first poll ${first.requests} requests, ${(first.ms / 1000).toFixed(1)} s; after ${CHANGES} changes ${second.requests} requests, ${second.items} items; state ${kb(second.state)}`);
+		rows.push({
+			event: `${scenario.event}${scenario.scope ? ' (all customers)' : ''}`,
+			first,
+			second,
+			third,
+		});
+		console.log(
+			`${scenario.event}: first poll ${first.requests} requests, ${(first.ms / 1000).toFixed(1)} s; after ${CHANGES} changes ${second.requests} requests, ${second.items} items; state ${kb(second.state)}`,
+		);
 	}
 	console.log('');
-	console.log(`| Event | First poll: requests | Later poll: requests | Items after ${CHANGES} changes | Next poll: items | State | First / later poll time |`);
+	console.log(
+		`| Event | First poll: requests | Later poll: requests | Items after ${CHANGES} changes | Next poll: items | State | First / later poll time |`,
+	);
 	console.log('|---|---|---|---|---|---|---|');
 	for (const { event, first, second, third } of rows) {
-		console.log(`| ${event} | ${first.requests.toLocaleString('en-US')} | ${second.requests.toLocaleString('en-US')} | ${second.items} | ${third.items} | ${kb(second.state)} | ${(first.ms / 1000).toFixed(1)} s / ${(second.ms / 1000).toFixed(1)} s |`);
+		console.log(
+			`| ${event} | ${first.requests.toLocaleString('en-US')} | ${second.requests.toLocaleString('en-US')} | ${second.items} | ${third.items} | ${kb(second.state)} | ${(first.ms / 1000).toFixed(1)} s / ${(second.ms / 1000).toFixed(1)} s |`,
+		);
 	}
 	await sandbox.close();
 }

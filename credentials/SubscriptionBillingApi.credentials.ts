@@ -2,7 +2,8 @@ import type { IAuthenticateGeneric, Icon, ICredentialType, INodeProperties } fro
 import { apiKeyAuthentication } from '../nodes/SubscriptionBilling/shared/apiCredentials';
 
 /** An http address that is not on this machine (the node refuses to send the key there). */
-const PLAIN_HTTP_ELSEWHERE = '^\\s*[hH][tT][tT][pP]://(?!(localhost|127(\\.\\d{1,3}){3}|\\[::1\\])(:\\d+)?(/|$))';
+const PLAIN_HTTP_ELSEWHERE =
+	'^\\s*[hH][tT][tT][pP]://(?!(localhost|127(\\.\\d{1,3}){3}|\\[::1\\])(:\\d+)?(/|$))';
 
 /** Shown under a base URL as soon as it is http on another host, before the connection test says so too. */
 function httpsRequiredNotice(environment: string, field: string): INodeProperties {
@@ -12,7 +13,9 @@ function httpsRequiredNotice(environment: string, field: string): INodePropertie
 		name: `${field}HttpsNotice`,
 		type: 'notice',
 		default: '',
-		displayOptions: { show: { environment: [environment], [field]: [{ _cnd: { regex: PLAIN_HTTP_ELSEWHERE } }] } },
+		displayOptions: {
+			show: { environment: [environment], [field]: [{ _cnd: { regex: PLAIN_HTTP_ELSEWHERE } }] },
+		},
 	};
 }
 
@@ -26,13 +29,16 @@ export class SubscriptionBillingApi implements ICredentialType {
 		dark: 'file:../icons/subscriptionBilling.dark.svg',
 	};
 
-	documentationUrl = 'https://github.com/n8n-nodes-subscription-billing/n8n-nodes-subscription-billing#credentials';
+	documentationUrl =
+		'https://github.com/n8n-nodes-subscription-billing/n8n-nodes-subscription-billing#credentials';
 
 	/** Offers this credential in the HTTP Request node (Predefined Credential Type) for calls the node does not cover. */
 	httpRequestNode: ICredentialType['httpRequestNode'] = {
 		name: 'Subscription Billing',
-		docsUrl: 'https://github.com/n8n-nodes-subscription-billing/n8n-nodes-subscription-billing#credentials',
-		apiBaseUrlPlaceholder: 'https://billing.example.com/api/v2/subscriptions/{subscription_id}/invoices',
+		docsUrl:
+			'https://github.com/n8n-nodes-subscription-billing/n8n-nodes-subscription-billing#credentials',
+		apiBaseUrlPlaceholder:
+			'https://billing.example.com/api/v2/subscriptions/{subscription_id}/invoices',
 	};
 
 	properties: INodeProperties[] = [
@@ -54,7 +60,8 @@ export class SubscriptionBillingApi implements ICredentialType {
 				{ name: 'Staging', value: 'staging' },
 			],
 			default: 'production',
-			description: 'The environment of the service to connect to; each has its own base URL and API keys',
+			description:
+				'The environment of the service to connect to; each has its own base URL and API keys',
 		},
 		{
 			displayName: 'Production Base URL',

@@ -33,7 +33,8 @@ const CREDENTIAL_NAME = 'Subscription Billing account';
 const EXAMPLES = path.join(ROOT, 'examples');
 
 const args = new Set(process.argv.slice(2).filter((a) => !a.includes('=')));
-const numberArg = (name, fallback) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
+const numberArg = (name, fallback) =>
+	Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
 const queue = args.has('--queue');
 const say = (msg = '') => process.stdout.write(`${msg}\n`);
 const step = (msg) => say(`\x1b[1m==>\x1b[0m ${msg}`);
@@ -42,13 +43,25 @@ const step = (msg) => say(`\x1b[1m==>\x1b[0m ${msg}`);
 function pollingSchedule(workflow) {
 	const trigger = workflow.nodes.find((node) => node.parameters?.pollTimes);
 	const modes = (trigger?.parameters.pollTimes.item ?? []).map((entry) => entry.mode);
-	const words = { everyMinute: 'every minute', everyHour: 'every hour', everyDay: 'every day', everyWeek: 'every week', everyMonth: 'every month' };
+	const words = {
+		everyMinute: 'every minute',
+		everyHour: 'every hour',
+		everyDay: 'every day',
+		everyWeek: 'every week',
+		everyMonth: 'every month',
+	};
 	return modes.length === 1 && words[modes[0]] ? words[modes[0]] : 'on its Poll Times';
 }
 
 async function main() {
 	if (args.has('--help') || args.has('-h')) {
-		say(fs.readFileSync(__filename, 'utf8').split('*/')[0].replace(/^[\s\S]*?\/\*\*\n/, '').replace(/^ \* ?/gm, ''));
+		say(
+			fs
+				.readFileSync(__filename, 'utf8')
+				.split('*/')[0]
+				.replace(/^[\s\S]*?\/\*\*\n/, '')
+				.replace(/^ \* ?/gm, ''),
+		);
 		return;
 	}
 	const started = Date.now();
@@ -83,16 +96,29 @@ async function main() {
 	const realUrl = process.env.BILLING_BASE_URL;
 	const realKey = process.env.BILLING_API_KEY;
 	if (realUrl || realKey) {
-		if (!realUrl || !realKey) throw new Error('set both BILLING_BASE_URL and BILLING_API_KEY (or neither, for the sandbox)');
+		if (!realUrl || !realKey)
+			throw new Error(
+				'set both BILLING_BASE_URL and BILLING_API_KEY (or neither, for the sandbox)',
+			);
 		const environment = process.env.BILLING_ENVIRONMENT === 'staging' ? 'staging' : 'production';
 		billing = { real: true, baseUrl: realUrl, apiKey: realKey, environment };
-		step(`Using the billing service at ${realUrl} (${environment}) from BILLING_BASE_URL / BILLING_API_KEY`);
+		step(
+			`Using the billing service at ${realUrl} (${environment}) from BILLING_BASE_URL / BILLING_API_KEY`,
+		);
 	} else {
 		step('Starting the API sandbox with seeded data');
 		const { startSandbox } = require(path.join(ROOT, 'test', 'sandbox'));
-		const sandbox = await startSandbox({ port: process.env.SANDBOX_PORT ? Number(process.env.SANDBOX_PORT) : 0 });
+		const sandbox = await startSandbox({
+			port: process.env.SANDBOX_PORT ? Number(process.env.SANDBOX_PORT) : 0,
+		});
 		cleanups.push(() => sandbox.close());
-		billing = { real: false, baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, environment: 'production', sandbox };
+		billing = {
+			real: false,
+			baseUrl: sandbox.baseUrl,
+			apiKey: sandbox.apiKey,
+			environment: 'production',
+			sandbox,
+		};
 	}
 
 	step('Preparing n8n (installed into .n8n-local/ the first time: several minutes, about 2.5 GB)');
@@ -102,27 +128,56 @@ async function main() {
 	let n8n;
 	let cluster;
 	if (queue) {
-		step('Queue mode: Postgres and Redis (apt-get install when missing), a main and workers, each with the package');
-		cluster = await QueueCluster.create({ name: 'demo-queue', port, quiet: !args.has('--verbose'), workers: numberArg('workers', 2), concurrency: numberArg('concurrency', 10) });
+		step(
+			'Queue mode: Postgres and Redis (apt-get install when missing), a main and workers, each with the package',
+		);
+		cluster = await QueueCluster.create({
+			name: 'demo-queue',
+			port,
+			quiet: !args.has('--verbose'),
+			workers: numberArg('workers', 2),
+			concurrency: numberArg('concurrency', 10),
+		});
 		cleanups.push(() => cluster.dispose());
 		n8n = cluster.main;
 	} else {
-		n8n = await N8n.create({ keepAs: 'demo', fresh: args.has('--fresh'), port, quiet: !args.has('--verbose') });
+		n8n = await N8n.create({
+			keepAs: 'demo',
+			fresh: args.has('--fresh'),
+			port,
+			quiet: !args.has('--verbose'),
+		});
 		cleanups.push(() => n8n.dispose());
 		n8n.installPackage();
 	}
 
 	step('Importing the credential and the example workflows');
-	const data = { apiKey: billing.apiKey, environment: billing.environment, productionBaseUrl: '', stagingBaseUrl: '' };
-	data[billing.environment === 'staging' ? 'stagingBaseUrl' : 'productionBaseUrl'] = billing.baseUrl;
+	const data = {
+		apiKey: billing.apiKey,
+		environment: billing.environment,
+		productionBaseUrl: '',
+		stagingBaseUrl: '',
+	};
+	data[billing.environment === 'staging' ? 'stagingBaseUrl' : 'productionBaseUrl'] =
+		billing.baseUrl;
 	const examples = fs.readdirSync(EXAMPLES).filter((f) => f.endsWith('.json'));
 	// the MCP example's Bearer credential, with a token made for this install (printed below)
-	const mcp = examples.map((f) => JSON.parse(fs.readFileSync(path.join(EXAMPLES, f), 'utf8'))).find((wf) => wf.nodes.some((node) => node.type.endsWith('.mcpTrigger')));
+	const mcp = examples
+		.map((f) => JSON.parse(fs.readFileSync(path.join(EXAMPLES, f), 'utf8')))
+		.find((wf) => wf.nodes.some((node) => node.type.endsWith('.mcpTrigger')));
 	const mcpTrigger = mcp?.nodes.find((node) => node.type.endsWith('.mcpTrigger'));
 	const mcpToken = randomBytes(24).toString('hex');
 	await n8n.importCredentials([
 		{ id: CREDENTIAL_ID, name: CREDENTIAL_NAME, type: 'subscriptionBillingApi', data },
-		...(mcpTrigger ? [{ ...mcpTrigger.credentials.httpBearerAuth, type: 'httpBearerAuth', data: { token: mcpToken } }] : []),
+		...(mcpTrigger
+			? [
+					{
+						...mcpTrigger.credentials.httpBearerAuth,
+						type: 'httpBearerAuth',
+						data: { token: mcpToken },
+					},
+				]
+			: []),
 	]);
 	const importDir = path.join(n8n.dir, 'examples-import');
 	fs.rmSync(importDir, { recursive: true, force: true });
@@ -143,27 +198,46 @@ async function main() {
 	for (const instance of queue ? [n8n, ...cluster.workers] : [n8n]) {
 		instance.server.once('exit', (code) => {
 			if (stopping) return;
-			say(`\nn8n ${instance.name ?? ''} stopped unexpectedly (exit ${code}); its log: ${path.relative(process.cwd(), instance.logFile)}`);
+			say(
+				`\nn8n ${instance.name ?? ''} stopped unexpectedly (exit ${code}); its log: ${path.relative(process.cwd(), instance.logFile)}`,
+			);
 			stopAll(1);
 		});
 	}
 	await n8n.setupOwner();
 
-	const workflows = examples.map((f) => JSON.parse(fs.readFileSync(path.join(EXAMPLES, f), 'utf8')));
+	const workflows = examples.map((f) =>
+		JSON.parse(fs.readFileSync(path.join(EXAMPLES, f), 'utf8')),
+	);
 	const fx = billing.sandbox?.fixtures;
 	say('');
-	say('\x1b[1mn8n is running with the Subscription Billing node\x1b[0m' + ` (ready in ${Math.round((Date.now() - started) / 1000)} s)`);
+	say(
+		'\x1b[1mn8n is running with the Subscription Billing node\x1b[0m' +
+			` (ready in ${Math.round((Date.now() - started) / 1000)} s)`,
+	);
 	say('');
 	say(`  Editor    ${n8n.baseUrl}`);
 	say(`  Login     ${OWNER.email}  /  ${OWNER.password}`);
-	say(billing.real ? `  Billing   ${billing.baseUrl} (your service)` : `  Sandbox   ${billing.baseUrl}  (API key ${billing.apiKey})`);
+	say(
+		billing.real
+			? `  Billing   ${billing.baseUrl} (your service)`
+			: `  Sandbox   ${billing.baseUrl}  (API key ${billing.apiKey})`,
+	);
 	if (queue) {
-		say(`  Queue     main ${n8n.baseUrl} + ${cluster.workers.length} workers (n8n worker --concurrency ${cluster.options.concurrency}), executions run on the workers`);
-		say(`            Postgres ${cluster.postgres.host}:${cluster.postgres.port} (${cluster.versions.postgres}), Redis ${cluster.redis.host}:${cluster.redis.port} (${cluster.versions.redis})`);
-		say(`  Logs      ${[n8n, ...cluster.workers].map((i) => path.relative(process.cwd(), i.logFile)).join('\n            ')}`);
+		say(
+			`  Queue     main ${n8n.baseUrl} + ${cluster.workers.length} workers (n8n worker --concurrency ${cluster.options.concurrency}), executions run on the workers`,
+		);
+		say(
+			`            Postgres ${cluster.postgres.host}:${cluster.postgres.port} (${cluster.versions.postgres}), Redis ${cluster.redis.host}:${cluster.redis.port} (${cluster.versions.redis})`,
+		);
+		say(
+			`  Logs      ${[n8n, ...cluster.workers].map((i) => path.relative(process.cwd(), i.logFile)).join('\n            ')}`,
+		);
 		say('  Data      temporary: removed on Ctrl-C');
 	} else {
-		say(`  Data      ${path.relative(process.cwd(), n8n.dir)} (kept between runs; --fresh starts over)`);
+		say(
+			`  Data      ${path.relative(process.cwd(), n8n.dir)} (kept between runs; --fresh starts over)`,
+		);
 	}
 	say('');
 	say('What to try:');
@@ -171,7 +245,9 @@ async function main() {
 	for (const wf of workflows) say(`       ${wf.name.padEnd(68)} ${n8n.baseUrl}/workflow/${wf.id}`);
 	say('  2. Add a node: "+" > search "Subscription Billing" > pick a resource and an operation.');
 	for (const wf of triggered) {
-		say(`  ${billing.real ? 'Inactive (publish it to start polling)' : `Active, polling ${pollingSchedule(wf)}`}: ${wf.name}  ${n8n.baseUrl}/workflow/${wf.id}`);
+		say(
+			`  ${billing.real ? 'Inactive (publish it to start polling)' : `Active, polling ${pollingSchedule(wf)}`}: ${wf.name}  ${n8n.baseUrl}/workflow/${wf.id}`,
+		);
 	}
 	if (!billing.real && triggered.length > 0) {
 		const byEvent = {};
@@ -183,16 +259,38 @@ async function main() {
 	}
 	if (mcp) {
 		const url = `${n8n.baseUrl}/mcp/${mcpTrigger.parameters.path}`;
-		say(`  ${billing.real ? 'Inactive (publish it to serve)' : 'Published'}: ${mcp.name}  ${n8n.baseUrl}/workflow/${mcp.id}`);
-		say(`     MCP server ${url}, header "Authorization: Bearer ${mcpToken}" (README, AI agents and MCP clients)`);
+		say(
+			`  ${billing.real ? 'Inactive (publish it to serve)' : 'Published'}: ${mcp.name}  ${n8n.baseUrl}/workflow/${mcp.id}`,
+		);
+		say(
+			`     MCP server ${url}, header "Authorization: Bearer ${mcpToken}" (README, AI agents and MCP clients)`,
+		);
 	}
-	say(`  3. Open the credential "${CREDENTIAL_NAME}" (Overview > Credentials) and click "Retry" / "Test".`);
+	say(
+		`  3. Open the credential "${CREDENTIAL_NAME}" (Overview > Credentials) and click "Retry" / "Test".`,
+	);
 	if (fx) {
-		say('  Sandbox ids to use: customer ' + fx.customerId + ' (' + fx.customerName + '), subscription ' + fx.subscriptionId + ',');
-		say('    open-order subscription ' + fx.openOrderSubscriptionId + ', usage transaction ' + fx.usageTransactionId + '.');
+		say(
+			'  Sandbox ids to use: customer ' +
+				fx.customerId +
+				' (' +
+				fx.customerName +
+				'), subscription ' +
+				fx.subscriptionId +
+				',',
+		);
+		say(
+			'    open-order subscription ' +
+				fx.openOrderSubscriptionId +
+				', usage transaction ' +
+				fx.usageTransactionId +
+				'.',
+		);
 		say('    The sandbox starts from the same data on every run; all ids: `npm run sandbox`.');
 	} else {
-		say('  The examples carry sandbox ids: replace them with ids of your account before running them.');
+		say(
+			'  The examples carry sandbox ids: replace them with ids of your account before running them.',
+		);
 	}
 	say('');
 	say('Press Ctrl-C to stop n8n and the sandbox.');

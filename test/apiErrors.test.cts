@@ -1,6 +1,11 @@
 import { getSubscriptionsContinuingOnFail, runBilling, useSandbox } from './helpers/billing.cjs';
 
-const { startDeployment } = require('./sandbox/index.cjs') as { startDeployment: (sandbox: unknown, variant: object) => Promise<{ baseUrl: string; close(): Promise<void> }> };
+const { startDeployment } = require('./sandbox/index.cjs') as {
+	startDeployment: (
+		sandbox: unknown,
+		variant: object,
+	) => Promise<{ baseUrl: string; close(): Promise<void> }>;
+};
 
 const sandbox = useSandbox();
 
@@ -14,7 +19,9 @@ test('a wrong API key fails with the API code and message, and the key is not in
 	expect(run.error?.message).toBe('ERR_UNAUTHORIZED: Invalid or missing API key.');
 	expect(run.error?.description).toContain('HTTP 401');
 	// What to check: the key and the environment of the credential.
-	expect(run.error?.description).toMatch(/check the API Key of the Subscription Billing API credential, and that it belongs to the environment chosen in its Environment/);
+	expect(run.error?.description).toMatch(
+		/check the API Key of the Subscription Billing API credential, and that it belongs to the environment chosen in its Environment/,
+	);
 	expect(run.error?.httpCode).toBe('401');
 	expect(JSON.stringify(run.error)).not.toContain('wrong-key-0123456789');
 	expect(sandbox.requests[0].headers['x-service-key']).toBe('wrong-key-0123456789');
@@ -26,43 +33,80 @@ const UNKNOWN_SUBSCRIPTION =
 	"Give the subscription_id from Customer → Search or Customer → Get (a customer's active_subscription_ids) or from an invoice.";
 
 test('a missing subscription fails with ERR_NOT_FOUND and the error id of the API, then the field holding the ID and where a valid one is found', async () => {
-	const run = await runBilling(sandbox, { resource: 'subscription', operation: 'get', subscriptionId: 'no-such-subscription' });
+	const run = await runBilling(sandbox, {
+		resource: 'subscription',
+		operation: 'get',
+		subscriptionId: 'no-such-subscription',
+	});
 	expect(run.error?.message).toBe('ERR_NOT_FOUND: Subscription no-such-subscription not found.');
 	expect(run.error?.description).toMatch(/HTTP 404 .*error id [0-9a-f-]{36}\. /);
-	expect(run.error?.description).toMatch(new RegExp(`^HTTP 404 from GET /api/v2/subscriptions/no-such-subscription; error id [0-9a-f-]{36}\\. ${escaped(UNKNOWN_SUBSCRIPTION)}$`));
+	expect(run.error?.description).toMatch(
+		new RegExp(
+			`^HTTP 404 from GET /api/v2/subscriptions/no-such-subscription; error id [0-9a-f-]{36}\\. ${escaped(UNKNOWN_SUBSCRIPTION)}$`,
+		),
+	);
 	expect(run.error?.context?.itemIndex).toBe(0);
 	expect(JSON.stringify(run.error)).not.toContain(sandbox.apiKey);
-	expect(sandbox.requests.map((request) => `${request.method} ${request.path} ${request.status}`)).toEqual(['GET /api/v2/subscriptions/no-such-subscription 404']);
+	expect(
+		sandbox.requests.map((request) => `${request.method} ${request.path} ${request.status}`),
+	).toEqual(['GET /api/v2/subscriptions/no-such-subscription 404']);
 });
 
 function escaped(text: string): string {
 	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-describe('a base URL without /api/v2, whose server answers 404 in the API\'s own error format', () => {
-	const NO_API = "HTTP 404: no Subscription Billing API at this address; the credential's base URL must end in /api/v2";
-	const advice = () => `the credential's base URL ${sandboxOrigin()} does not end in /api/v2: set it to the API's address ending in /api/v2 (for example https://billing.example.com/api/v2)`;
+describe("a base URL without /api/v2, whose server answers 404 in the API's own error format", () => {
+	const NO_API =
+		"HTTP 404: no Subscription Billing API at this address; the credential's base URL must end in /api/v2";
+	const advice = () =>
+		`the credential's base URL ${sandboxOrigin()} does not end in /api/v2: set it to the API's address ending in /api/v2 (for example https://billing.example.com/api/v2)`;
 	const sandboxOrigin = () => sandbox.baseUrl.replace(/\/api\/v2$/, '');
 
 	test('Create or Update says what the credential test says, keeps what the server answered, and writes nothing', async () => {
-		const parameters = { resource: 'customer', operation: 'upsert', externalId: 'EXT-NO-API', name: 'No API Ltd' };
+		const parameters = {
+			resource: 'customer',
+			operation: 'upsert',
+			externalId: 'EXT-NO-API',
+			name: 'No API Ltd',
+		};
 		const run = await runBilling(sandbox, parameters, { baseUrl: sandboxOrigin() });
 		expect(run.error?.message).toBe(NO_API);
-		expect(run.error?.description).toBe(`HTTP 404 from POST /customers/search answered ERR_NOT_FOUND: Not found: /customers/search; ${advice()}`);
-		expect(sandbox.requests.map((request) => `${request.method} ${request.path} ${request.status}`)).toEqual(['POST /customers/search 404']);
+		expect(run.error?.description).toBe(
+			`HTTP 404 from POST /customers/search answered ERR_NOT_FOUND: Not found: /customers/search; ${advice()}`,
+		);
+		expect(
+			sandbox.requests.map((request) => `${request.method} ${request.path} ${request.status}`),
+		).toEqual(['POST /customers/search 404']);
 		// the error item keeps the server's code and message to branch on
-		const continued = await runBilling(sandbox, parameters, { baseUrl: sandboxOrigin(), continueErrorOutput: true });
-		expect(continued.errorItems[0].json.error).toMatchObject({ message: NO_API, code: 'ERR_NOT_FOUND', status: 404, apiMessage: 'Not found: /customers/search' });
+		const continued = await runBilling(sandbox, parameters, {
+			baseUrl: sandboxOrigin(),
+			continueErrorOutput: true,
+		});
+		expect(continued.errorItems[0].json.error).toMatchObject({
+			message: NO_API,
+			code: 'ERR_NOT_FOUND',
+			status: 404,
+			apiMessage: 'Not found: /customers/search',
+		});
 	});
 
-	test('a Get says the same; with /api/v2 a missing subscription keeps the API\'s own message, code and error id', async () => {
-		const get = { resource: 'subscription', operation: 'get', subscriptionId: 'no-such-subscription' };
+	test("a Get says the same; with /api/v2 a missing subscription keeps the API's own message, code and error id", async () => {
+		const get = {
+			resource: 'subscription',
+			operation: 'get',
+			subscriptionId: 'no-such-subscription',
+		};
 		const wrong = await runBilling(sandbox, get, { baseUrl: `${sandboxOrigin()}/` });
 		expect(wrong.error?.message).toBe(NO_API);
 		const right = await runBilling(sandbox, get, { continueErrorOutput: true });
 		expect(right.errorItems[0].json.error).toMatchObject({
 			message: expect.stringMatching(/^ERR_NOT_FOUND: Subscription/),
-			description: expect.stringMatching(new RegExp(`^HTTP 404 from GET /api/v2/subscriptions/no-such-subscription; error id [0-9a-f-]{36}\\. ${escaped(UNKNOWN_SUBSCRIPTION)}$`)),
+			description: expect.stringMatching(
+				new RegExp(
+					`^HTTP 404 from GET /api/v2/subscriptions/no-such-subscription; error id [0-9a-f-]{36}\\. ${escaped(UNKNOWN_SUBSCRIPTION)}$`,
+				),
+			),
 			code: 'ERR_NOT_FOUND',
 			errorId: expect.stringMatching(/^[0-9a-f-]{36}$/),
 		});
@@ -77,15 +121,19 @@ test("a missing customer's invoices fail with ERR_NOT_FOUND, naming Customer and
 		returnAll: true,
 	});
 	expect(run.error?.message).toBe('ERR_NOT_FOUND: Customer no-such-customer not found.');
-	expect(run.error?.description).toContain('HTTP 404 from GET /api/v2/customers/no-such-customer/invoices');
+	expect(run.error?.description).toContain(
+		'HTTP 404 from GET /api/v2/customers/no-such-customer/invoices',
+	);
 	expect(run.error?.description).toBe(
 		'HTTP 404 from GET /api/v2/customers/no-such-customer/invoices. The API has no record with the ID "no-such-customer" in Customer, so nothing was changed. ' +
 			'Give the customer_id from Customer → Search (by name or your own External ID) or Customer → Get Many.',
 	);
-	expect(sandbox.requests.map((request) => `${request.method} ${request.path} ${request.status}`)).toEqual(['GET /api/v2/customers/no-such-customer/invoices 404']);
+	expect(
+		sandbox.requests.map((request) => `${request.method} ${request.path} ${request.status}`),
+	).toEqual(['GET /api/v2/customers/no-such-customer/invoices 404']);
 });
 
-describe("a deployment whose 404 messages name no record (\"Not found.\"): the node cannot tell which ID, and names each the request carried", () => {
+describe('a deployment whose 404 messages name no record ("Not found."): the node cannot tell which ID, and names each the request carried', () => {
 	async function throughFront<T>(use: (baseUrl: string) => Promise<T>): Promise<T> {
 		const front = await startDeployment(sandbox, { notFoundMessage: 'Not found.' });
 		try {
@@ -98,19 +146,37 @@ describe("a deployment whose 404 messages name no record (\"Not found.\"): the n
 	test('Recast → Delete with an unknown order: the Subscription or the Order ID, with where each is found; the code, message and error id kept', async () => {
 		const { subscriptionId } = sandbox.fixtures;
 		const order = '0f0e0d0c-0b0a-4909-8807-060504030201';
-		const run = await throughFront((baseUrl) => runBilling(sandbox, { resource: 'subscriptionRecast', operation: 'delete', subscriptionId, orderId: order }, { baseUrl }));
+		const run = await throughFront((baseUrl) =>
+			runBilling(
+				sandbox,
+				{ resource: 'subscriptionRecast', operation: 'delete', subscriptionId, orderId: order },
+				{ baseUrl },
+			),
+		);
 		expect(run.error?.message).toBe('ERR_NOT_FOUND: Not found.');
 		expect(run.error?.description).toBe(
 			`HTTP 404 from DELETE /api/v2/subscriptions/${subscriptionId}/recast/${order}. The API has no record with the ID "${subscriptionId}" in Subscription or the ID "${order}" in Order ID, so nothing was changed. ` +
 				"Give the subscription_id from Customer → Search or Customer → Get (a customer's active_subscription_ids) or from an invoice; or the order_id from Subscription Upgrade → Get Many (an upgrade) or Subscription Recast → Get Many (a recast).",
 		);
-		expect(sandbox.requests.map((request) => `${request.method} ${request.path} ${request.status}`)).toEqual([`DELETE /api/v2/subscriptions/${subscriptionId}/recast/${order} 404`]);
+		expect(
+			sandbox.requests.map((request) => `${request.method} ${request.path} ${request.status}`),
+		).toEqual([`DELETE /api/v2/subscriptions/${subscriptionId}/recast/${order} 404`]);
 	});
 
 	test('Subscription → Get: one ID, so the Subscription; the error id kept', async () => {
-		const run = await throughFront((baseUrl) => runBilling(sandbox, { resource: 'subscription', operation: 'get', subscriptionId: 'no-such-subscription' }, { baseUrl }));
+		const run = await throughFront((baseUrl) =>
+			runBilling(
+				sandbox,
+				{ resource: 'subscription', operation: 'get', subscriptionId: 'no-such-subscription' },
+				{ baseUrl },
+			),
+		);
 		expect(run.error?.message).toBe('ERR_NOT_FOUND: Not found.');
-		expect(run.error?.description).toMatch(new RegExp(`^HTTP 404 from GET /api/v2/subscriptions/no-such-subscription; error id [0-9a-f-]{36}\\. ${escaped(UNKNOWN_SUBSCRIPTION)}$`));
+		expect(run.error?.description).toMatch(
+			new RegExp(
+				`^HTTP 404 from GET /api/v2/subscriptions/no-such-subscription; error id [0-9a-f-]{36}\\. ${escaped(UNKNOWN_SUBSCRIPTION)}$`,
+			),
+		);
 	});
 });
 
@@ -125,36 +191,72 @@ test('a body the API rejects fails with ERR_BAD_REQUEST and its message', async 
 	expect(run.error?.description).toContain('HTTP 400');
 });
 
-test('a duplicate customer name is the API\'s 400, surfaced with its message', async () => {
-	const run = await runBilling(sandbox, { resource: 'customer', operation: 'create', name: sandbox.fixtures.customerName });
+test("a duplicate customer name is the API's 400, surfaced with its message", async () => {
+	const run = await runBilling(sandbox, {
+		resource: 'customer',
+		operation: 'create',
+		name: sandbox.fixtures.customerName,
+	});
 	expect(run.error?.message).toMatch(/^ERR_BAD_REQUEST: .+/);
 	expect(sandbox.requests).toHaveLength(1);
 });
 
 test('with Continue On Fail, failing items become error items paired with their input and the others go on', async () => {
-	const ids = [sandbox.fixtures.subscriptionId, 'no-such-subscription', '../escape', sandbox.fixtures.noPhasesSubscriptionId];
+	const ids = [
+		sandbox.fixtures.subscriptionId,
+		'no-such-subscription',
+		'../escape',
+		sandbox.fixtures.noPhasesSubscriptionId,
+	];
 	const run = await getSubscriptionsContinuingOnFail(sandbox, ids);
 	expect(run.error).toBeUndefined();
-	expect(run.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
+	expect(run.items.map((item) => item.pairedItem)).toEqual([
+		{ item: 0 },
+		{ item: 1 },
+		{ item: 2 },
+		{ item: 3 },
+	]);
 	expect(run.json[0].subscription_id).toBe(ids[0]);
 	expect(run.json[3].subscription_id).toBe(ids[3]);
-	expect(run.json[1].error).toMatchObject({ message: expect.stringMatching(/^ERR_NOT_FOUND: /), code: 'ERR_NOT_FOUND', status: 404 });
-	expect(run.json[2].error).toMatchObject({ message: "Subscription in item 2: \"../escape\" is not an ID (an ID has only letters, digits and hyphens). Give the subscription_id from Customer → Search or Customer → Get (a customer's active_subscription_ids) or from an invoice", code: null });
+	expect(run.json[1].error).toMatchObject({
+		message: expect.stringMatching(/^ERR_NOT_FOUND: /),
+		code: 'ERR_NOT_FOUND',
+		status: 404,
+	});
+	expect(run.json[2].error).toMatchObject({
+		message:
+			'Subscription in item 2: "../escape" is not an ID (an ID has only letters, digits and hyphens). Give the subscription_id from Customer → Search or Customer → Get (a customer\'s active_subscription_ids) or from an invoice',
+		code: null,
+	});
 	expect(sandbox.requests.map((request) => request.path)).toEqual(
-		expect.arrayContaining([`/api/v2/subscriptions/${ids[0]}`, '/api/v2/subscriptions/no-such-subscription', `/api/v2/subscriptions/${ids[3]}`]),
+		expect.arrayContaining([
+			`/api/v2/subscriptions/${ids[0]}`,
+			'/api/v2/subscriptions/no-such-subscription',
+			`/api/v2/subscriptions/${ids[3]}`,
+		]),
 	);
 	expect(sandbox.requests).toHaveLength(3);
 });
 
 describe('error items carry the API error as fields (Continue On Fail, either output)', () => {
 	const ids = () => [sandbox.fixtures.subscriptionId, 'no-such-subscription', 'a/b'];
-	const getEach = { resource: 'subscription', operation: 'get', subscriptionId: '={{ $json.id }}', subscriptionOutput: 'raw' };
+	const getEach = {
+		resource: 'subscription',
+		operation: 'get',
+		subscriptionId: '={{ $json.id }}',
+		subscriptionOutput: 'raw',
+	};
 	const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-	test('Continue (using error output): the good item on the main output; each failed one on the error output with its input\'s fields, n8n\'s message and description, and the API\'s code, HTTP status, error id and message', async () => {
-		const run = await runBilling(sandbox, getEach, { items: ids().map((id, n) => ({ id, row: n })), continueErrorOutput: true });
+	test("Continue (using error output): the good item on the main output; each failed one on the error output with its input's fields, n8n's message and description, and the API's code, HTTP status, error id and message", async () => {
+		const run = await runBilling(sandbox, getEach, {
+			items: ids().map((id, n) => ({ id, row: n })),
+			continueErrorOutput: true,
+		});
 		expect(run.error).toBeUndefined();
-		expect(run.json).toEqual([expect.objectContaining({ subscription_id: sandbox.fixtures.subscriptionId })]);
+		expect(run.json).toEqual([
+			expect.objectContaining({ subscription_id: sandbox.fixtures.subscriptionId }),
+		]);
 		const [notFound, invalid] = run.errorItems.map((item) => item.json);
 		expect(run.errorItems).toHaveLength(2);
 		expect(notFound).toEqual({
@@ -162,20 +264,25 @@ describe('error items carry the API error as fields (Continue On Fail, either ou
 			row: 1,
 			error: {
 				message: expect.stringMatching(/^ERR_NOT_FOUND: /),
-				description: expect.stringMatching(/^HTTP 404 from GET \/api\/v2\/subscriptions\/no-such-subscription; error id /),
+				description: expect.stringMatching(
+					/^HTTP 404 from GET \/api\/v2\/subscriptions\/no-such-subscription; error id /,
+				),
 				code: 'ERR_NOT_FOUND',
 				status: 404,
 				errorId: expect.stringMatching(UUID),
 				apiMessage: expect.any(String),
 			},
 		});
-		expect(`ERR_NOT_FOUND: ${(notFound.error as { apiMessage: string }).apiMessage}`).toBe((notFound.error as { message: string }).message);
+		expect(`ERR_NOT_FOUND: ${(notFound.error as { apiMessage: string }).apiMessage}`).toBe(
+			(notFound.error as { message: string }).message,
+		);
 		// Refused before sending: the same fields, null where the API said nothing.
 		expect(invalid).toEqual({
 			id: 'a/b',
 			row: 2,
 			error: {
-				message: "Subscription in item 2: \"a/b\" is not an ID (an ID has only letters, digits and hyphens). Give the subscription_id from Customer → Search or Customer → Get (a customer's active_subscription_ids) or from an invoice",
+				message:
+					'Subscription in item 2: "a/b" is not an ID (an ID has only letters, digits and hyphens). Give the subscription_id from Customer → Search or Customer → Get (a customer\'s active_subscription_ids) or from an invoice',
 				description: expect.any(String),
 				code: null,
 				status: null,
@@ -188,22 +295,44 @@ describe('error items carry the API error as fields (Continue On Fail, either ou
 	});
 
 	test('Continue (using regular output): the same error object, paired with its input, in the main output', async () => {
-		const run = await runBilling(sandbox, getEach, { items: ids().map((id) => ({ id })), continueOnFail: true });
+		const run = await runBilling(sandbox, getEach, {
+			items: ids().map((id) => ({ id })),
+			continueOnFail: true,
+		});
 		expect(run.json[1]).toEqual({
-			error: expect.objectContaining({ code: 'ERR_NOT_FOUND', status: 404, errorId: expect.stringMatching(UUID), message: expect.stringMatching(/^ERR_NOT_FOUND: /) }),
+			error: expect.objectContaining({
+				code: 'ERR_NOT_FOUND',
+				status: 404,
+				errorId: expect.stringMatching(UUID),
+				message: expect.stringMatching(/^ERR_NOT_FOUND: /),
+			}),
 		});
 		expect(run.json[2].error).toMatchObject({ code: null, status: null });
 	});
 
-	test('an answer without the API\'s error format and a network failure fill what they can; the key is in none of it', async () => {
-		const wrongKey = await runBilling(sandbox, getEach, { items: [{ id: sandbox.fixtures.subscriptionId }], continueErrorOutput: true, apiKey: 'sbx_wrong_key_0000' });
-		expect(wrongKey.errorItems[0].json.error).toMatchObject({ code: 'ERR_UNAUTHORIZED', status: 401, errorId: null, apiMessage: 'Invalid or missing API key.' });
+	test("an answer without the API's error format and a network failure fill what they can; the key is in none of it", async () => {
+		const wrongKey = await runBilling(sandbox, getEach, {
+			items: [{ id: sandbox.fixtures.subscriptionId }],
+			continueErrorOutput: true,
+			apiKey: 'sbx_wrong_key_0000',
+		});
+		expect(wrongKey.errorItems[0].json.error).toMatchObject({
+			code: 'ERR_UNAUTHORIZED',
+			status: 401,
+			errorId: null,
+			apiMessage: 'Invalid or missing API key.',
+		});
 		expect(JSON.stringify(wrongKey.errorItems)).not.toContain('sbx_wrong_key_0000');
 		const refused = await runBilling(
 			sandbox,
 			{ ...getEach, faultHandling: { maxRetries: 0 } },
 			{ items: [{ id: 'sub-1' }], continueErrorOutput: true, baseUrl: 'http://127.0.0.1:1/api/v2' },
 		);
-		expect(refused.errorItems[0].json.error).toMatchObject({ message: 'The Subscription Billing API could not be reached', code: 'ECONNREFUSED', status: null, errorId: null });
+		expect(refused.errorItems[0].json.error).toMatchObject({
+			message: 'The Subscription Billing API could not be reached',
+			code: 'ECONNREFUSED',
+			status: null,
+			errorId: null,
+		});
 	});
 });

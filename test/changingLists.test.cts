@@ -6,7 +6,9 @@
 import type { IDataObject } from 'n8n-workflow';
 import { invoiceIdsOf, runBilling, useSandbox, type BillingRun } from './helpers/billing.cjs';
 
-const { startDeployment } = require('./sandbox/index.cjs') as { startDeployment: (sandbox: unknown, variant: string | IDataObject) => Promise<Deployment> };
+const { startDeployment } = require('./sandbox/index.cjs') as {
+	startDeployment: (sandbox: unknown, variant: string | IDataObject) => Promise<Deployment>;
+};
 
 interface Deployment {
 	baseUrl: string;
@@ -23,7 +25,17 @@ const invoicesPath = () => `/api/v2/customers/${customerId()}/invoices`;
 const invoiceIdsFromApi = () => invoiceIdsOf(sandbox, customerId());
 
 function listInvoices(listing: IDataObject, baseUrl?: string): Promise<BillingRun> {
-	return runBilling(sandbox, { resource: 'invoice', operation: 'getManyForCustomer', customerId: customerId(), faultHandling: { retryDelay: 1 }, ...listing }, { baseUrl });
+	return runBilling(
+		sandbox,
+		{
+			resource: 'invoice',
+			operation: 'getManyForCustomer',
+			customerId: customerId(),
+			faultHandling: { retryDelay: 1 },
+			...listing,
+		},
+		{ baseUrl },
+	);
 }
 
 /** Issues an invoice of the customer just before the API serves the page at `offset`; gives its ID once issued. */
@@ -59,7 +71,11 @@ describe('an invoice issued while the list is read', () => {
 		const issued = issueBeforePage(1000);
 		const run = await listInvoices({ returnAll: true });
 		expect(run.error).toBeUndefined();
-		expect(queries()).toEqual([{ limit: '1000' }, { limit: '1000', offset: '1000' }, { limit: '1000', offset: '2000' }]);
+		expect(queries()).toEqual([
+			{ limit: '1000' },
+			{ limit: '1000', offset: '1000' },
+			{ limit: '1000', offset: '2000' },
+		]);
 		// Page 2 began with page 1's last invoice; page 3 held the one the shift pushed out of page 2.
 		expect(sandbox.requests.map((request) => request.status)).toEqual([200, 200, 200]);
 		expect(ids(run)).toEqual(before);
@@ -72,23 +88,36 @@ describe('an invoice issued while the list is read', () => {
 		const second = issueBeforePage(2000);
 		const run = await listInvoices({ returnAll: true });
 		expect(run.error).toBeUndefined();
-		expect(queries()).toEqual([{ limit: '1000' }, { limit: '1000', offset: '1000' }, { limit: '1000', offset: '2000' }]);
+		expect(queries()).toEqual([
+			{ limit: '1000' },
+			{ limit: '1000', offset: '1000' },
+			{ limit: '1000', offset: '2000' },
+		]);
 		expect(ids(run)).toEqual(before);
-		expect([first(), second()].every((id) => id !== undefined && !ids(run).includes(id))).toBe(true);
+		expect([first(), second()].every((id) => id !== undefined && !ids(run).includes(id))).toBe(
+			true,
+		);
 	});
 
 	test('Limit 1500, one issued between page 1 and page 2: 1,500 distinct invoices, the missing one asked for', async () => {
 		const issued = issueBeforePage(1000);
 		const run = await listInvoices({ returnAll: false, limit: 1500 });
 		expect(run.error).toBeUndefined();
-		expect(queries()).toEqual([{ limit: '1000' }, { limit: '500', offset: '1000' }, { limit: '1', offset: '1500' }]);
+		expect(queries()).toEqual([
+			{ limit: '1000' },
+			{ limit: '500', offset: '1000' },
+			{ limit: '1', offset: '1500' },
+		]);
 		expect(ids(run)).toEqual(before.slice(0, 1500));
 		await expectIssuedFirst(issued());
 	});
 });
 
 describe('a server that answers 404 for a page past the end', () => {
-	async function withFront<T>(variant: string | IDataObject, use: (front: Deployment) => Promise<T>): Promise<T> {
+	async function withFront<T>(
+		variant: string | IDataObject,
+		use: (front: Deployment) => Promise<T>,
+	): Promise<T> {
 		const front = await startDeployment(sandbox, variant);
 		try {
 			return await use(front);
@@ -96,36 +125,54 @@ describe('a server that answers 404 for a page past the end', () => {
 			await front.close();
 		}
 	}
-	const seen = (front: Deployment) => front.requests.map((request) => `${request.url.replace(invoicesPath(), '')} ${request.answeredWith}`);
+	const seen = (front: Deployment) =>
+		front.requests.map(
+			(request) => `${request.url.replace(invoicesPath(), '')} ${request.answeredWith}`,
+		);
 
 	test.each([
-		['with the API\'s error', 'not-found-past-end'],
-		['without the API\'s error format', { pastEnd: 'not-found', statuses: 'gateway' }],
-	])('exactly 2,000 invoices at 1,000 a page, count 2,000, the empty third page answered 404 %s: Return All and Limit 2500 give all 2,000', async (_name, variant) => {
-		const expected = await invoiceIdsFromApi();
-		await withFront(variant, async (front) => {
-			const all = await listInvoices({ returnAll: true }, front.baseUrl);
-			expect(all.error).toBeUndefined();
-			expect(ids(all)).toEqual(expected);
-			expect(seen(front)).toEqual(['?limit=1000 200', '?limit=1000&offset=1000 200', '?limit=1000&offset=2000 404']);
+		["with the API's error", 'not-found-past-end'],
+		["without the API's error format", { pastEnd: 'not-found', statuses: 'gateway' }],
+	])(
+		'exactly 2,000 invoices at 1,000 a page, count 2,000, the empty third page answered 404 %s: Return All and Limit 2500 give all 2,000',
+		async (_name, variant) => {
+			const expected = await invoiceIdsFromApi();
+			await withFront(variant, async (front) => {
+				const all = await listInvoices({ returnAll: true }, front.baseUrl);
+				expect(all.error).toBeUndefined();
+				expect(ids(all)).toEqual(expected);
+				expect(seen(front)).toEqual([
+					'?limit=1000 200',
+					'?limit=1000&offset=1000 200',
+					'?limit=1000&offset=2000 404',
+				]);
 
-			front.requests.length = 0;
-			const limited = await listInvoices({ returnAll: false, limit: 2500 }, front.baseUrl);
-			expect(limited.error).toBeUndefined();
-			expect(ids(limited)).toEqual(expected);
-			expect(seen(front)).toEqual(['?limit=1000 200', '?limit=1000&offset=1000 200', '?limit=500&offset=2000 404']);
-		});
-	});
+				front.requests.length = 0;
+				const limited = await listInvoices({ returnAll: false, limit: 2500 }, front.baseUrl);
+				expect(limited.error).toBeUndefined();
+				expect(ids(limited)).toEqual(expected);
+				expect(seen(front)).toEqual([
+					'?limit=1000 200',
+					'?limit=1000&offset=1000 200',
+					'?limit=500&offset=2000 404',
+				]);
+			});
+		},
+	);
 
-	test('a 404 in the middle of the list (offset 1,000 of 2,000 counted) with a web server\'s page: the run fails, saying pages were just read from that address instead of blaming the base URL', async () => {
+	test("a 404 in the middle of the list (offset 1,000 of 2,000 counted) with a web server's page: the run fails, saying pages were just read from that address instead of blaming the base URL", async () => {
 		await withFront({ notFoundFrom: 1000 }, async (front) => {
 			const run = await listInvoices({ returnAll: true }, front.baseUrl);
 			expect(run.items).toHaveLength(0);
-			expect(run.error?.message).toBe("HTTP 404 for a later page of the list, and the answer is not the API's error format");
+			expect(run.error?.message).toBe(
+				"HTTP 404 for a later page of the list, and the answer is not the API's error format",
+			);
 			expect(run.error?.description).toContain(
 				'1 page(s) of this list were read just before from the same base URL, so the address is right: the API, or a server in front of it, did not serve this page.',
 			);
-			expect(run.error?.description).not.toMatch(/must be the API's address ending in|does not end in/);
+			expect(run.error?.description).not.toMatch(
+				/must be the API's address ending in|does not end in/,
+			);
 			expect(seen(front)).toEqual(['?limit=1000 200', '?limit=1000&offset=1000 404 (too deep)']);
 		});
 	});
@@ -140,7 +187,11 @@ describe('a server that answers 404 for a page past the end', () => {
 			expect(run.error?.message).toBe('ERR_NOT_FOUND: Invalid page');
 			// the customer was found (two pages were read): no ID is said to be unknown
 			expect(run.error?.description).not.toContain('The API has no record');
-			expect(seen(front)).toEqual(['?limit=1000 200', '?limit=1000&offset=1000 200', '?limit=1000&offset=2000 404']);
+			expect(seen(front)).toEqual([
+				'?limit=1000 200',
+				'?limit=1000&offset=1000 200',
+				'?limit=1000&offset=2000 404',
+			]);
 		});
 	});
 });

@@ -11,7 +11,9 @@ import type { AddressInfo } from 'node:net';
 import type { IDataObject } from 'n8n-workflow';
 import { invoiceIdsOf, runBilling, useSandbox, type BillingRun } from './helpers/billing.cjs';
 
-const { startDeployment } = require('./sandbox/index.cjs') as { startDeployment: (sandbox: unknown, variant: IDataObject) => Promise<Deployment> };
+const { startDeployment } = require('./sandbox/index.cjs') as {
+	startDeployment: (sandbox: unknown, variant: IDataObject) => Promise<Deployment>;
+};
 
 interface FrontRequest {
 	method: string;
@@ -39,7 +41,10 @@ beforeEach(() => {
 	sandbox.clearRequests();
 });
 
-async function withFront<T>(variant: IDataObject, use: (front: Deployment) => Promise<T>): Promise<T> {
+async function withFront<T>(
+	variant: IDataObject,
+	use: (front: Deployment) => Promise<T>,
+): Promise<T> {
 	const front = await startDeployment(sandbox, variant);
 	try {
 		return await use(front);
@@ -52,7 +57,17 @@ async function withFront<T>(variant: IDataObject, use: (front: Deployment) => Pr
 const invoiceIdsFromApi = () => invoiceIdsOf(sandbox, customerId());
 
 function listInvoices(listing: IDataObject, baseUrl?: string): Promise<BillingRun> {
-	return runBilling(sandbox, { resource: 'invoice', operation: 'getManyForCustomer', customerId: customerId(), ...listing, faultHandling: { retryDelay: 1, ...(listing.faultHandling as IDataObject) } }, { baseUrl });
+	return runBilling(
+		sandbox,
+		{
+			resource: 'invoice',
+			operation: 'getManyForCustomer',
+			customerId: customerId(),
+			...listing,
+			faultHandling: { retryDelay: 1, ...(listing.faultHandling as IDataObject) },
+		},
+		{ baseUrl },
+	);
 }
 
 /** When the sandbox received and answered a request (performance.now()). */
@@ -66,7 +81,10 @@ const pagesAsked = (front: Deployment) =>
 		.sort(([a], [b]) => a - b)
 		.map(([offset, limit]) => `${limit} ${offset}`);
 /** Whether each request arrived after the one before it was answered. */
-const oneAtATime = (requests: FrontRequest[]) => requests.every((request, index) => index === 0 || request.arrived > (requests[index - 1].answered ?? Infinity));
+const oneAtATime = (requests: FrontRequest[]) =>
+	requests.every(
+		(request, index) => index === 0 || request.arrived > (requests[index - 1].answered ?? Infinity),
+	);
 
 let expected: string[];
 beforeEach(async () => {
@@ -81,14 +99,30 @@ test('Return All of 5,000 asks for the four pages after the first together and o
 		// four later pages held at the front at once, then answered last asked first
 		expect(front.heldTogether).toBe(4);
 		expect(ids(together)).toEqual(expected);
-		expect(pagesAsked(front)).toEqual(['1000 0', '1000 1000', '1000 2000', '1000 3000', '1000 4000']);
-		for (const request of front.requests) expect(request.headers['x-service-key']).toBe(sandbox.apiKey);
+		expect(pagesAsked(front)).toEqual([
+			'1000 0',
+			'1000 1000',
+			'1000 2000',
+			'1000 3000',
+			'1000 4000',
+		]);
+		for (const request of front.requests)
+			expect(request.headers['x-service-key']).toBe(sandbox.apiKey);
 	});
 	await withFront({}, async (front) => {
-		const sequential = await listInvoices({ returnAll: true, faultHandling: { maxConcurrentRequests: 1 } }, front.baseUrl);
+		const sequential = await listInvoices(
+			{ returnAll: true, faultHandling: { maxConcurrentRequests: 1 } },
+			front.baseUrl,
+		);
 		expect(ids(sequential)).toEqual(expected);
 		expect(oneAtATime(front.requests)).toBe(true);
-		expect(pagesAsked(front)).toEqual(['1000 0', '1000 1000', '1000 2000', '1000 3000', '1000 4000']);
+		expect(pagesAsked(front)).toEqual([
+			'1000 0',
+			'1000 1000',
+			'1000 2000',
+			'1000 3000',
+			'1000 4000',
+		]);
 	});
 });
 
@@ -102,7 +136,7 @@ test('Limit 2,500 asks for 1,000 + 1,000 + 500 and nothing more, the last two to
 	});
 });
 
-test('next links at the service\'s internal address: the pages read together are asked for at the base URL only, with the key', async () => {
+test("next links at the service's internal address: the pages read together are asked for at the base URL only, with the key", async () => {
 	const received: string[] = [];
 	const internal = http.createServer((req, res) => {
 		received.push(`${req.method} ${req.url}`);
@@ -116,7 +150,8 @@ test('next links at the service\'s internal address: the pages read together are
 			expect(run.error).toBeUndefined();
 			expect(ids(run)).toEqual(expected);
 			expect(front.heldTogether).toBe(4);
-			for (const request of front.requests) expect(request.headers['x-service-key']).toBe(sandbox.apiKey);
+			for (const request of front.requests)
+				expect(request.headers['x-service-key']).toBe(sandbox.apiKey);
 		});
 		expect(received).toEqual([]);
 	} finally {
@@ -129,8 +164,16 @@ test('a later page that fails (404 at offset 3,000 of 5,000 counted) fails the l
 	await withFront({ notFoundFrom: 3000 }, async (front) => {
 		const run = await listInvoices({ returnAll: true }, front.baseUrl);
 		expect(run.items).toHaveLength(0);
-		expect(run.error?.message).toBe("HTTP 404 for a later page of the list, and the answer is not the API's error format");
-		expect(pagesAsked(front)).toEqual(['1000 0', '1000 1000', '1000 2000', '1000 3000', '1000 4000']);
+		expect(run.error?.message).toBe(
+			"HTTP 404 for a later page of the list, and the answer is not the API's error format",
+		);
+		expect(pagesAsked(front)).toEqual([
+			'1000 0',
+			'1000 1000',
+			'1000 2000',
+			'1000 3000',
+			'1000 4000',
+		]);
 	});
 });
 
@@ -141,9 +184,13 @@ test('a page read ahead that gets 429 with Retry-After: 1 is asked again once th
 	expect(ids(run)).toEqual(expected);
 	const declined = sandbox.requests.find((request) => request.status === 429);
 	expect(declined).toBeDefined();
-	const retried = sandbox.requests.filter((request) => request.rawQuery === declined?.rawQuery && request.status === 200);
+	const retried = sandbox.requests.filter(
+		(request) => request.rawQuery === declined?.rawQuery && request.status === 200,
+	);
 	expect(retried).toHaveLength(1);
-	expect(timesOf(retried[0]).receivedAt - timesOf(declined as object).receivedAt).toBeGreaterThanOrEqual(995);
+	expect(
+		timesOf(retried[0]).receivedAt - timesOf(declined as object).receivedAt,
+	).toBeGreaterThanOrEqual(995);
 	expect(sandbox.requests).toHaveLength(6);
 });
 
@@ -164,9 +211,17 @@ test('an invoice issued while the pages are read (the count changes): from that 
 	expect(expected).toHaveLength(INVOICES);
 	const offsets = sandbox.requests.map((request) => Number(request.query.offset ?? 0));
 	// 2000-4000 were asked for together, then again one at a time from the page whose count changed; 5000 holds the last one
-	const again = [2000, 3000, 4000, 5000].map((offset) => sandbox.requests[offsets.lastIndexOf(offset)]);
+	const again = [2000, 3000, 4000, 5000].map(
+		(offset) => sandbox.requests[offsets.lastIndexOf(offset)],
+	);
 	expect(again.every((request) => request !== undefined && request.status === 200)).toBe(true);
-	expect(again.every((request, index) => index === 0 || timesOf(request).receivedAt >= (timesOf(again[index - 1]).answeredAt ?? Infinity))).toBe(true);
+	expect(
+		again.every(
+			(request, index) =>
+				index === 0 ||
+				timesOf(request).receivedAt >= (timesOf(again[index - 1]).answeredAt ?? Infinity),
+		),
+	).toBe(true);
 	expect(offsets.filter((offset) => offset === 2000)).toHaveLength(2);
 });
 
@@ -178,7 +233,8 @@ function mostInFlight(front: Deployment): number {
 	]);
 	let inFlight = 0;
 	let most = 0;
-	for (const [, change] of events.sort(([a], [b]) => a - b)) most = Math.max(most, (inFlight += change));
+	for (const [, change] of events.sort(([a], [b]) => a - b))
+		most = Math.max(most, (inFlight += change));
 	return most;
 }
 
@@ -186,10 +242,23 @@ describe('at most 8 pages in flight, as documented', () => {
 	const PAGES = 12;
 	const big = useSandbox({ seed: { bigCustomerInvoices: PAGES * 1000 } }, { resetEachTest: false });
 
-	async function listAllThroughFront(holdPages: number, faultHandling: IDataObject): Promise<{ run: BillingRun; front: Deployment }> {
+	async function listAllThroughFront(
+		holdPages: number,
+		faultHandling: IDataObject,
+	): Promise<{ run: BillingRun; front: Deployment }> {
 		const front = await startDeployment(big, { holdPages });
 		try {
-			const run = await runBilling(big, { resource: 'invoice', operation: 'getManyForCustomer', customerId: big.fixtures.bigCustomerId, returnAll: true, faultHandling: { retryDelay: 1, ...faultHandling } }, { baseUrl: front.baseUrl });
+			const run = await runBilling(
+				big,
+				{
+					resource: 'invoice',
+					operation: 'getManyForCustomer',
+					customerId: big.fixtures.bigCustomerId,
+					returnAll: true,
+					faultHandling: { retryDelay: 1, ...faultHandling },
+				},
+				{ baseUrl: front.baseUrl },
+			);
 			return { run, front };
 		} finally {
 			await front.close();

@@ -13,12 +13,19 @@ const { tryLines, ACTION_FIELDS } = require('../scripts/lib/sandboxActions') as 
 const { worldActions } = require('./sandbox/world') as { worldActions: () => string[] };
 
 const sandbox = useSandbox();
-const EXAMPLES = { invoicePaid: 'Billing: invoice paid message', invoicePaymentFailed: 'Billing: dunning message when a payment fails' };
+const EXAMPLES = {
+	invoicePaid: 'Billing: invoice paid message',
+	invoicePaymentFailed: 'Billing: dunning message when a payment fails',
+};
 
 /** The curl commands in the printed lines, as the request each sends. */
 function commands(lines: string[]): Array<{ url: string; token: string; body: IDataObject }> {
 	const text = lines.join('\n').replace(/\\\n\s*/g, ' ');
-	return [...text.matchAll(/curl -X POST (\S+) -H 'X-SANDBOX-ADMIN-TOKEN: (\S+)'\s+-H 'Content-Type: application\/json' -d '([^']+)'/g)].map(([, url, token, body]) => ({
+	return [
+		...text.matchAll(
+			/curl -X POST (\S+) -H 'X-SANDBOX-ADMIN-TOKEN: (\S+)'\s+-H 'Content-Type: application\/json' -d '([^']+)'/g,
+		),
+	].map(([, url, token, body]) => ({
 		url,
 		token,
 		body: JSON.parse(body) as IDataObject,
@@ -43,13 +50,21 @@ test('the printed commands work as printed: one pays an invoice, the other fails
 	const invoices = sandbox.state.invoicesById as Map<string, IDataObject>;
 	const subscriptions = sandbox.state.subscriptions as Map<string, IDataObject>;
 	const failed = invoices.get(String(fail.body.invoice_id))!;
-	expect((subscriptions.get(String(failed.subscription_id))!.accounts_payable_emails as string[]).length).toBeGreaterThan(0);
+	expect(
+		(subscriptions.get(String(failed.subscription_id))!.accounts_payable_emails as string[]).length,
+	).toBeGreaterThan(0);
 	for (const { url, token, body } of [pay, fail]) {
-		const answer = await fetch(url, { method: 'POST', headers: { 'X-SANDBOX-ADMIN-TOKEN': token, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+		const answer = await fetch(url, {
+			method: 'POST',
+			headers: { 'X-SANDBOX-ADMIN-TOKEN': token, 'Content-Type': 'application/json' },
+			body: JSON.stringify(body),
+		});
 		expect(answer.status).toBe(200);
 	}
 	expect(invoices.get(String(pay.body.invoice_id))!.paidMs).not.toBeNull();
-	expect((failed.paymentLog as IDataObject[]).map((payment) => payment.error)).toEqual(['card_declined']);
+	expect((failed.paymentLog as IDataObject[]).map((payment) => payment.error)).toEqual([
+		'card_declined',
+	]);
 });
 
 test('without the dunning example published, no failed-payment command is suggested', () => {

@@ -43,11 +43,15 @@ function collect(properties: INodeProperties[], prefix = '', show: IDataObject =
 			}
 		};
 		// A collection's placeholder is its "Add field" button, not an example.
-		if (!['collection', 'fixedCollection', 'options', 'notice'].includes(property.type)) add(path, property.placeholder, 'placeholder');
+		if (!['collection', 'fixedCollection', 'options', 'notice'].includes(property.type))
+			add(path, property.placeholder, 'placeholder');
 		add(path, property.description, 'description');
 		add(path, property.hint, 'description');
-		for (const mode of property.modes ?? []) add(`${path}[${mode.name}]`, mode.placeholder, 'placeholder');
-		for (const option of (property.options ?? []) as Array<INodeProperties & { values?: INodeProperties[] }>) {
+		for (const mode of property.modes ?? [])
+			add(`${path}[${mode.name}]`, mode.placeholder, 'placeholder');
+		for (const option of (property.options ?? []) as Array<
+			INodeProperties & { values?: INodeProperties[] }
+		>) {
 			if (option.values) found.push(...collect(option.values, `${path}.${option.name}.`, shown));
 			else if ('type' in option) found.push(...collect([option], `${path}.`, shown));
 		}
@@ -67,7 +71,11 @@ const upgrade = (extra: INodeParameters): INodeParameters => ({
 });
 
 /** Output and Fields under the names one kind of result keeps them. */
-function renamed({ output, fields, ...parameters }: INodeParameters, outputName: string, fieldsName: string): INodeParameters {
+function renamed(
+	{ output, fields, ...parameters }: INodeParameters,
+	outputName: string,
+	fieldsName: string,
+): INodeParameters {
 	return { ...parameters, [outputName]: output, [fieldsName]: fields };
 }
 
@@ -80,23 +88,44 @@ const runs: Record<string, (example: Example) => INodeParameters> = {
 		fields: value,
 		...(resource === 'subscription' && { subscriptionId: sandbox.fixtures.subscriptionId }),
 		...(operation === 'getManyForCustomer' && { customerId: sandbox.fixtures.customerId }),
-		...(operation === 'getManyForSubscription' && { subscriptionId: sandbox.fixtures.subscriptionId }),
-		...(resource === 'invoice' && operation === 'search' && { customerId: sandbox.fixtures.customerId }),
+		...(operation === 'getManyForSubscription' && {
+			subscriptionId: sandbox.fixtures.subscriptionId,
+		}),
+		...(resource === 'invoice' &&
+			operation === 'search' && { customerId: sandbox.fixtures.customerId }),
 		...(resource === 'customer' && operation === 'search' && { searchFields: { name: 'acme' } }),
-		...(resource === 'customer' && ['get', 'update'].includes(operation) && { customerId: sandbox.fixtures.customerId }),
+		...(resource === 'customer' &&
+			['get', 'update'].includes(operation) && { customerId: sandbox.fixtures.customerId }),
 		...(resource === 'customer' && operation === 'update' && { updateFields: { taxId: 'DE123' } }),
-		...(resource === 'customer' && ['create', 'upsert'].includes(operation) && { name: `Example ${Date.now()}` }),
+		...(resource === 'customer' &&
+			['create', 'upsert'].includes(operation) && { name: `Example ${Date.now()}` }),
 		...(resource === 'customer' && operation === 'upsert' && { externalId: 'EXT-EXAMPLE-1' }),
 	}),
 	customerFields: (example) => renamed(runs.fields(example), 'customerOutput', 'customerFields'),
 	invoiceFields: (example) => renamed(runs.fields(example), 'invoiceOutput', 'invoiceFields'),
-	subscriptionFields: (example) => renamed(runs.fields(example), 'subscriptionOutput', 'subscriptionFields'),
-	'customerId[id]': ({ value }) => ({ resource: 'invoice', operation: 'getManyForCustomer', customerId: byId(value) }),
-	'subscriptionId[id]': ({ value }) => ({ resource: 'subscription', operation: 'get', subscriptionId: byId(value) }),
+	subscriptionFields: (example) =>
+		renamed(runs.fields(example), 'subscriptionOutput', 'subscriptionFields'),
+	'customerId[id]': ({ value }) => ({
+		resource: 'invoice',
+		operation: 'getManyForCustomer',
+		customerId: byId(value),
+	}),
+	'subscriptionId[id]': ({ value }) => ({
+		resource: 'subscription',
+		operation: 'get',
+		subscriptionId: byId(value),
+	}),
 	'planId[id]': ({ value }) => ({ resource: 'plan', operation: 'get', planId: byId(value) }),
-	'additionalFields.planId[id]': ({ value }) => upgrade({ additionalFields: { planId: byId(value) } }),
-	'bricksUi.brick.brickId[id]': ({ value }) => upgrade({ bricksUi: { brick: [{ brickId: byId(value), quantity: 1 }] } }),
-	'bricksUi.brick.discountRate': ({ value }) => upgrade({ bricksUi: { brick: [{ brickId: sandbox.fixtures.addOnBrickId, quantity: 1, discountRate: value }] } }),
+	'additionalFields.planId[id]': ({ value }) =>
+		upgrade({ additionalFields: { planId: byId(value) } }),
+	'bricksUi.brick.brickId[id]': ({ value }) =>
+		upgrade({ bricksUi: { brick: [{ brickId: byId(value), quantity: 1 }] } }),
+	'bricksUi.brick.discountRate': ({ value }) =>
+		upgrade({
+			bricksUi: {
+				brick: [{ brickId: sandbox.fixtures.addOnBrickId, quantity: 1, discountRate: value }],
+			},
+		}),
 	'brickId[id]': ({ value }) => ({
 		resource: 'usage',
 		operation: 'create',
@@ -121,7 +150,12 @@ const runs: Record<string, (example: Example) => INodeParameters> = {
 		redirectUrl: value,
 		...(resource !== 'subscription' && { orderId: sandbox.fixtures.upgradeOrderId }),
 	}),
-	paymentMethodId: ({ value }) => ({ resource: 'paymentMethod', operation: 'setDefault', subscriptionId: sandbox.fixtures.subscriptionId, paymentMethodId: value }),
+	paymentMethodId: ({ value }) => ({
+		resource: 'paymentMethod',
+		operation: 'setDefault',
+		subscriptionId: sandbox.fixtures.subscriptionId,
+		paymentMethodId: value,
+	}),
 	startsAt: ({ resource, value }) =>
 		resource === 'subscriptionUpgrade'
 			? upgrade({ startsAt: value })
@@ -129,10 +163,23 @@ const runs: Record<string, (example: Example) => INodeParameters> = {
 	'invoiceDates.dueAt': ({ value }) => milestone({ dueAt: value }),
 	'invoiceDates.issuedAt': ({ value }) => milestone({ issuedAt: value }),
 	'invoiceDates.serviceDate': ({ value }) => milestone({ serviceDate: value }),
-	invoiceNumbersJson: ({ value }) => ({ resource: 'invoice', operation: 'search', customerId: sandbox.fixtures.customerId, invoiceNumbersInput: 'json', invoiceNumbersJson: value }),
-	invoiceIdsJson: ({ value }) => ({ resource: 'invoice', operation: 'search', customerId: sandbox.fixtures.customerId, invoiceIdsInput: 'json', invoiceIdsJson: value }),
+	invoiceNumbersJson: ({ value }) => ({
+		resource: 'invoice',
+		operation: 'search',
+		customerId: sandbox.fixtures.customerId,
+		invoiceNumbersInput: 'json',
+		invoiceNumbersJson: value,
+	}),
+	invoiceIdsJson: ({ value }) => ({
+		resource: 'invoice',
+		operation: 'search',
+		customerId: sandbox.fixtures.customerId,
+		invoiceIdsInput: 'json',
+		invoiceIdsJson: value,
+	}),
 	bricksJson: ({ value }) => upgrade({ bricksInput: 'json', bricksJson: value }),
-	discountCouponsJson: ({ value }) => upgrade({ discountCouponsInput: 'json', discountCouponsJson: value }),
+	discountCouponsJson: ({ value }) =>
+		upgrade({ discountCouponsInput: 'json', discountCouponsJson: value }),
 	metadataJson: ({ value }) => upgrade({ metadataInput: 'json', metadataJson: value }),
 	propertiesJson: ({ value }) => ({
 		resource: 'usage',
@@ -143,17 +190,37 @@ const runs: Record<string, (example: Example) => INodeParameters> = {
 		propertiesJson: value,
 	}),
 	quantity: ({ value }) => ({ ...milestone({}), quantity: Number(value) }),
-	contractLength: ({ value }) => upgrade({ resource: 'subscriptionRecast', contractLength: Number(value), billingFrequency: 'MONTHLY' }),
+	contractLength: ({ value }) =>
+		upgrade({
+			resource: 'subscriptionRecast',
+			contractLength: Number(value),
+			billingFrequency: 'MONTHLY',
+		}),
 	'bricksUi.brick.quantity': ({ resource, value }) =>
-		upgrade({ resource, contractLength: 12, billingFrequency: 'MONTHLY', bricksUi: { brick: [{ brickId: sandbox.fixtures.addOnBrickId, quantity: Number(value) }] } }),
+		upgrade({
+			resource,
+			contractLength: 12,
+			billingFrequency: 'MONTHLY',
+			bricksUi: { brick: [{ brickId: sandbox.fixtures.addOnBrickId, quantity: Number(value) }] },
+		}),
 	value: ({ operation, value }) => ({
 		resource: 'usage',
 		operation,
-		transactionId: operation === 'create' ? 'txn-example-value' : sandbox.fixtures.usageTransactionId,
-		...(operation === 'create' && { subscriptionId: sandbox.fixtures.subscriptionId, brickId: sandbox.fixtures.usageBrickId, time: '2026-09-10T10:00:00Z' }),
+		transactionId:
+			operation === 'create' ? 'txn-example-value' : sandbox.fixtures.usageTransactionId,
+		...(operation === 'create' && {
+			subscriptionId: sandbox.fixtures.subscriptionId,
+			brickId: sandbox.fixtures.usageBrickId,
+			time: '2026-09-10T10:00:00Z',
+		}),
 		value: Number(value),
 	}),
-	'faultHandling.idempotencyKey': ({ value }) => ({ resource: 'customer', operation: 'create', name: 'Example Key Ltd', faultHandling: { idempotency: 'custom', idempotencyKey: value } }),
+	'faultHandling.idempotencyKey': ({ value }) => ({
+		resource: 'customer',
+		operation: 'create',
+		name: 'Example Key Ltd',
+		faultHandling: { idempotency: 'custom', idempotencyKey: value },
+	}),
 };
 
 function milestone(invoiceDates: INodeParameters): INodeParameters {
@@ -169,27 +236,49 @@ function milestone(invoiceDates: INodeParameters): INodeParameters {
 }
 
 const examples = collect(new SubscriptionBilling().description.properties);
-const distinct = [...new Map(examples.map((example) => [`${example.path} ${example.resource} ${example.value}`, example])).values()];
+const distinct = [
+	...new Map(
+		examples.map((example) => [`${example.path} ${example.resource} ${example.value}`, example]),
+	).values(),
+];
 
 test('the description shows examples, and every one has a run below', () => {
 	expect(distinct.length).toBeGreaterThan(25);
-	expect(distinct.filter((example) => !runs[example.path]).map((example) => `${example.path}: ${example.value}`)).toEqual([]);
+	expect(
+		distinct
+			.filter((example) => !runs[example.path])
+			.map((example) => `${example.path}: ${example.value}`),
+	).toEqual([]);
 });
 
-test.each(distinct.map((example) => [`${example.resource}/${example.operation} ${example.path}`, example.value, example] as const))(
-	'%s: %s is accepted and sent',
-	async (_where, _value, example) => {
-		const parameters = runs[example.path](example);
-		const run = await runBilling(sandbox, parameters);
-		// The node's input errors say "Nothing was sent"; an API answer (a 404 for an example ID) is fine.
-		expect(run.error?.description ?? '').not.toMatch(/Nothing was sent/);
-		expect(sandbox.requests.length).toBeGreaterThan(0);
-	},
-);
+test.each(
+	distinct.map(
+		(example) =>
+			[`${example.resource}/${example.operation} ${example.path}`, example.value, example] as const,
+	),
+)('%s: %s is accepted and sent', async (_where, _value, example) => {
+	const parameters = runs[example.path](example);
+	const run = await runBilling(sandbox, parameters);
+	// The node's input errors say "Nothing was sent"; an API answer (a 404 for an example ID) is fine.
+	expect(run.error?.description ?? '').not.toMatch(/Nothing was sent/);
+	expect(sandbox.requests.length).toBeGreaterThan(0);
+});
 
 test("the credential's base URL placeholders are addresses the node accepts", () => {
-	const node = { id: 'n', name: 'Subscription Billing', type: 'subscriptionBilling', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
-	const placeholders = new SubscriptionBillingApi().properties.filter((property) => /BaseUrl$/.test(property.name)).map((property) => property.placeholder);
+	const node = {
+		id: 'n',
+		name: 'Subscription Billing',
+		type: 'subscriptionBilling',
+		typeVersion: 1,
+		position: [0, 0] as [number, number],
+		parameters: {},
+	};
+	const placeholders = new SubscriptionBillingApi().properties
+		.filter((property) => /BaseUrl$/.test(property.name))
+		.map((property) => property.placeholder);
 	expect(placeholders).toHaveLength(2);
-	for (const placeholder of placeholders) expect(checkedBaseUrl(node, exampleIn(placeholder as string, 'placeholder') as string, 0).protocol).toBe('https:');
+	for (const placeholder of placeholders)
+		expect(
+			checkedBaseUrl(node, exampleIn(placeholder as string, 'placeholder') as string, 0).protocol,
+		).toBe('https:');
 });

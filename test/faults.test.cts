@@ -4,8 +4,21 @@
  * when that cannot apply them twice (idempotency key, or provably not received).
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { isRetryable, retryDelayMs, DEFAULT_RETRY, type Failure } from '../nodes/SubscriptionBilling/shared/retry';
-import { getSubscriptionsContinuingOnFail, runBilling, startSandbox, useSandbox, type BillingRunOptions, type ReceivedRequest, type Sandbox } from './helpers/billing.cjs';
+import {
+	isRetryable,
+	retryDelayMs,
+	DEFAULT_RETRY,
+	type Failure,
+} from '../nodes/SubscriptionBilling/shared/retry';
+import {
+	getSubscriptionsContinuingOnFail,
+	runBilling,
+	startSandbox,
+	useSandbox,
+	type BillingRunOptions,
+	type ReceivedRequest,
+	type Sandbox,
+} from './helpers/billing.cjs';
 
 const KEY_HEADER = 'x-service-idempotent-operation-key';
 const UUID_RE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
@@ -17,38 +30,68 @@ const sandbox = useSandbox();
 beforeEach(() => sandbox.setFaults(null));
 
 /** The sandbox's live state and request log, typed for what these tests read. */
-const state = () => sandbox.state as unknown as { customers: Map<string, IDataObject>; usage: Map<string, IDataObject> };
-const replayed = (request: ReceivedRequest) => (request as ReceivedRequest & { replayed?: boolean }).replayed ?? false;
+const state = () =>
+	sandbox.state as unknown as {
+		customers: Map<string, IDataObject>;
+		usage: Map<string, IDataObject>;
+	};
+const replayed = (request: ReceivedRequest) =>
+	(request as ReceivedRequest & { replayed?: boolean }).replayed ?? false;
 
 function getSubscription(extra: INodeParameters = {}, options: BillingRunOptions = {}) {
-	return runBilling(sandbox, { resource: 'subscription', operation: 'get', subscriptionId: sandbox.fixtures.subscriptionId, ...extra }, options);
+	return runBilling(
+		sandbox,
+		{
+			resource: 'subscription',
+			operation: 'get',
+			subscriptionId: sandbox.fixtures.subscriptionId,
+			...extra,
+		},
+		options,
+	);
 }
 
 describe('API errors are clear for every status', () => {
 	const injected: Array<[string, string, string]> = [
 		['403', 'ERR_FORBIDDEN', 'This API key may not perform this operation (injected fault).'],
 		['409', 'ERR_CONFLICT', 'The resource was changed by another request (injected fault).'],
-		['422', 'ERR_UNPROCESSABLE', 'The request is well-formed but cannot be processed (injected fault).'],
+		[
+			'422',
+			'ERR_UNPROCESSABLE',
+			'The request is well-formed but cannot be processed (injected fault).',
+		],
 		['429', 'ERR_RATE_LIMITED', 'Too many requests. Retry after the delay given in Retry-After.'],
 		['500', 'ERR_INTERNAL', 'Internal server error (injected fault).'],
 		['503', 'ERR_SERVICE_UNAVAILABLE', 'Service temporarily unavailable (injected fault).'],
 		['504', 'ERR_GATEWAY_TIMEOUT', 'The upstream service did not answer in time (injected fault).'],
 	];
 
-	test.each(injected)('HTTP %s: message has code and message, description has status (and error id)', async (status, code, message) => {
-		sandbox.setFaults({ on: [1], kinds: [status as '403'], retryAfterSeconds: 0 });
-		const run = await getSubscription({ faultHandling: { maxRetries: 0 } });
-		expect(run.error?.message).toBe(`${code}: ${message}`);
-		expect(run.error?.description).toContain(`HTTP ${status} from GET /api/v2/subscriptions/${sandbox.fixtures.subscriptionId}`);
-		if (!['429', '500', '503'].includes(status)) expect(run.error?.description).toMatch(new RegExp(`; error id ${UUID_RE.source}$`));
-		expect(run.error?.httpCode).toBe(status);
-		expect(run.error?.context?.itemIndex).toBe(0);
-		expect(sandbox.requests).toHaveLength(1);
-	});
+	test.each(injected)(
+		'HTTP %s: message has code and message, description has status (and error id)',
+		async (status, code, message) => {
+			sandbox.setFaults({ on: [1], kinds: [status as '403'], retryAfterSeconds: 0 });
+			const run = await getSubscription({ faultHandling: { maxRetries: 0 } });
+			expect(run.error?.message).toBe(`${code}: ${message}`);
+			expect(run.error?.description).toContain(
+				`HTTP ${status} from GET /api/v2/subscriptions/${sandbox.fixtures.subscriptionId}`,
+			);
+			if (!['429', '500', '503'].includes(status))
+				expect(run.error?.description).toMatch(new RegExp(`; error id ${UUID_RE.source}$`));
+			expect(run.error?.httpCode).toBe(status);
+			expect(run.error?.context?.itemIndex).toBe(0);
+			expect(sandbox.requests).toHaveLength(1);
+		},
+	);
 
-	test('HTTP 400: the API\'s validation message', async () => {
-		const run = await runBilling(sandbox, { resource: 'customer', operation: 'create', name: sandbox.fixtures.customerName });
-		expect(run.error?.message).toBe(`ERR_BAD_REQUEST: name: A customer named '${sandbox.fixtures.customerName}' already exists.`);
+	test("HTTP 400: the API's validation message", async () => {
+		const run = await runBilling(sandbox, {
+			resource: 'customer',
+			operation: 'create',
+			name: sandbox.fixtures.customerName,
+		});
+		expect(run.error?.message).toBe(
+			`ERR_BAD_REQUEST: name: A customer named '${sandbox.fixtures.customerName}' already exists.`,
+		);
 		expect(run.error?.description).toBe('HTTP 400 from POST /api/v2/customers');
 		expect(run.error?.httpCode).toBe('400');
 	});
@@ -56,7 +99,11 @@ describe('API errors are clear for every status', () => {
 	test('HTTP 401: a wrong key', async () => {
 		const run = await runBilling(
 			sandbox,
-			{ resource: 'subscription', operation: 'get', subscriptionId: sandbox.fixtures.subscriptionId },
+			{
+				resource: 'subscription',
+				operation: 'get',
+				subscriptionId: sandbox.fixtures.subscriptionId,
+			},
 			{ apiKey: 'not-the-key-0000' },
 		);
 		expect(run.error?.message).toBe('ERR_UNAUTHORIZED: Invalid or missing API key.');
@@ -64,49 +111,100 @@ describe('API errors are clear for every status', () => {
 		expect(run.error?.httpCode).toBe('401');
 	});
 
-	test("HTTP 404: the error id of the API is in the description, then the next step for the unknown ID", async () => {
+	test('HTTP 404: the error id of the API is in the description, then the next step for the unknown ID', async () => {
 		const run = await getSubscription({ subscriptionId: 'no-such-subscription' });
 		expect(run.error?.message).toMatch(/^ERR_NOT_FOUND: .+/);
 		expect(run.error?.description).toMatch(
-			new RegExp(`^HTTP 404 from GET /api/v2/subscriptions/no-such-subscription; error id ${UUID_RE.source}\\. The API has no record with the ID "no-such-subscription" in Subscription, so nothing was changed\\. Give the subscription_id from `),
+			new RegExp(
+				`^HTTP 404 from GET /api/v2/subscriptions/no-such-subscription; error id ${UUID_RE.source}\\. The API has no record with the ID "no-such-subscription" in Subscription, so nothing was changed\\. Give the subscription_id from `,
+			),
 		);
 		expect(run.error?.httpCode).toBe('404');
 	});
 
 	test.each([
-		['502 with an HTML page', '502', 'HTTP 502: the API answered with an HTML page', 'with an HTML page (often from a proxy or gateway in front of the API); body: <html>Bad Gateway</html>'],
-		['500 with an empty body', 'empty', 'HTTP 500: the API answered with an empty body', 'with an empty body; body: (empty)'],
-		['200 with an HTML page', 'html', 'The API answered HTTP 200 with a body that is not JSON', 'text/html from GET'],
-	])('a body that is not JSON (%s) is named as such', async (_name, kind, message, inDescription) => {
-		sandbox.setFaults({ on: [1], kinds: [kind as '502'] });
-		const run = await getSubscription({ faultHandling: { maxRetries: 0 } });
-		expect(run.error?.message).toBe(message);
-		expect(run.error?.description).toContain(inDescription);
-		expect(run.items).toHaveLength(0);
-	});
+		[
+			'502 with an HTML page',
+			'502',
+			'HTTP 502: the API answered with an HTML page',
+			'with an HTML page (often from a proxy or gateway in front of the API); body: <html>Bad Gateway</html>',
+		],
+		[
+			'500 with an empty body',
+			'empty',
+			'HTTP 500: the API answered with an empty body',
+			'with an empty body; body: (empty)',
+		],
+		[
+			'200 with an HTML page',
+			'html',
+			'The API answered HTTP 200 with a body that is not JSON',
+			'text/html from GET',
+		],
+	])(
+		'a body that is not JSON (%s) is named as such',
+		async (_name, kind, message, inDescription) => {
+			sandbox.setFaults({ on: [1], kinds: [kind as '502'] });
+			const run = await getSubscription({ faultHandling: { maxRetries: 0 } });
+			expect(run.error?.message).toBe(message);
+			expect(run.error?.description).toContain(inDescription);
+			expect(run.items).toHaveLength(0);
+		},
+	);
 
 	test('with Continue On Fail, each failing item is an error item paired with its input; the others are processed', async () => {
 		const { subscriptionId, pausedSubscriptionId, noPhasesSubscriptionId } = sandbox.fixtures;
 		sandbox.setFaults({ rate: 1, kinds: ['422'], onlyPaths: new RegExp(pausedSubscriptionId) });
-		const ids = [subscriptionId, pausedSubscriptionId, noPhasesSubscriptionId, 'no-such-subscription'];
+		const ids = [
+			subscriptionId,
+			pausedSubscriptionId,
+			noPhasesSubscriptionId,
+			'no-such-subscription',
+		];
 		const run = await getSubscriptionsContinuingOnFail(sandbox, ids);
 		expect(run.error).toBeUndefined();
-		expect(run.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
+		expect(run.items.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+			{ item: 3 },
+		]);
 		expect(run.json[0].subscription_id).toBe(subscriptionId);
-		expect(run.json[1].error).toMatchObject({ message: 'ERR_UNPROCESSABLE: The request is well-formed but cannot be processed (injected fault).', code: 'ERR_UNPROCESSABLE', status: 422 });
+		expect(run.json[1].error).toMatchObject({
+			message:
+				'ERR_UNPROCESSABLE: The request is well-formed but cannot be processed (injected fault).',
+			code: 'ERR_UNPROCESSABLE',
+			status: 422,
+		});
 		expect(run.json[2].subscription_id).toBe(noPhasesSubscriptionId);
-		expect(run.json[3].error).toMatchObject({ message: expect.stringMatching(/^ERR_NOT_FOUND: /), code: 'ERR_NOT_FOUND', status: 404 });
+		expect(run.json[3].error).toMatchObject({
+			message: expect.stringMatching(/^ERR_NOT_FOUND: /),
+			code: 'ERR_NOT_FOUND',
+			status: 404,
+		});
 		expect(sandbox.requests).toHaveLength(4);
 	});
 });
 
 describe('reads are retried', () => {
 	test('a get survives 429, 500, 502, 503, a dropped connection and a cut-off body in a row', async () => {
-		sandbox.setFaults({ on: [1, 2, 3, 4, 5, 6], kinds: ['429', '500', '502', '503', 'drop', 'truncate'], retryAfterSeconds: 0 });
+		sandbox.setFaults({
+			on: [1, 2, 3, 4, 5, 6],
+			kinds: ['429', '500', '502', '503', 'drop', 'truncate'],
+			retryAfterSeconds: 0,
+		});
 		const run = await getSubscription({ faultHandling: { maxRetries: 6, retryDelay: 1 } });
 		expect(run.error).toBeUndefined();
 		expect(run.json[0].subscription_id).toBe(sandbox.fixtures.subscriptionId);
-		expect(sandbox.requests.map((request) => request.fault ?? 'ok')).toEqual(['429', '500', '502', '503', 'drop', 'truncate', 'ok']);
+		expect(sandbox.requests.map((request) => request.fault ?? 'ok')).toEqual([
+			'429',
+			'500',
+			'502',
+			'503',
+			'drop',
+			'truncate',
+			'ok',
+		]);
 	});
 
 	test('a get survives an answer slower than the timeout', async () => {
@@ -118,7 +216,11 @@ describe('reads are retried', () => {
 
 	test('a search (POST) is a read: retried with the same body', async () => {
 		sandbox.setFaults({ on: [1, 2], kinds: ['503', 'drop'], retryAfterSeconds: 0 });
-		const run = await runBilling(sandbox, { resource: 'customer', operation: 'search', searchFields: { name: 'a' }, returnAll: true }, { retryDelay: 5 });
+		const run = await runBilling(
+			sandbox,
+			{ resource: 'customer', operation: 'search', searchFields: { name: 'a' }, returnAll: true },
+			{ retryDelay: 5 },
+		);
 		expect(run.error).toBeUndefined();
 		expect(sandbox.requests).toHaveLength(3);
 		for (const request of sandbox.requests) expect(request.body).toEqual({ name: 'a' });
@@ -135,31 +237,50 @@ describe('reads are retried', () => {
 		sandbox.setFaults({ on: [1], kinds: ['429'], retryAfterSeconds: 120 });
 		const run = await getSubscription();
 		expect(run.error?.message).toMatch(/^ERR_RATE_LIMITED: /);
-		expect(run.error?.description).toContain('the API asked to wait 120 s before retrying, longer than the 60 s this node waits');
+		expect(run.error?.description).toContain(
+			'the API asked to wait 120 s before retrying, longer than the 60 s this node waits',
+		);
 		expect(sandbox.requests).toHaveLength(1);
 	});
 
 	test('network errors are named: refused, timed out, cut off', async () => {
 		const refused = await runBilling(
 			sandbox,
-			{ resource: 'subscription', operation: 'get', subscriptionId: 'sub-1', faultHandling: { maxRetries: 1, retryDelay: 1 } },
+			{
+				resource: 'subscription',
+				operation: 'get',
+				subscriptionId: 'sub-1',
+				faultHandling: { maxRetries: 1, retryDelay: 1 },
+			},
 			{ baseUrl: 'http://127.0.0.1:1/api/v2' },
 		);
 		expect(refused.error?.message).toBe('The Subscription Billing API could not be reached');
-		expect(refused.error?.description).toBe('connect ECONNREFUSED 127.0.0.1:1 (ECONNREFUSED) on GET /api/v2/subscriptions/sub-1 after 2 attempts');
+		expect(refused.error?.description).toBe(
+			'connect ECONNREFUSED 127.0.0.1:1 (ECONNREFUSED) on GET /api/v2/subscriptions/sub-1 after 2 attempts',
+		);
 		sandbox.setFaults({ on: [1], kinds: ['slow'], slowMs: SLOW_MS });
-		const slow = await getSubscription({ faultHandling: { maxRetries: 0 }, requestOptions: SHORT_TIMEOUT });
+		const slow = await getSubscription({
+			faultHandling: { maxRetries: 0 },
+			requestOptions: SHORT_TIMEOUT,
+		});
 		expect(slow.error?.message).toBe('The Subscription Billing API did not answer in time');
 		expect(slow.error?.description).toMatch(/^nothing received for 600 ms \(ETIMEDOUT\) on GET /);
 		sandbox.setFaults({ on: [2], kinds: ['drop'] });
 		const dropped = await getSubscription({ faultHandling: { maxRetries: 0 } });
-		expect(dropped.error?.message).toBe('The connection to the Subscription Billing API broke before the answer was complete');
+		expect(dropped.error?.message).toBe(
+			'The connection to the Subscription Billing API broke before the answer was complete',
+		);
 		expect(dropped.error?.description).toMatch(/^socket hang up \(ECONNRESET\) on GET /);
 	});
 });
 
 describe('retry rules', () => {
-	const http = (status: number, headers: IDataObject = {}): Failure => ({ type: 'http', status, body: {}, headers });
+	const http = (status: number, headers: IDataObject = {}): Failure => ({
+		type: 'http',
+		status,
+		body: {},
+		headers,
+	});
 	const network = (code: string): Failure => ({ type: 'network', code, detail: code });
 
 	test.each([
@@ -173,16 +294,24 @@ describe('retry rules', () => {
 		['404', false, false, http(404)],
 		['409', false, false, http(409)],
 		['302', false, false, http(302)],
-		['200 without JSON', true, false, { type: 'notJson', status: 200, body: '<html>', contentType: 'text/html' } as Failure],
+		[
+			'200 without JSON',
+			true,
+			false,
+			{ type: 'notJson', status: 200, body: '<html>', contentType: 'text/html' } as Failure,
+		],
 		['ECONNREFUSED', true, true, network('ECONNREFUSED')],
 		['ENOTFOUND', true, true, network('ENOTFOUND')],
 		['ECONNRESET', true, false, network('ECONNRESET')],
 		['ECONNABORTED (timeout)', true, false, network('ECONNABORTED')],
 		['ERR_BAD_RESPONSE (cut off)', true, false, network('ERR_BAD_RESPONSE')],
-	] as Array<[string, boolean, boolean, Failure]>)('%s: read retried %p, write without key retried %p', (_name, read, plainWrite, failure) => {
-		expect(isRetryable(failure, true)).toBe(read);
-		expect(isRetryable(failure, false)).toBe(plainWrite);
-	});
+	] as Array<[string, boolean, boolean, Failure]>)(
+		'%s: read retried %p, write without key retried %p',
+		(_name, read, plainWrite, failure) => {
+			expect(isRetryable(failure, true)).toBe(read);
+			expect(isRetryable(failure, false)).toBe(plainWrite);
+		},
+	);
 
 	test('Retry-After is honoured (seconds or HTTP date), never shortened, capped by stopping', () => {
 		const settings = { ...DEFAULT_RETRY, initialDelayMs: 0 };
@@ -207,7 +336,11 @@ describe('retry rules', () => {
 });
 
 describe('writes are applied once', () => {
-	function createUsage(transactionId: string, faultHandling: IDataObject = {}, extra: INodeParameters = {}) {
+	function createUsage(
+		transactionId: string,
+		faultHandling: IDataObject = {},
+		extra: INodeParameters = {},
+	) {
 		const { subscriptionId, usageBrickId } = sandbox.fixtures;
 		return runBilling(sandbox, {
 			resource: 'usage',
@@ -223,7 +356,8 @@ describe('writes are applied once', () => {
 		});
 	}
 	const keys = () => sandbox.requests.map((request) => request.headers[KEY_HEADER]);
-	const customersNamed = (name: string) => [...state().customers.values()].filter((customer) => customer.name === name);
+	const customersNamed = (name: string) =>
+		[...state().customers.values()].filter((customer) => customer.name === name);
 
 	test.each(['slow', 'truncate'] as const)(
 		'usage create whose answer is lost after the API applied it (%s): retried with the same key, replayed, one entry',
@@ -231,8 +365,16 @@ describe('writes are applied once', () => {
 			sandbox.setFaults({ on: [1], kinds: [kind], slowMs: SLOW_MS });
 			const run = await createUsage(`txn-${kind}`);
 			expect(run.error).toBeUndefined();
-			expect(run.json).toEqual([expect.objectContaining({ transaction_id: `txn-${kind}`, value: 5 })]);
-			expect(sandbox.requests.map((request) => [request.fault ?? 'ok', request.status, replayed(request)])).toEqual([
+			expect(run.json).toEqual([
+				expect.objectContaining({ transaction_id: `txn-${kind}`, value: 5 }),
+			]);
+			expect(
+				sandbox.requests.map((request) => [
+					request.fault ?? 'ok',
+					request.status,
+					replayed(request),
+				]),
+			).toEqual([
 				[kind, 201, false],
 				['ok', 201, true],
 			]);
@@ -244,17 +386,29 @@ describe('writes are applied once', () => {
 
 	test('customer create through a 503, a cut-off answer and a 500: one customer, one key', async () => {
 		sandbox.setFaults({ on: [1, 2, 3], kinds: ['503', 'truncate', '500'], retryAfterSeconds: 0 });
-		const run = await runBilling(sandbox, { resource: 'customer', operation: 'create', name: 'Initech Fault Test', faultHandling: { retryDelay: 1 } });
+		const run = await runBilling(sandbox, {
+			resource: 'customer',
+			operation: 'create',
+			name: 'Initech Fault Test',
+			faultHandling: { retryDelay: 1 },
+		});
 		expect(run.error).toBeUndefined();
 		expect(run.json[0].name).toBe('Initech Fault Test');
-		expect(sandbox.requests.map((request) => request.fault ?? (replayed(request) ? 'replayed' : 'ok'))).toEqual(['503', 'truncate', '500', 'replayed']);
+		expect(
+			sandbox.requests.map((request) => request.fault ?? (replayed(request) ? 'replayed' : 'ok')),
+		).toEqual(['503', 'truncate', '500', 'replayed']);
 		expect(new Set(keys()).size).toBe(1);
 		expect(customersNamed('Initech Fault Test')).toHaveLength(1);
 		expect(run.json[0].customer_id).toBe(customersNamed('Initech Fault Test')[0].customer_id);
 	});
 
 	test('a re-run of the same workflow is a new execution: new keys, and the API processes each write again', async () => {
-		const parameters = { resource: 'customer', operation: 'create', name: 'Re-run Ltd', additionalFields: { externalId: 'ext-rerun' } };
+		const parameters = {
+			resource: 'customer',
+			operation: 'create',
+			name: 'Re-run Ltd',
+			additionalFields: { externalId: 'ext-rerun' },
+		};
 		const first = await runBilling(sandbox, parameters);
 		const second = await runBilling(sandbox, parameters);
 		const usageFirst = await createUsage('txn-rerun');
@@ -262,8 +416,12 @@ describe('writes are applied once', () => {
 		expect(first.error).toBeUndefined();
 		expect(usageFirst.error).toBeUndefined();
 		// Not replayed: the API sees the second creation of each and refuses the duplicate itself.
-		expect(second.error?.message).toBe("ERR_BAD_REQUEST: name: A customer named 'Re-run Ltd' already exists.");
-		expect(usageSecond.error?.message).toBe("ERR_BAD_REQUEST: transaction_id: A usage entry with transaction_id 'txn-rerun' already exists.");
+		expect(second.error?.message).toBe(
+			"ERR_BAD_REQUEST: name: A customer named 'Re-run Ltd' already exists.",
+		);
+		expect(usageSecond.error?.message).toBe(
+			"ERR_BAD_REQUEST: transaction_id: A usage entry with transaction_id 'txn-rerun' already exists.",
+		);
 		expect(keys()[0]).not.toBe(keys()[1]);
 		expect(keys()[2]).not.toBe(keys()[3]);
 		expect(sandbox.requests.map((request) => [request.status, replayed(request)])).toEqual([
@@ -278,14 +436,22 @@ describe('writes are applied once', () => {
 	test('different items get different keys; a custom key is sent as given', async () => {
 		const run = await runBilling(
 			sandbox,
-			{ resource: 'customer', operation: 'create', name: '={{ $json.name }}', faultHandling: { retryDelay: 1 } },
+			{
+				resource: 'customer',
+				operation: 'create',
+				name: '={{ $json.name }}',
+				faultHandling: { retryDelay: 1 },
+			},
 			{ items: [{ name: 'Item Zero Ltd' }, { name: 'Item One Ltd' }] },
 		);
 		expect(run.error).toBeUndefined();
 		expect(new Set(keys()).size).toBe(2);
 		sandbox.clearRequests();
 		await runBilling(sandbox, {
-			resource: 'customer', operation: 'create', name: 'Custom Key Ltd', faultHandling: { idempotency: 'custom', idempotencyKey: '={{ "order-" + 42 }}' },
+			resource: 'customer',
+			operation: 'create',
+			name: 'Custom Key Ltd',
+			faultHandling: { idempotency: 'custom', idempotencyKey: '={{ "order-" + 42 }}' },
 		});
 		expect(keys()).toEqual(['order-42']);
 	});
@@ -294,7 +460,9 @@ describe('writes are applied once', () => {
 		sandbox.setFaults({ on: [1], kinds: ['slow'], slowMs: SLOW_MS });
 		const slow = await createUsage('txn-off-slow', { idempotency: 'off', maxRetries: 4 });
 		expect(slow.error?.message).toBe('The Subscription Billing API did not answer in time');
-		expect(slow.error?.description).toContain('The write may have been applied by the API; it was not repeated because it carries no idempotency key');
+		expect(slow.error?.description).toContain(
+			'The write may have been applied by the API; it was not repeated because it carries no idempotency key',
+		);
 		expect(sandbox.requests).toHaveLength(1);
 		expect(keys()).toEqual([undefined]);
 		expect(state().usage.has('txn-off-slow')).toBe(true);
@@ -318,7 +486,12 @@ describe('writes are applied once', () => {
 	test('without a key, a refused connection is retried (nothing reached the API)', async () => {
 		const run = await runBilling(
 			sandbox,
-			{ resource: 'customer', operation: 'create', name: 'Nowhere Ltd', faultHandling: { idempotency: 'off', maxRetries: 2, retryDelay: 1 } },
+			{
+				resource: 'customer',
+				operation: 'create',
+				name: 'Nowhere Ltd',
+				faultHandling: { idempotency: 'off', maxRetries: 2, retryDelay: 1 },
+			},
 			{ baseUrl: 'http://127.0.0.1:1/api/v2' },
 		);
 		expect(run.error?.message).toBe('The Subscription Billing API could not be reached');
@@ -327,7 +500,10 @@ describe('writes are applied once', () => {
 
 	test('a rejected write (4xx) says nothing about having been applied', async () => {
 		const run = await runBilling(sandbox, {
-			resource: 'customer', operation: 'create', name: sandbox.fixtures.customerName, faultHandling: { idempotency: 'off' },
+			resource: 'customer',
+			operation: 'create',
+			name: sandbox.fixtures.customerName,
+			faultHandling: { idempotency: 'off' },
 		});
 		expect(run.error?.message).toMatch(/^ERR_BAD_REQUEST: /);
 		expect(run.error?.description).not.toContain('may have been applied');
@@ -379,16 +555,36 @@ describe('Return All over many pages under mixed faults', () => {
 		expect(new Set(offsets).size).toBe(pages);
 		// The request that completed a page is its last one: nothing for a page after its answer came.
 		for (const offset of new Set(offsets)) {
-			expect(requests.filter((request) => offsetOf(request) === offset).at(-1)?.fault).toBeUndefined();
+			expect(
+				requests.filter((request) => offsetOf(request) === offset).at(-1)?.fault,
+			).toBeUndefined();
 		}
 
 		const byKind: Record<string, number> = {};
-		for (const request of requests) if (request.fault) byKind[request.fault] = (byKind[request.fault] ?? 0) + 1;
+		for (const request of requests)
+			if (request.fault) byKind[request.fault] = (byKind[request.fault] ?? 0) + 1;
 		const faults = Object.values(byKind).reduce((sum, count) => sum + count, 0);
 		expect(faults / requests.length).toBeGreaterThanOrEqual(0.2);
-		expect(Object.keys(byKind).sort()).toEqual(['429', '500', '502', '503', 'drop', 'slow', 'truncate']);
+		expect(Object.keys(byKind).sort()).toEqual([
+			'429',
+			'500',
+			'502',
+			'503',
+			'drop',
+			'slow',
+			'truncate',
+		]);
 		if (process.env.RELIABILITY_REPORT) {
-			console.log(JSON.stringify({ pages, invoices: INVOICES, requests: requests.length, retries: requests.length - pages, faults, byKind }));
+			console.log(
+				JSON.stringify({
+					pages,
+					invoices: INVOICES,
+					requests: requests.length,
+					retries: requests.length - pages,
+					faults,
+					byKind,
+				}),
+			);
 		}
 	});
 });

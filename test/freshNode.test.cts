@@ -46,7 +46,9 @@ const UNTOUCHED: Record<string, string> = {
  * the value a user would then give.
  */
 function unmarked(): Record<string, Array<[string, INodeParameters]>> {
-	const bricks = { bricksUi: { brick: [{ brickId: byId(sandbox.fixtures.addOnBrickId), quantity: 1 }] } };
+	const bricks = {
+		bricksUi: { brick: [{ brickId: byId(sandbox.fixtures.addOnBrickId), quantity: 1 }] },
+	};
 	return {
 		'customer.search': [['Search Fields', { searchFields: { name: 'acme' } }]],
 		'customer.update': [['Update Fields', { updateFields: { legalName: 'Acme Corporation Ltd' } }]],
@@ -68,7 +70,9 @@ function given(resource: string, operation: string, name: string): INodeParamete
 		name: 'Fresh Node Ltd',
 		externalId: 'EXT-FRESH-1',
 		customerId: byId(f.customerId),
-		subscriptionId: byId(resource === 'subscription' ? f.openOrderSubscriptionId : f.subscriptionId),
+		subscriptionId: byId(
+			resource === 'subscription' ? f.openOrderSubscriptionId : f.subscriptionId,
+		),
 		paymentMethodId: f.paymentMethodId,
 		milestoneId: byId(f.milestoneId),
 		billOn: 'NEXT_INVOICE',
@@ -79,7 +83,8 @@ function given(resource: string, operation: string, name: string): INodeParamete
 		transactionId: operation === 'create' ? 'txn-fresh-node' : f.usageTransactionId,
 		brickId: byId(f.usageBrickId),
 	};
-	if (!(name in values)) throw new Error(`no value for the marked field ${name} of ${resource} → ${operation}`);
+	if (!(name in values))
+		throw new Error(`no value for the marked field ${name} of ${resource} → ${operation}`);
 	return values[name];
 }
 
@@ -93,17 +98,24 @@ function expectRefused(run: BillingRun, field: string): void {
 const operations = nonGetOperations();
 
 test('every operation that is not a GET is covered', () => {
-	expect(operations.map(([resource, operation]) => `${resource}.${operation}`).sort()).toEqual(Object.keys(UNTOUCHED).sort());
+	expect(operations.map(([resource, operation]) => `${resource}.${operation}`).sort()).toEqual(
+		Object.keys(UNTOUCHED).sort(),
+	);
 });
 
 describe.each(operations)('%s → %s added fresh from the nodes panel', (resource, operation) => {
 	const key = `${resource}.${operation}`;
 
 	test('run untouched: refused before sending, naming the field (n8n names the fields it marks; the node names the rest)', async () => {
-		const parameters = freshParameters(resource, operation) as INodeParameters & { resource: string; operation: string };
+		const parameters = freshParameters(resource, operation) as INodeParameters & {
+			resource: string;
+			operation: string;
+		};
 		if (Object.keys(editorIssues(parameters)).length > 0) {
 			await expect(runBilling(sandbox, parameters)).rejects.toThrow(
-				new RegExp(`^The workflow has issues and cannot be executed .*Parameter \\\\"${UNTOUCHED[key]}\\\\" is required`),
+				new RegExp(
+					`^The workflow has issues and cannot be executed .*Parameter \\\\"${UNTOUCHED[key]}\\\\" is required`,
+				),
 			);
 			expect(sandbox.requests).toHaveLength(0);
 		} else {
@@ -113,15 +125,25 @@ describe.each(operations)('%s → %s added fresh from the nodes panel', (resourc
 
 	test('with the marked fields filled in: each required field left untouched is refused, then the request goes out', async () => {
 		const parameters = freshParameters(resource, operation);
-		for (const name of Object.keys(editorIssues(parameters))) parameters[name] = given(resource, operation, name);
+		for (const name of Object.keys(editorIssues(parameters)))
+			parameters[name] = given(resource, operation, name);
 		expect(editorIssues(parameters)).toEqual({});
 		for (const [field, change] of unmarked()[key] ?? []) {
 			sandbox.clearRequests();
-			expectRefused(await runBilling(sandbox, parameters as INodeParameters & { resource: string; operation: string }), field);
+			expectRefused(
+				await runBilling(
+					sandbox,
+					parameters as INodeParameters & { resource: string; operation: string },
+				),
+				field,
+			);
 			Object.assign(parameters, change);
 		}
 		sandbox.clearRequests();
-		const run = await runBilling(sandbox, parameters as INodeParameters & { resource: string; operation: string });
+		const run = await runBilling(
+			sandbox,
+			parameters as INodeParameters & { resource: string; operation: string },
+		);
 		expect(run.error?.description ?? '').not.toBe(NOTHING_SENT);
 		expect(sandbox.requests.length).toBeGreaterThan(0);
 	});

@@ -1,7 +1,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NodeConnectionTypes } from 'n8n-workflow';
-import type { IAuthenticateGeneric, ICredentialType, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IAuthenticateGeneric,
+	ICredentialType,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
 import { START_NODE_TYPE, runNode, runWorkflow, shutdownN8nCore } from './harness/index.cjs';
 
@@ -9,14 +14,23 @@ class HarnessTestApi implements ICredentialType {
 	name = 'harnessTestApi';
 	displayName = 'Harness Test API';
 	properties: ICredentialType['properties'] = [
-		{ displayName: 'API Key', name: 'apiKey', type: 'string', typeOptions: { password: true }, default: '' },
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+		},
 		{ displayName: 'Base URL', name: 'baseUrl', type: 'string', default: 'http://127.0.0.1:1' },
 		{ displayName: 'Region', name: 'region', type: 'string', default: 'eu' },
 	];
 	authenticate: IAuthenticateGeneric = {
 		type: 'generic',
 		properties: {
-			headers: { Authorization: '=Bearer {{$credentials.apiKey}}', 'X-Region': '={{$credentials.region}}' },
+			headers: {
+				Authorization: '=Bearer {{$credentials.apiKey}}',
+				'X-Region': '={{$credentials.region}}',
+			},
 		},
 	};
 }
@@ -32,7 +46,10 @@ class HarnessTest implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'harnessTestApi', required: true }],
-		requestDefaults: { baseURL: '={{$credentials.baseUrl}}', headers: { Accept: 'application/json' } },
+		requestDefaults: {
+			baseURL: '={{$credentials.baseUrl}}',
+			headers: { Accept: 'application/json' },
+		},
 		properties: [
 			{
 				displayName: 'Operation',
@@ -115,7 +132,11 @@ describe('test harness', () => {
 		});
 
 		expect(result.error).toBeUndefined();
-		expect(seen.map((r) => r.url).sort()).toEqual(['/api/things/a', '/api/things/b', '/api/things/c']);
+		expect(seen.map((r) => r.url).sort()).toEqual([
+			'/api/things/a',
+			'/api/things/b',
+			'/api/things/c',
+		]);
 		expect(result.items.map((i) => i.json.id)).toEqual(['a', 'b', 'c']);
 		expect(result.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 	});
@@ -152,7 +173,9 @@ describe('test harness', () => {
 	it('runs chained workflows with runWorkflow', async () => {
 		const credentials = { 'cred-1': { apiKey: 'chain-key', baseUrl } };
 		const nodeCredentials = { harnessTestApi: { id: 'cred-1', name: 'Test' } };
-		const link = (node: string) => ({ main: [[{ node, type: NodeConnectionTypes.Main, index: 0 }]] });
+		const link = (node: string) => ({
+			main: [[{ node, type: NodeConnectionTypes.Main, index: 0 }]],
+		});
 		const result = await runWorkflow({
 			nodeTypes: [new HarnessTest()],
 			credentialTypes: [new HarnessTestApi()],
@@ -160,14 +183,31 @@ describe('test harness', () => {
 			startItems: [{ id: 'x' }],
 			workflow: {
 				nodes: [
-					{ id: '1', name: 'Start', type: START_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} },
 					{
-						id: '2', name: 'First', type: 'harnessTest', typeVersion: 1, position: [200, 0],
-						parameters: { operation: 'get', thingId: '={{ $json.id }}' }, credentials: nodeCredentials,
+						id: '1',
+						name: 'Start',
+						type: START_NODE_TYPE,
+						typeVersion: 1,
+						position: [0, 0],
+						parameters: {},
 					},
 					{
-						id: '3', name: 'Second', type: 'harnessTest', typeVersion: 1, position: [400, 0],
-						parameters: { operation: 'get', thingId: '={{ $json.name }}' }, credentials: nodeCredentials,
+						id: '2',
+						name: 'First',
+						type: 'harnessTest',
+						typeVersion: 1,
+						position: [200, 0],
+						parameters: { operation: 'get', thingId: '={{ $json.id }}' },
+						credentials: nodeCredentials,
+					},
+					{
+						id: '3',
+						name: 'Second',
+						type: 'harnessTest',
+						typeVersion: 1,
+						position: [400, 0],
+						parameters: { operation: 'get', thingId: '={{ $json.name }}' },
+						credentials: nodeCredentials,
 					},
 				],
 				connections: { Start: link('First'), First: link('Second') },
@@ -177,6 +217,8 @@ describe('test harness', () => {
 		expect(result.errorOf('Second')).toBeUndefined();
 		expect(seen.map((r) => r.url)).toEqual(['/api/things/x', '/api/things/Thing%20x']);
 		expect(seen.every((r) => r.headers.authorization === 'Bearer chain-key')).toBe(true);
-		expect(result.outputOf('Second').map((i) => i.json)).toEqual([{ id: 'Thing x', name: 'Thing Thing x' }]);
+		expect(result.outputOf('Second').map((i) => i.json)).toEqual([
+			{ id: 'Thing x', name: 'Thing Thing x' },
+		]);
 	});
 });

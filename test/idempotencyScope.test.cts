@@ -4,13 +4,26 @@
  * with another request refused): a retry never doubles a write, a write asked for again is
  * applied again.
  */
-import { NodeConnectionTypes, type IDataObject, type IExecutePaginationFunctions, type INode, type INodeParameters, type INodeType, type IRun } from 'n8n-workflow';
+import {
+	NodeConnectionTypes,
+	type IDataObject,
+	type IExecutePaginationFunctions,
+	type INode,
+	type INodeParameters,
+	type INodeType,
+	type IRun,
+} from 'n8n-workflow';
 import { SubscriptionBillingApi } from '../credentials/SubscriptionBillingApi.credentials';
 import { SubscriptionBilling } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
 import { keyScope } from '../nodes/SubscriptionBilling/execute/idempotency';
 import { runWorkflow } from './harness/index.cjs';
 import { START_NODE_TYPE } from './harness/node-types.cjs';
-import { runBilling, useSandbox, type BillingRun, type ReceivedRequest } from './helpers/billing.cjs';
+import {
+	runBilling,
+	useSandbox,
+	type BillingRun,
+	type ReceivedRequest,
+} from './helpers/billing.cjs';
 
 const KEY_HEADER = 'x-service-idempotent-operation-key';
 
@@ -21,29 +34,54 @@ interface Milestone {
 	quantity_completed: number;
 	completions: Array<{ invoice_id: string | null }>;
 }
-const milestone = () => (sandbox.state.milestones as Map<string, Milestone>).get(sandbox.fixtures.milestoneId)!;
+const milestone = () =>
+	(sandbox.state.milestones as Map<string, Milestone>).get(sandbox.fixtures.milestoneId)!;
 const defaultPaymentMethod = () => {
-	const subscription = (sandbox.state.subscriptions as Map<string, IDataObject>).get(sandbox.fixtures.subscriptionId)!;
-	return (sandbox.state.customers as Map<string, IDataObject>).get(String(subscription.customer_id))!.default_payment_method_id;
+	const subscription = (sandbox.state.subscriptions as Map<string, IDataObject>).get(
+		sandbox.fixtures.subscriptionId,
+	)!;
+	return (sandbox.state.customers as Map<string, IDataObject>).get(
+		String(subscription.customer_id),
+	)!.default_payment_method_id;
 };
 const keyOf = (request: ReceivedRequest) => request.headers[KEY_HEADER];
 const keys = () => sandbox.requests.map(keyOf);
 /** Each request as [fault or 'ok', status, replayed]. */
 const outcomes = () =>
-	sandbox.requests.map((request) => [request.fault ?? 'ok', request.status, (request as ReceivedRequest & { replayed?: boolean }).replayed ?? false]);
+	sandbox.requests.map((request) => [
+		request.fault ?? 'ok',
+		request.status,
+		(request as ReceivedRequest & { replayed?: boolean }).replayed ?? false,
+	]);
 
 /** Subscription Milestone → Complete, quantity 1, billed immediately (a standalone invoice each time). */
-function completeOne(faultHandling: IDataObject = {}, options: Parameters<typeof runBilling>[2] = {}): Promise<BillingRun> {
+function completeOne(
+	faultHandling: IDataObject = {},
+	options: Parameters<typeof runBilling>[2] = {},
+): Promise<BillingRun> {
 	const { subscriptionId, milestoneId } = sandbox.fixtures;
 	return runBilling(
 		sandbox,
-		{ resource: 'subscriptionMilestone', operation: 'complete', subscriptionId, milestoneId, quantity: 1, billOn: 'IMMEDIATELY', faultHandling: { retryDelay: 1, ...faultHandling } },
+		{
+			resource: 'subscriptionMilestone',
+			operation: 'complete',
+			subscriptionId,
+			milestoneId,
+			quantity: 1,
+			billOn: 'IMMEDIATELY',
+			faultHandling: { retryDelay: 1, ...faultHandling },
+		},
 		options,
 	);
 }
 
 function setDefault(paymentMethodId: string): Promise<BillingRun> {
-	const parameters: INodeParameters = { resource: 'paymentMethod', operation: 'setDefault', subscriptionId: sandbox.fixtures.subscriptionId, paymentMethodId };
+	const parameters: INodeParameters = {
+		resource: 'paymentMethod',
+		operation: 'setDefault',
+		subscriptionId: sandbox.fixtures.subscriptionId,
+		paymentMethodId,
+	};
 	return runBilling(sandbox, parameters);
 }
 
@@ -72,8 +110,13 @@ describe('a write asked for again is applied again', () => {
 		const invoices = [first.json[0].invoice_id, second.json[0].invoice_id];
 		expect(invoices[0]).not.toBe(invoices[1]);
 		expect(milestone().quantity_completed).toBe(before + 2);
-		expect(milestone().completions.slice(-2).map((completion) => completion.invoice_id)).toEqual(invoices);
-		for (const id of invoices) expect((sandbox.state.invoicesById as Map<string, unknown>).has(String(id))).toBe(true);
+		expect(
+			milestone()
+				.completions.slice(-2)
+				.map((completion) => completion.invoice_id),
+		).toEqual(invoices);
+		for (const id of invoices)
+			expect((sandbox.state.invoicesById as Map<string, unknown>).has(String(id))).toBe(true);
 		expect(outcomes()).toEqual([
 			['ok', 200, false],
 			['ok', 200, false],
@@ -88,12 +131,18 @@ describe('a write asked for again is applied again', () => {
 		for (const id of [b, a, b]) {
 			const run = await setDefault(id);
 			expectOk(run);
-			expect(run.json).toEqual([{ subscription_id: sandbox.fixtures.subscriptionId, default_payment_method_id: id }]);
+			expect(run.json).toEqual([
+				{ subscription_id: sandbox.fixtures.subscriptionId, default_payment_method_id: id },
+			]);
 			expect(defaultPaymentMethod()).toBe(id);
 		}
 		expect(outcomes().map(([, , replayed]) => replayed)).toEqual([false, false, false]);
 		expect(new Set(keys()).size).toBe(3);
-		const readBack = await runBilling(sandbox, { resource: 'paymentMethod', operation: 'getDefault', subscriptionId: sandbox.fixtures.subscriptionId });
+		const readBack = await runBilling(sandbox, {
+			resource: 'paymentMethod',
+			operation: 'getDefault',
+			subscriptionId: sandbox.fixtures.subscriptionId,
+		});
 		expect(readBack.json[0].payment_method_id).toBe(b);
 	});
 
@@ -113,18 +162,45 @@ describe('a write asked for again is applied again', () => {
 		const before = milestone().quantity_completed;
 		const { subscriptionId, milestoneId } = sandbox.fixtures;
 		const billing: INode = {
-			id: 'billing-node', name: 'Complete Milestone', type: new SubscriptionBilling().description.name, typeVersion: 1, position: [200, 0],
-			parameters: { resource: 'subscriptionMilestone', operation: 'complete', subscriptionId, milestoneId, quantity: 1, billOn: 'IMMEDIATELY' },
+			id: 'billing-node',
+			name: 'Complete Milestone',
+			type: new SubscriptionBilling().description.name,
+			typeVersion: 1,
+			position: [200, 0],
+			parameters: {
+				resource: 'subscriptionMilestone',
+				operation: 'complete',
+				subscriptionId,
+				milestoneId,
+				quantity: 1,
+				billOn: 'IMMEDIATELY',
+			},
 			credentials: { subscriptionBillingApi: { id: 'billing-credential', name: 'Billing' } },
 		};
-		const start: INode = { id: 'start-node', name: 'Start', type: START_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} };
+		const start: INode = {
+			id: 'start-node',
+			name: 'Start',
+			type: START_NODE_TYPE,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		};
 		// Two connections from Start to the node: n8n runs it once per arrival, as in a loop.
 		const toBilling = { node: billing.name, type: NodeConnectionTypes.Main, index: 0 };
 		const result = await runWorkflow({
 			nodeTypes: [new SubscriptionBilling()],
 			credentialTypes: [new SubscriptionBillingApi()],
-			credentials: { 'billing-credential': { apiKey: sandbox.apiKey, environment: 'production', productionBaseUrl: sandbox.baseUrl } },
-			workflow: { nodes: [start, billing], connections: { Start: { main: [[toBilling, toBilling]] } } },
+			credentials: {
+				'billing-credential': {
+					apiKey: sandbox.apiKey,
+					environment: 'production',
+					productionBaseUrl: sandbox.baseUrl,
+				},
+			},
+			workflow: {
+				nodes: [start, billing],
+				connections: { Start: { main: [[toBilling, toBilling]] } },
+			},
 		});
 		const runs = result.run.data.resultData.runData[billing.name];
 		expect(runs).toHaveLength(2);
@@ -140,7 +216,10 @@ describe('a write asked for again is applied again', () => {
 
 	test('a custom key is the business key: the same key is applied once across executions', async () => {
 		const before = milestone().quantity_completed;
-		const custom = { idempotency: 'custom', idempotencyKey: '={{ "milestone-" + $json.order_id }}' };
+		const custom = {
+			idempotency: 'custom',
+			idempotencyKey: '={{ "milestone-" + $json.order_id }}',
+		};
 		const first = await completeOne(custom, { items: [{ order_id: 'A-1001' }] });
 		const again = await completeOne(custom, { items: [{ order_id: 'A-1001' }] });
 		const other = await completeOne(custom, { items: [{ order_id: 'A-1002' }] });
@@ -158,7 +237,13 @@ describe('a write asked for again is applied again', () => {
 		expectOk(await completeOne(key));
 		const { subscriptionId, milestoneId } = sandbox.fixtures;
 		const refused = await runBilling(sandbox, {
-			resource: 'subscriptionMilestone', operation: 'complete', subscriptionId, milestoneId, quantity: 2, billOn: 'IMMEDIATELY', faultHandling: key,
+			resource: 'subscriptionMilestone',
+			operation: 'complete',
+			subscriptionId,
+			milestoneId,
+			quantity: 2,
+			billOn: 'IMMEDIATELY',
+			faultHandling: key,
 		});
 		expect(refused.items).toHaveLength(0);
 		expect(refused.error?.message).toBe(
@@ -186,7 +271,10 @@ describe('a retry never doubles a write', () => {
 	test("n8n's Settings → Retry On Fail runs the node again in the same run: the same key, replayed, applied once", async () => {
 		const before = milestone().quantity_completed;
 		sandbox.setFaults({ on: [1], kinds: ['truncate'] });
-		const run = await completeOne({ maxRetries: 0 }, { settings: { retryOnFail: true, maxTries: 2, waitBetweenTries: 1 } });
+		const run = await completeOne(
+			{ maxRetries: 0 },
+			{ settings: { retryOnFail: true, maxTries: 2, waitBetweenTries: 1 } },
+		);
 		expectOk(run);
 		expectCutOffThenReplayedOnce(before);
 	});
@@ -194,7 +282,10 @@ describe('a retry never doubles a write', () => {
 	test('with Idempotency Off, Retry On Fail sends the write again and the API applies it twice (why Off is not the default)', async () => {
 		const before = milestone().quantity_completed;
 		sandbox.setFaults({ on: [1], kinds: ['truncate'] });
-		const run = await completeOne({ maxRetries: 0, idempotency: 'off' }, { settings: { retryOnFail: true, maxTries: 2, waitBetweenTries: 1 } });
+		const run = await completeOne(
+			{ maxRetries: 0, idempotency: 'off' },
+			{ settings: { retryOnFail: true, maxTries: 2, waitBetweenTries: 1 } },
+		);
 		expectOk(run);
 		expect(outcomes()).toEqual([
 			['truncate', 200, false],
@@ -215,7 +306,8 @@ describe("n8n's Retry of a failed execution (executions list)", () => {
 		expect(run.run.data.resultData.error).toBeDefined();
 		return run;
 	}
-	const retry = (failed: IRun) => completeOne({ maxRetries: 0 }, { items: [{}, {}], retryOf: failed });
+	const retry = (failed: IRun) =>
+		completeOne({ maxRetries: 0 }, { items: [{}, {}], retryOf: failed });
 
 	test('one item applied, one refused with 503: the retry replays the first and applies the second, under the same keys', async () => {
 		const before = milestone().quantity_completed;
@@ -234,10 +326,20 @@ describe("n8n's Retry of a failed execution (executions list)", () => {
 		expect(retried.run.mode).toBe('retry');
 		expect(retried.executionId).not.toBe(failed.executionId);
 		expect(new Set(keys())).toEqual(new Set(firstKeys));
-		expect(outcomes().map(([, , replayed]) => replayed).sort()).toEqual([false, true]);
+		expect(
+			outcomes()
+				.map(([, , replayed]) => replayed)
+				.sort(),
+		).toEqual([false, true]);
 		expect(milestone().quantity_completed).toBe(before + 2);
 		expect(retried.json).toHaveLength(2);
-		expect(new Set(retried.json.map((item) => item.invoice_id))).toEqual(new Set(milestone().completions.slice(-2).map((c) => c.invoice_id)));
+		expect(new Set(retried.json.map((item) => item.invoice_id))).toEqual(
+			new Set(
+				milestone()
+					.completions.slice(-2)
+					.map((c) => c.invoice_id),
+			),
+		);
 	});
 
 	test('node parameters changed before the retry: the changed request is a new write', async () => {
@@ -252,11 +354,21 @@ describe("n8n's Retry of a failed execution (executions list)", () => {
 		const { subscriptionId, milestoneId } = sandbox.fixtures;
 		const retried = await runBilling(
 			sandbox,
-			{ resource: 'subscriptionMilestone', operation: 'complete', subscriptionId, milestoneId, quantity: 2, billOn: 'IMMEDIATELY', faultHandling: { maxRetries: 0 } },
+			{
+				resource: 'subscriptionMilestone',
+				operation: 'complete',
+				subscriptionId,
+				milestoneId,
+				quantity: 2,
+				billOn: 'IMMEDIATELY',
+				faultHandling: { maxRetries: 0 },
+			},
 			{ retryOf: failed.run },
 		);
 		expectOk(retried);
-		expect(sandbox.requests.map((request) => request.body)).toEqual([{ quantity: 2, bill_on: 'IMMEDIATELY' }]);
+		expect(sandbox.requests.map((request) => request.body)).toEqual([
+			{ quantity: 2, bill_on: 'IMMEDIATELY' },
+		]);
 		expect(outcomes()).toEqual([['ok', 200, false]]);
 		expect(milestone().quantity_completed).toBe(before + 3);
 	});
@@ -323,7 +435,14 @@ describe('the run index in the key', () => {
 												return typeof value === 'function' ? value.bind(target) : value;
 											},
 										});
-										return [{ json: { carried: { ...keyScope(this, this.getNode()) }, asked: { ...keyScope(withoutCarried, this.getNode()) } } }];
+										return [
+											{
+												json: {
+													carried: { ...keyScope(this, this.getNode()) },
+													asked: { ...keyScope(withoutCarried, this.getNode()) },
+												},
+											},
+										];
 									},
 								},
 							},
@@ -335,8 +454,22 @@ describe('the run index in the key', () => {
 	};
 
 	test("the run index n8n's context carries is the one $runIndex gives, in each run of the node", async () => {
-		const node: INode = { id: 'probe-node', name: 'Scope Probe', type: 'scopeProbe', typeVersion: 1, position: [200, 0], parameters: { operation: 'probe' } };
-		const start: INode = { id: 'start-node', name: 'Start', type: START_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} };
+		const node: INode = {
+			id: 'probe-node',
+			name: 'Scope Probe',
+			type: 'scopeProbe',
+			typeVersion: 1,
+			position: [200, 0],
+			parameters: { operation: 'probe' },
+		};
+		const start: INode = {
+			id: 'start-node',
+			name: 'Start',
+			type: START_NODE_TYPE,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		};
 		const toProbe = { node: node.name, type: NodeConnectionTypes.Main, index: 0 };
 		const result = await runWorkflow({
 			nodeTypes: [probe],
@@ -345,7 +478,9 @@ describe('the run index in the key', () => {
 		});
 		const runs = result.run.data.resultData.runData[node.name];
 		expect(runs.map((run) => run.error)).toEqual([undefined, undefined]);
-		const scopes = runs.flatMap((run) => run.data!.main[0]!.map((item) => item.json as { carried: IDataObject; asked: IDataObject }));
+		const scopes = runs.flatMap((run) =>
+			run.data!.main[0]!.map((item) => item.json as { carried: IDataObject; asked: IDataObject }),
+		);
 		expect(scopes.map(({ carried }) => [carried.runIndex, carried.itemIndex])).toEqual([
 			[0, 0],
 			[0, 1],

@@ -12,8 +12,16 @@ import { runBilling, useSandbox } from './helpers/billing.cjs';
 const sandbox = useSandbox();
 
 const CUSTOMER_SIMPLIFIED = [
-	'customer_id', 'name', 'legal_name', 'external_id', 'processor_customer_id', 'tax_id', 'country',
-	'all_subscriptions_count', 'active_subscriptions_count', 'active_subscription_ids',
+	'customer_id',
+	'name',
+	'legal_name',
+	'external_id',
+	'processor_customer_id',
+	'tax_id',
+	'country',
+	'all_subscriptions_count',
+	'active_subscriptions_count',
+	'active_subscription_ids',
 ].sort();
 
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
@@ -30,11 +38,26 @@ describe('switching the resource in the editor', () => {
 		const node = { typeVersion: 1 };
 		const updated: INodeParameters = { ...values, [parameter]: value };
 		for (const property of description.properties) {
-			if (!(property.name in updated) || property.type !== 'options' || !property.displayOptions?.show?.[parameter]) continue;
-			const offered = (property.options as Array<{ value: unknown }>).some((option) => option.value === updated[property.name]);
-			if (!offered && NodeHelpers.displayParameter(updated, property, node, description)) delete updated[property.name];
+			if (
+				!(property.name in updated) ||
+				property.type !== 'options' ||
+				!property.displayOptions?.show?.[parameter]
+			)
+				continue;
+			const offered = (property.options as Array<{ value: unknown }>).some(
+				(option) => option.value === updated[property.name],
+			);
+			if (!offered && NodeHelpers.displayParameter(updated, property, node, description))
+				delete updated[property.name];
 		}
-		return NodeHelpers.getNodeParameters(description.properties, updated, true, false, node, description) as INodeParameters;
+		return NodeHelpers.getNodeParameters(
+			description.properties,
+			updated,
+			true,
+			false,
+			node,
+			description,
+		) as INodeParameters;
 	}
 
 	/** Customer → Get Many with Selected Fields, as a user sets it up. */
@@ -46,9 +69,16 @@ describe('switching the resource in the editor', () => {
 
 	test("a customer list's Selected Fields do not follow to Subscription → Get: it starts at Simplified", () => {
 		const customers = customerSelected();
-		expect(customers).toMatchObject({ customerOutput: 'selected', customerFields: 'customer_id, name, address.city' });
+		expect(customers).toMatchObject({
+			customerOutput: 'selected',
+			customerFields: 'customer_id, name, address.city',
+		});
 		const subscription = change(change(customers, 'resource', 'subscription'), 'operation', 'get');
-		expect(subscription).toMatchObject({ resource: 'subscription', operation: 'get', subscriptionOutput: 'simplified' });
+		expect(subscription).toMatchObject({
+			resource: 'subscription',
+			operation: 'get',
+			subscriptionOutput: 'simplified',
+		});
 		expect(subscription).not.toHaveProperty('subscriptionFields');
 		expect(subscription).not.toHaveProperty('customerOutput');
 		expect(subscription).not.toHaveProperty('customerFields');
@@ -61,12 +91,21 @@ describe('switching the resource in the editor', () => {
 	test('between operations returning the same kind of result, Output and Fields stay (Get Many → Search → Create)', () => {
 		const customers = customerSelected();
 		const search = change(customers, 'operation', 'search');
-		expect(search).toMatchObject({ customerOutput: 'selected', customerFields: 'customer_id, name, address.city' });
-		expect(change(search, 'operation', 'create')).toMatchObject({ customerOutput: 'selected', customerFields: 'customer_id, name, address.city' });
+		expect(search).toMatchObject({
+			customerOutput: 'selected',
+			customerFields: 'customer_id, name, address.city',
+		});
+		expect(change(search, 'operation', 'create')).toMatchObject({
+			customerOutput: 'selected',
+			customerFields: 'customer_id, name, address.city',
+		});
 	});
 
 	test('invoices and customers keep theirs apart too', () => {
-		const invoices = { ...change({ resource: 'invoice', operation: 'search' }, 'operation', 'search'), invoiceOutput: 'raw' };
+		const invoices = {
+			...change({ resource: 'invoice', operation: 'search' }, 'operation', 'search'),
+			invoiceOutput: 'raw',
+		};
 		const customers = change(change(invoices, 'resource', 'customer'), 'operation', 'search');
 		expect(customers).toMatchObject({ customerOutput: 'simplified' });
 		expect(customers).not.toHaveProperty('invoiceOutput');
@@ -75,9 +114,18 @@ describe('switching the resource in the editor', () => {
 
 describe('Output on lists and on Create, under the names each kind of result keeps', () => {
 	test('Selected Fields on a customer list and Raw on an invoice list apply', async () => {
-		const customers = await runBilling(sandbox, { resource: 'customer', operation: 'getMany', limit: 2, customerOutput: 'selected', customerFields: 'name, address.city' });
+		const customers = await runBilling(sandbox, {
+			resource: 'customer',
+			operation: 'getMany',
+			limit: 2,
+			customerOutput: 'selected',
+			customerFields: 'name, address.city',
+		});
 		expect(customers.error).toBeUndefined();
-		expect(customers.json[0]).toEqual({ name: sandbox.fixtures.customerName, address: { city: expect.any(String) } });
+		expect(customers.json[0]).toEqual({
+			name: sandbox.fixtures.customerName,
+			address: { city: expect.any(String) },
+		});
 		const invoices = await runBilling(sandbox, {
 			resource: 'invoice',
 			operation: 'getManyForCustomer',
@@ -89,7 +137,12 @@ describe('Output on lists and on Create, under the names each kind of result kee
 	});
 
 	test('Raw on Customer Create returns the customer as the API sent it', async () => {
-		const created = await runBilling(sandbox, { resource: 'customer', operation: 'create', name: 'Raw Output Ltd', customerOutput: 'raw' });
+		const created = await runBilling(sandbox, {
+			resource: 'customer',
+			operation: 'create',
+			name: 'Raw Output Ltd',
+			customerOutput: 'raw',
+		});
 		expect(created.error).toBeUndefined();
 		expect(created.json[0]).toHaveProperty('address');
 		expect(created.json[0]).toHaveProperty('subscriptions');
@@ -102,11 +155,19 @@ describe('one shape for customers across Search, Create and Update', () => {
 			resource: 'customer',
 			operation: 'create',
 			name: 'Onboarded Corp',
-			additionalFields: { externalId: 'crm-4711', address: { line1: 'Main St 1', city: 'Springfield', country: 'US' } },
+			additionalFields: {
+				externalId: 'crm-4711',
+				address: { line1: 'Main St 1', city: 'Springfield', country: 'US' },
+			},
 		});
 		expect(created.error).toBeUndefined();
 		expect(Object.keys(created.json[0]).sort()).toEqual(CUSTOMER_SIMPLIFIED);
-		expect(created.json[0]).toMatchObject({ name: 'Onboarded Corp', external_id: 'crm-4711', country: 'US', all_subscriptions_count: 0 });
+		expect(created.json[0]).toMatchObject({
+			name: 'Onboarded Corp',
+			external_id: 'crm-4711',
+			country: 'US',
+			all_subscriptions_count: 0,
+		});
 
 		const updated = await runBilling(sandbox, {
 			resource: 'customer',
@@ -115,7 +176,11 @@ describe('one shape for customers across Search, Create and Update', () => {
 			updateFields: { taxId: 'DE123456789' },
 		});
 		expect(updated.error).toBeUndefined();
-		const found = await runBilling(sandbox, { resource: 'customer', operation: 'search', searchFields: { externalId: 'crm-4711' } });
+		const found = await runBilling(sandbox, {
+			resource: 'customer',
+			operation: 'search',
+			searchFields: { externalId: 'crm-4711' },
+		});
 		expect(updated.json).toEqual(found.json);
 		expect(updated.json[0]).toMatchObject({ tax_id: 'DE123456789', country: 'US' });
 	});
@@ -123,7 +188,11 @@ describe('one shape for customers across Search, Create and Update', () => {
 
 describe('amounts say their unit', () => {
 	test('Subscription Simplified: renewal_total_cents is the API renewal_total, in cents; grand_total as the API gives it', async () => {
-		const run = await runBilling(sandbox, { resource: 'subscription', operation: 'get', subscriptionId: byId(sandbox.fixtures.noPhasesSubscriptionId) });
+		const run = await runBilling(sandbox, {
+			resource: 'subscription',
+			operation: 'get',
+			subscriptionId: byId(sandbox.fixtures.noPhasesSubscriptionId),
+		});
 		const raw = await runBilling(sandbox, {
 			resource: 'subscription',
 			operation: 'get',
@@ -139,26 +208,54 @@ describe('amounts say their unit', () => {
 
 describe('Simplified keeps every key when the API answers null (issue 19 §7)', () => {
 	test('Subscription Get with customer: null gives customer_id and customer_name as null', async () => {
-		sandbox.world.nullSubscriptionCustomer({ subscription_id: sandbox.fixtures.noPhasesSubscriptionId });
+		sandbox.world.nullSubscriptionCustomer({
+			subscription_id: sandbox.fixtures.noPhasesSubscriptionId,
+		});
 		const get = (extra: IDataObject = {}) =>
-			runBilling(sandbox, { resource: 'subscription', operation: 'get', subscriptionId: byId(sandbox.fixtures.noPhasesSubscriptionId), ...extra });
+			runBilling(sandbox, {
+				resource: 'subscription',
+				operation: 'get',
+				subscriptionId: byId(sandbox.fixtures.noPhasesSubscriptionId),
+				...extra,
+			});
 		const raw = await get({ subscriptionOutput: 'raw' });
 		expect(raw.json[0].customer).toBeNull();
 		const simplified = await get();
 		expect(simplified.error).toBeUndefined();
-		expect(simplified.json[0]).toMatchObject({ subscription_id: sandbox.fixtures.noPhasesSubscriptionId, customer_id: null, customer_name: null });
-		const normal = await runBilling(sandbox, { resource: 'subscription', operation: 'get', subscriptionId: byId(sandbox.fixtures.subscriptionId) });
+		expect(simplified.json[0]).toMatchObject({
+			subscription_id: sandbox.fixtures.noPhasesSubscriptionId,
+			customer_id: null,
+			customer_name: null,
+		});
+		const normal = await runBilling(sandbox, {
+			resource: 'subscription',
+			operation: 'get',
+			subscriptionId: byId(sandbox.fixtures.subscriptionId),
+		});
 		expect(Object.keys(simplified.json[0]).sort()).toEqual(Object.keys(normal.json[0]).sort());
 	});
 
 	test('customers with address: null (and no external ID) keep country and every other key, in lists and on Create', async () => {
 		const { customer_id } = sandbox.world.createCustomer({ name: 'Nowhere Ltd' });
-		const created = await runBilling(sandbox, { resource: 'customer', operation: 'create', name: 'No Address GmbH' });
-		const listed = await runBilling(sandbox, { resource: 'customer', operation: 'getMany', returnAll: true });
+		const created = await runBilling(sandbox, {
+			resource: 'customer',
+			operation: 'create',
+			name: 'No Address GmbH',
+		});
+		const listed = await runBilling(sandbox, {
+			resource: 'customer',
+			operation: 'getMany',
+			returnAll: true,
+		});
 		const nowhere = listed.json.find((customer) => customer.customer_id === customer_id);
 		for (const customer of [nowhere, created.json[0]]) {
 			expect(Object.keys(customer ?? {}).sort()).toEqual(CUSTOMER_SIMPLIFIED);
-			expect(customer).toMatchObject({ country: null, external_id: null, tax_id: null, all_subscriptions_count: 0 });
+			expect(customer).toMatchObject({
+				country: null,
+				external_id: null,
+				tax_id: null,
+				all_subscriptions_count: 0,
+			});
 		}
 	});
 });

@@ -25,7 +25,9 @@ test('Return All reads three pages of 1000 (the last two together: the first pag
 	const run = await listInvoices({ returnAll: true, options: { ordering: 'due_at' } });
 	expect(run.error).toBeUndefined();
 	const byOffset = (query: Record<string, unknown>) => Number(query.offset ?? 0);
-	expect(sandbox.requests.map((request) => request.query).sort((a, b) => byOffset(a) - byOffset(b))).toEqual([
+	expect(
+		sandbox.requests.map((request) => request.query).sort((a, b) => byOffset(a) - byOffset(b)),
+	).toEqual([
 		{ limit: '1000', ordering: 'due_at' },
 		{ limit: '1000', offset: '1000', ordering: 'due_at' },
 		{ limit: '1000', offset: '2000', ordering: 'due_at' },
@@ -53,7 +55,11 @@ test('Limit inside a page asks for exactly that many with one request', async ()
 });
 
 test('Limit across pages stops exactly at the limit and asks only for what is missing', async () => {
-	const run = await listInvoices({ returnAll: false, limit: 1500, options: { ordering: '-due_at' } });
+	const run = await listInvoices({
+		returnAll: false,
+		limit: 1500,
+		options: { ordering: '-due_at' },
+	});
 	expect(run.error).toBeUndefined();
 	expect(sandbox.requests.map((request) => request.query)).toEqual([
 		{ limit: '1000', ordering: '-due_at' },

@@ -15,12 +15,25 @@ const sandbox = useSandbox();
 const byList = (value: string) => ({ __rl: true, mode: 'list', value });
 
 /** The picker `method` of a fresh node of `resource`/`operation` with the subscription `subscriptionId` chosen. */
-function pick(method: string, resource: string, operation: string, subscriptionId: unknown, filter?: string) {
-	const parameters: INodeParameters = { ...freshParameters(resource, operation), subscriptionId: subscriptionId as INodeParameters[string] };
+function pick(
+	method: string,
+	resource: string,
+	operation: string,
+	subscriptionId: unknown,
+	filter?: string,
+) {
+	const parameters: INodeParameters = {
+		...freshParameters(resource, operation),
+		subscriptionId: subscriptionId as INodeParameters[string],
+	};
 	return runListSearch({
 		nodeType: new SubscriptionBilling(),
 		credentialType: new SubscriptionBillingApi(),
-		credentials: { apiKey: sandbox.apiKey, environment: 'production', productionBaseUrl: sandbox.baseUrl },
+		credentials: {
+			apiKey: sandbox.apiKey,
+			environment: 'production',
+			productionBaseUrl: sandbox.baseUrl,
+		},
 		method,
 		filter,
 		parameters,
@@ -35,36 +48,56 @@ function state(name: string): IDataObject[] {
 describe('Milestone ID picker', () => {
 	test("lists the chosen subscription's milestones by brick name and progress, reading only that subscription's list", async () => {
 		const { subscriptionId, milestoneId } = sandbox.fixtures;
-		const page = await pick('searchMilestones', 'subscriptionMilestone', 'complete', byList(subscriptionId));
-		const expected = state('milestones').filter((milestone) => milestone.subscription_id === subscriptionId);
+		const page = await pick(
+			'searchMilestones',
+			'subscriptionMilestone',
+			'complete',
+			byList(subscriptionId),
+		);
+		const expected = state('milestones').filter(
+			(milestone) => milestone.subscription_id === subscriptionId,
+		);
 		expect(expected.length).toBeGreaterThan(0);
-		expect(page.results.map((result) => result.value).sort()).toEqual(expected.map((milestone) => milestone.milestone_id).sort());
+		expect(page.results.map((result) => result.value).sort()).toEqual(
+			expected.map((milestone) => milestone.milestone_id).sort(),
+		);
 		const milestone = sandbox.state.milestones as Map<string, IDataObject>;
 		const first = milestone.get(milestoneId)!;
-		const brickName = (sandbox.state.bricks as Map<string, IDataObject>).get(first.brick_id as string)!.brick_name;
+		const brickName = (sandbox.state.bricks as Map<string, IDataObject>).get(
+			first.brick_id as string,
+		)!.brick_name;
 		expect(page.results.find((result) => result.value === milestoneId)?.name).toBe(
 			`${brickName} · ${first.quantity_completed} of ${first.quantity} completed`,
 		);
-		expect(sandbox.requests.map((request) => `${request.method} ${request.path} ${request.rawQuery}`)).toEqual([
-			`GET /api/v2/subscriptions/${subscriptionId}/milestones `,
-		]);
+		expect(
+			sandbox.requests.map((request) => `${request.method} ${request.path} ${request.rawQuery}`),
+		).toEqual([`GET /api/v2/subscriptions/${subscriptionId}/milestones `]);
 	});
 
 	test('with no subscription chosen it says to choose one first, and asks the API nothing', async () => {
-		await expect(pick('searchMilestones', 'subscriptionMilestone', 'complete', byList(''))).rejects.toThrow(
+		await expect(
+			pick('searchMilestones', 'subscriptionMilestone', 'complete', byList('')),
+		).rejects.toThrow(
 			"Choose the Subscription first: the list shows that subscription's milestones",
 		);
 		expect(sandbox.requests).toHaveLength(0);
 	});
 
 	test('a subscription given as an expression: says to give the milestone By ID or pick the subscription', async () => {
-		await expect(pick('searchMilestones', 'subscriptionMilestone', 'complete', '={{ $json.subscription_id }}')).rejects.toThrow(/is an expression/);
+		await expect(
+			pick('searchMilestones', 'subscriptionMilestone', 'complete', '={{ $json.subscription_id }}'),
+		).rejects.toThrow(/is an expression/);
 		expect(sandbox.requests).toHaveLength(0);
 	});
 
 	test('the milestone picked from the list completes that milestone', async () => {
 		const { subscriptionId, milestoneId } = sandbox.fixtures;
-		const page = await pick('searchMilestones', 'subscriptionMilestone', 'complete', byList(subscriptionId));
+		const page = await pick(
+			'searchMilestones',
+			'subscriptionMilestone',
+			'complete',
+			byList(subscriptionId),
+		);
 		const picked = page.results.find((result) => result.value === milestoneId)!;
 		sandbox.clearRequests();
 		const run = await runBilling(sandbox, {
@@ -76,7 +109,9 @@ describe('Milestone ID picker', () => {
 			billOn: 'NEXT_INVOICE',
 		});
 		expect(run.error).toBeUndefined();
-		expect(sandbox.requests.map((request) => `${request.method} ${request.path} ${request.status}`)).toEqual([
+		expect(
+			sandbox.requests.map((request) => `${request.method} ${request.path} ${request.status}`),
+		).toEqual([
 			`POST /api/v2/subscriptions/${subscriptionId}/milestones/${milestoneId}/complete 200`,
 		]);
 	});
@@ -89,16 +124,20 @@ describe.each([
 	test("lists the chosen subscription's orders by stage, start and creation date", async () => {
 		const { subscriptionId } = sandbox.fixtures;
 		const page = await pick(method, resource, 'start', byList(subscriptionId));
-		const expected = state('orders').filter((order) => order.order_type === orderType && order.subscription_id === subscriptionId);
+		const expected = state('orders').filter(
+			(order) => order.order_type === orderType && order.subscription_id === subscriptionId,
+		);
 		expect(expected.length).toBeGreaterThan(0);
-		expect(page.results.map((result) => result.value).sort()).toEqual(expected.map((order) => order.order_id).sort());
+		expect(page.results.map((result) => result.value).sort()).toEqual(
+			expected.map((order) => order.order_id).sort(),
+		);
 		const order = expected.find((entry) => entry.order_id === sandbox.fixtures[fixture])!;
 		expect(page.results.find((result) => result.value === order.order_id)?.name).toBe(
 			`${order.stage} · starts ${String(order.starts_at).slice(0, 10)} · created ${String(order.created_at).slice(0, 10)}`,
 		);
-		expect(sandbox.requests.map((request) => `${request.method} ${request.path} ${request.rawQuery}`)).toEqual([
-			`GET /api/v2/subscriptions/${subscriptionId}/${pathPart} `,
-		]);
+		expect(
+			sandbox.requests.map((request) => `${request.method} ${request.path} ${request.rawQuery}`),
+		).toEqual([`GET /api/v2/subscriptions/${subscriptionId}/${pathPart} `]);
 	});
 
 	test('typing narrows the list to the orders whose label matches', async () => {
@@ -119,8 +158,8 @@ describe.each([
 			redirectUrl: 'https://example.com/signed',
 		});
 		expect(run.error).toBeUndefined();
-		expect(sandbox.requests.map((request) => `${request.method} ${request.path} ${request.status}`)).toEqual([
-			`POST /api/v2/subscriptions/${subscriptionId}/${pathPart}/${orderId}/sign 200`,
-		]);
+		expect(
+			sandbox.requests.map((request) => `${request.method} ${request.path} ${request.status}`),
+		).toEqual([`POST /api/v2/subscriptions/${subscriptionId}/${pathPart}/${orderId}/sign 200`]);
 	});
 });

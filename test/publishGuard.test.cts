@@ -27,7 +27,10 @@ beforeAll(async () => {
 	tmp = mkdtempSync(path.join(os.tmpdir(), 'publish-guard-'));
 	// a user with a token for that registry, as on a maintainer's laptop
 	userConfig = path.join(tmp, 'npmrc');
-	writeFileSync(userConfig, `${registryUrl.replace(/^http:/, '')}:_authToken=a-maintainers-token\n`);
+	writeFileSync(
+		userConfig,
+		`${registryUrl.replace(/^http:/, '')}:_authToken=a-maintainers-token\n`,
+	);
 });
 
 afterAll(async () => {
@@ -41,10 +44,21 @@ beforeEach(() => received.splice(0));
 function npmPublish(args: string[]): Promise<{ code: number | null; output: string }> {
 	// no CI, no release mode, and no npm settings but the repository's .npmrc and this user's
 	const env: NodeJS.ProcessEnv = { ...process.env };
-	for (const key of Object.keys(env)) if (key === 'CI' || key.startsWith('GITHUB_') || key === 'RELEASE_MODE' || /^npm_config_/i.test(key)) delete env[key];
+	for (const key of Object.keys(env))
+		if (
+			key === 'CI' ||
+			key.startsWith('GITHUB_') ||
+			key === 'RELEASE_MODE' ||
+			/^npm_config_/i.test(key)
+		)
+			delete env[key];
 	Object.assign(env, { npm_config_registry: registryUrl, npm_config_userconfig: userConfig });
 	return new Promise((resolve, reject) => {
-		const child = spawn('npm', ['publish', '--registry', registryUrl, ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+		const child = spawn('npm', ['publish', '--registry', registryUrl, ...args], {
+			cwd: root,
+			env,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
 		let output = '';
 		child.stdout.on('data', (d) => (output += d));
 		child.stderr.on('data', (d) => (output += d));

@@ -5,7 +5,10 @@ import { resources } from '../nodes/SubscriptionBilling/editor';
 const readme = readFileSync(path.join(__dirname, '..', 'README.md'), 'utf8');
 
 function operationsTable(): Array<{ resource: string; operation: string; request: string }> {
-	const section = readme.slice(readme.indexOf('## Operations'), readme.indexOf('\n## ', readme.indexOf('## Operations') + 1));
+	const section = readme.slice(
+		readme.indexOf('## Operations'),
+		readme.indexOf('\n## ', readme.indexOf('## Operations') + 1),
+	);
 	return section
 		.split('\n')
 		.filter((line) => /^\| [A-Z]/.test(line) && !line.startsWith('| Resource '))
@@ -29,8 +32,11 @@ test("the README's operations table lists exactly the node's operations, with th
 });
 
 test('the README documents every npm script it tells people to run', () => {
-	const scripts = Object.keys((require('../package.json') as { scripts: Record<string, string> }).scripts);
+	const scripts = Object.keys(
+		(require('../package.json') as { scripts: Record<string, string> }).scripts,
+	);
 	const mentioned = [...readme.matchAll(/npm run ([\w:]+)/g)].map((match) => match[1]);
-	for (const script of new Set(mentioned)) expect({ script, exists: scripts.includes(script) }).toEqual({ script, exists: true });
+	for (const script of new Set(mentioned))
+		expect({ script, exists: scripts.includes(script) }).toEqual({ script, exists: true });
 	expect(readme).toContain('npm test');
 });

@@ -27,7 +27,12 @@ test('the rate limit: the burst passes, the next request is a 429 with Retry-Aft
 	expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 429]);
 	// the whole seconds until the next token: 2 at 0.5 per second (1 once a second has passed)
 	expect(['1', '2']).toContain(answers[3].headers.get('retry-after'));
-	expect(await answers[3].json()).toEqual({ error: { code: 'ERR_RATE_LIMITED', message: 'Too many requests. Retry after the delay given in Retry-After.' } });
+	expect(await answers[3].json()).toEqual({
+		error: {
+			code: 'ERR_RATE_LIMITED',
+			message: 'Too many requests. Retry after the delay given in Retry-After.',
+		},
+	});
 	expect(sb.state.usage.get(sb.fixtures.usageTransactionId).value).toBe(3);
 	expect(sb.limits.stats()).toMatchObject({ limited: 1, rejectedInFlight: 0 });
 	expect(sb.applied.distinct).toBe(3);
@@ -37,7 +42,9 @@ test('the limit is per API key: another key has its own bucket (and is then refu
 	sb.setLimits({ ratePerSecond: 0.5, burst: 1 });
 	expect((await patchUsage(1)).status).toBe(200);
 	expect((await patchUsage(2)).status).toBe(429);
-	const other = await fetch(`${sb.baseUrl}/customers`, { headers: { 'X-SERVICE-KEY': 'another-key' } });
+	const other = await fetch(`${sb.baseUrl}/customers`, {
+		headers: { 'X-SERVICE-KEY': 'another-key' },
+	});
 	expect(other.status).toBe(401);
 });
 
@@ -48,7 +55,9 @@ test('more requests in flight than the cap: the extra one is refused at once wit
 	expect(statuses).toEqual([200, 200, 429]);
 	const refused = answers.find((answer) => answer.status === 429) as Response;
 	expect(refused.headers.get('retry-after')).toBe('1');
-	expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('ERR_TOO_MANY_CONCURRENT_REQUESTS');
+	expect(((await refused.json()) as { error: { code: string } }).error.code).toBe(
+		'ERR_TOO_MANY_CONCURRENT_REQUESTS',
+	);
 	expect(sb.limits.stats()).toMatchObject({ maxInFlightSeen: 3, rejectedInFlight: 1, inFlight: 0 });
 });
 
@@ -65,5 +74,10 @@ test('applied writes: a replayed idempotency key is not applied again, the same 
 	expect((await patchUsage(7, key)).headers.get('idempotent-replayed')).toBe('true');
 	expect(sb.applied.doubled()).toEqual([]);
 	expect((await patchUsage(7)).status).toBe(200);
-	expect(sb.applied.doubled()).toEqual([{ identity: `PATCH /api/v2/usage {"transaction_id":"${sb.fixtures.usageTransactionId}","value":7}`, count: 2 }]);
+	expect(sb.applied.doubled()).toEqual([
+		{
+			identity: `PATCH /api/v2/usage {"transaction_id":"${sb.fixtures.usageTransactionId}","value":7}`,
+			count: 2,
+		},
+	]);
 });

@@ -38,13 +38,19 @@ interface Release {
 const MAX_TOOL_NAME = 64; // OpenAI's limit for a function name, and n8n 2.41's cut
 const editorToolName: ToolNameOf = (name) => name.replaceAll(' ', '_');
 const RELEASES: Release[] = [
-	{ version: '2.8.4', editorToolName, serverToolName: (name) => name.replace(/[^a-zA-Z0-9_-]+/g, '_') },
+	{
+		version: '2.8.4',
+		editorToolName,
+		serverToolName: (name) => name.replace(/[^a-zA-Z0-9_-]+/g, '_'),
+	},
 	{
 		version: '2.41.1',
 		editorToolName,
 		serverToolName: (name) => {
 			const toolName = name.replace(/[^a-zA-Z0-9_-]+/g, '_');
-			return toolName.length > MAX_TOOL_NAME ? toolName.slice(0, MAX_TOOL_NAME).replace(/[_-]+$/, '') : toolName;
+			return toolName.length > MAX_TOOL_NAME
+				? toolName.slice(0, MAX_TOOL_NAME).replace(/[_-]+$/, '')
+				: toolName;
 		},
 	},
 ];
@@ -57,47 +63,64 @@ const IN_NODE = ` in ${tool.defaults.name}`;
 const MAX_ACTION = MAX_TOOL_NAME - IN_NODE.length - LONGEST_SUFFIX.length;
 
 const operations = resources.flatMap((resource) =>
-	resource.operations.map((operation) => ({ resource: resource.value, operation: operation.value, action: operation.action })),
+	resource.operations.map((operation) => ({
+		resource: resource.value,
+		operation: operation.value,
+		action: operation.action,
+	})),
 );
 
 /** The name the editor gives the tool node added from the panel with this resource and operation. */
-const panelName = (resource: string, operation: string) => NodeHelpers.makeNodeName({ resource, operation }, tool);
+const panelName = (resource: string, operation: string) =>
+	NodeHelpers.makeNodeName({ resource, operation }, tool);
 
 test('no two operations share an action', () => {
 	expect(operations.length).toBeGreaterThan(0);
 	expect(new Set(operations.map((o) => o.action)).size).toBe(operations.length);
 });
 
-test.each(operations)('$resource → $operation: "$action" is letters, digits, single spaces and hyphens, sentence case, short enough', ({ action }) => {
-	expect(action).toMatch(/^[A-Z][A-Za-z0-9-]*( [A-Za-z0-9-]+)*$/);
-	expect(action.length).toBeLessThanOrEqual(MAX_ACTION);
-});
+test.each(operations)(
+	'$resource → $operation: "$action" is letters, digits, single spaces and hyphens, sentence case, short enough',
+	({ action }) => {
+		expect(action).toMatch(/^[A-Z][A-Za-z0-9-]*( [A-Za-z0-9-]+)*$/);
+		expect(action.length).toBeLessThanOrEqual(MAX_ACTION);
+	},
+);
 
 describe.each(RELEASES)('n8n $version', ({ editorToolName, serverToolName }) => {
-	test.each(operations)('$resource → $operation: the editor and the server name the tool alike, in at most 64 characters', ({ resource, operation, action }) => {
-		const nodeName = panelName(resource, operation);
-		expect(nodeName).toBe(`${action}${IN_NODE}`);
-		for (const name of [nodeName, `${nodeName}1`, `${nodeName}${LONGEST_SUFFIX}`]) {
-			const server = serverToolName(name);
-			expect({ name, editor: editorToolName(name) }).toEqual({ name, editor: server });
-			expect(server.length).toBeLessThanOrEqual(MAX_TOOL_NAME);
-		}
-	});
+	test.each(operations)(
+		'$resource → $operation: the editor and the server name the tool alike, in at most 64 characters',
+		({ resource, operation, action }) => {
+			const nodeName = panelName(resource, operation);
+			expect(nodeName).toBe(`${action}${IN_NODE}`);
+			for (const name of [nodeName, `${nodeName}1`, `${nodeName}${LONGEST_SUFFIX}`]) {
+				const server = serverToolName(name);
+				expect({ name, editor: editorToolName(name) }).toEqual({ name, editor: server });
+				expect(server.length).toBeLessThanOrEqual(MAX_TOOL_NAME);
+			}
+		},
+	);
 });
 
 test('a tool added from the panel starts on a read (Customer → Get Many)', () => {
-	const fresh = NodeHelpers.getNodeParameters(tool.properties, {}, true, false, { typeVersion: 1 }, tool) ?? {};
+	const fresh =
+		NodeHelpers.getNodeParameters(tool.properties, {}, true, false, { typeVersion: 1 }, tool) ?? {};
 	expect(fresh).toMatchObject({ resource: 'customer', operation: 'getMany' });
 	expect(NodeHelpers.makeNodeName(fresh, tool)).toBe('Get many customers in Subscription Billing');
 	// the node itself, added from the panel without an action, likewise
-	const node = NodeHelpers.getNodeParameters(base.properties, {}, true, false, { typeVersion: 1 }, base) ?? {};
+	const node =
+		NodeHelpers.getNodeParameters(base.properties, {}, true, false, { typeVersion: 1 }, base) ?? {};
 	expect(node).toMatchObject({ resource: 'customer', operation: 'getMany' });
 	expect(NodeHelpers.makeNodeName(node, base)).toBe('Get many customers');
 });
 
 test('the regular node added from the panel is named by its action alone', () => {
-	expect(NodeHelpers.makeNodeName({ resource: 'invoice', operation: 'getManyForCustomer' }, base)).toBe('Get many customer invoices');
-	expect(NodeHelpers.makeNodeName({ resource: 'subscriptionMilestone', operation: 'complete' }, base)).toBe('Complete a milestone');
+	expect(
+		NodeHelpers.makeNodeName({ resource: 'invoice', operation: 'getManyForCustomer' }, base),
+	).toBe('Get many customer invoices');
+	expect(
+		NodeHelpers.makeNodeName({ resource: 'subscriptionMilestone', operation: 'complete' }, base),
+	).toBe('Complete a milestone');
 });
 
 // ---- the derivations above against each release's own code, where it is installed --------------
@@ -138,7 +161,11 @@ function editorGetToolName(installDir: string): ToolNameOf {
 		const prefix = /`node_\$\{([\w$]+)\(/.exec(text);
 		if (!prefix) continue;
 		const before = text.slice(Math.max(0, prefix.index - 2000), prefix.index);
-		const definitions = [...before.matchAll(new RegExp(`(?:const |let |,)${prefix[1].replace(/\$/g, '\\$')} ?= ?`, 'g'))];
+		const definitions = [
+			...before.matchAll(
+				new RegExp(`(?:const |let |,)${prefix[1].replace(/\$/g, '\\$')} ?= ?`, 'g'),
+			),
+		];
 		const definition = definitions.at(-1);
 		if (!definition) continue;
 		const start = prefix.index - before.length + definition.index + definition[0].length;
@@ -147,31 +174,52 @@ function editorGetToolName(installDir: string): ToolNameOf {
 	throw new Error(`no getToolName in ${assets}`);
 }
 
-describe.each(RELEASES)('the derivations match n8n $version itself', ({ version, editorToolName, serverToolName }) => {
-	const installDir = path.join(n8nInstalls, `n8n-${version}`);
-	// Skipped (reported as such) where the release is not installed, e.g. on a fresh machine's `npm test`;
-	// CI runs this file again once both releases are installed, with N8N_RELEASES_INSTALLED=1, where a missing one fails.
-	const installed = existsSync(path.join(installDir, 'node_modules/n8n/package.json'));
-	if (!installed && process.env.N8N_RELEASES_INSTALLED === '1') throw new Error(`n8n ${version} is not installed in ${n8nInstalls}`);
-	const testWhereN8nIsInstalled = installed ? test : test.skip;
+describe.each(RELEASES)(
+	'the derivations match n8n $version itself',
+	({ version, editorToolName, serverToolName }) => {
+		const installDir = path.join(n8nInstalls, `n8n-${version}`);
+		// Skipped (reported as such) where the release is not installed, e.g. on a fresh machine's `npm test`;
+		// CI runs this file again once both releases are installed, with N8N_RELEASES_INSTALLED=1, where a missing one fails.
+		const installed = existsSync(path.join(installDir, 'node_modules/n8n/package.json'));
+		if (!installed && process.env.N8N_RELEASES_INSTALLED === '1')
+			throw new Error(`n8n ${version} is not installed in ${n8nInstalls}`);
+		const testWhereN8nIsInstalled = installed ? test : test.skip;
 
-	testWhereN8nIsInstalled("the server's nodeNameToToolName (n8n-workflow as n8n-core loads it)", () => {
-		const n8nCore = path.dirname(require.resolve('n8n-core/package.json', { paths: [path.join(installDir, 'node_modules')] }));
-		const workflow = require(require.resolve('n8n-workflow', { paths: [n8nCore] })) as { nodeNameToToolName: ToolNameOf };
-		expect(SAMPLES.map((name) => workflow.nodeNameToToolName(name))).toEqual(SAMPLES.map(serverToolName));
-		// and the samples do tell the two apart
-		expect(SAMPLES.filter((name) => serverToolName(name) !== editorToolName(name))).toHaveLength(3);
-	});
+		testWhereN8nIsInstalled(
+			"the server's nodeNameToToolName (n8n-workflow as n8n-core loads it)",
+			() => {
+				const n8nCore = path.dirname(
+					require.resolve('n8n-core/package.json', {
+						paths: [path.join(installDir, 'node_modules')],
+					}),
+				);
+				const workflow = require(require.resolve('n8n-workflow', { paths: [n8nCore] })) as {
+					nodeNameToToolName: ToolNameOf;
+				};
+				expect(SAMPLES.map((name) => workflow.nodeNameToToolName(name))).toEqual(
+					SAMPLES.map(serverToolName),
+				);
+				// and the samples do tell the two apart
+				expect(
+					SAMPLES.filter((name) => serverToolName(name) !== editorToolName(name)),
+				).toHaveLength(3);
+			},
+		);
 
-	testWhereN8nIsInstalled("the editor's getToolName", () => {
-		const theirs = editorGetToolName(installDir);
-		expect(SAMPLES.map((name) => theirs(name))).toEqual(SAMPLES.map(editorToolName));
-	});
+		testWhereN8nIsInstalled("the editor's getToolName", () => {
+			const theirs = editorGetToolName(installDir);
+			expect(SAMPLES.map((name) => theirs(name))).toEqual(SAMPLES.map(editorToolName));
+		});
 
-	testWhereN8nIsInstalled("the node's name from the panel (makeNodeName)", () => {
-		const workflow = require(require.resolve('n8n-workflow', { paths: [path.join(installDir, 'node_modules')] })) as typeof import('n8n-workflow');
-		for (const { resource, operation } of operations) {
-			expect(workflow.NodeHelpers.makeNodeName({ resource, operation }, tool)).toBe(panelName(resource, operation));
-		}
-	});
-});
+		testWhereN8nIsInstalled("the node's name from the panel (makeNodeName)", () => {
+			const workflow = require(
+				require.resolve('n8n-workflow', { paths: [path.join(installDir, 'node_modules')] }),
+			) as typeof import('n8n-workflow');
+			for (const { resource, operation } of operations) {
+				expect(workflow.NodeHelpers.makeNodeName({ resource, operation }, tool)).toBe(
+					panelName(resource, operation),
+				);
+			}
+		});
+	},
+);

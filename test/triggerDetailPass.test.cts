@@ -24,11 +24,16 @@ interface Subscription {
 function liveInListOrder(): string[] {
 	const subscriptions = [...(sandbox.state.subscriptions as Map<string, Subscription>).values()];
 	return [...(sandbox.state.customers as Map<string, unknown>).keys()].flatMap((customerId) =>
-		subscriptions.filter((s) => s.customer_id === customerId && !ENDED.includes(s.status)).map((s) => s.subscription_id),
+		subscriptions
+			.filter((s) => s.customer_id === customerId && !ENDED.includes(s.status))
+			.map((s) => s.subscription_id),
 	);
 }
 
-const detailReads = () => apiRequests(sandbox).flatMap((request) => /^GET \/subscriptions\/([^/?]+)$/.exec(request)?.slice(1) ?? []);
+const detailReads = () =>
+	apiRequests(sandbox).flatMap(
+		(request) => /^GET \/subscriptions\/([^/?]+)$/.exec(request)?.slice(1) ?? [],
+	);
 
 /** One poll: its items and the subscriptions it read. */
 async function poll(trigger: Poller): Promise<{ items: IDataObject[]; reads: string[] }> {
@@ -52,13 +57,19 @@ async function pass(trigger: Poller): Promise<{ items: IDataObject[]; reads: str
 	throw new Error('the pass did not reach the last running subscription in 20 polls');
 }
 
-const renewing = (item: IDataObject) => [(item.subscription as IDataObject).subscription_id, item.renews_at, item.days_left];
-const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+const renewing = (item: IDataObject) => [
+	(item.subscription as IDataObject).subscription_id,
+	item.renews_at,
+	item.days_left,
+];
+const inDays = (days: number) =>
+	new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 beforeEach(() => {
 	// 25 or more running subscriptions: a pass of 10 reads a poll spans three polls.
 	const customers = [...(sandbox.state.customers as Map<string, unknown>).keys()];
-	for (let n = 0; liveInListOrder().length < 25; n++) sandbox.world.createSubscription({ customer_id: customers[n % customers.length] });
+	for (let n = 0; liveInListOrder().length < 25; n++)
+		sandbox.world.createSubscription({ customer_id: customers[n % customers.length] });
 });
 
 describe('Subscription Renewal Due over a pass', () => {
@@ -66,7 +77,11 @@ describe('Subscription Renewal Due over a pass', () => {
 		const live = liveInListOrder();
 		// In the window when the event is chosen, read at the pass's end: not reported.
 		sandbox.world.updateSubscription({ subscription_id: live.at(-1)!, renews_in_days: 3 });
-		const trigger = activeTrigger(sandbox, { events: ['subscriptionRenewalDue'], renewalDueDays: 7, subscriptionReadsPerPoll: READS });
+		const trigger = activeTrigger(sandbox, {
+			events: ['subscriptionRenewalDue'],
+			renewalDueDays: 7,
+			subscriptionReadsPerPoll: READS,
+		});
 		// The first pass within the first poll (n8n saves a poll that emits nothing only at activation).
 		const first = await pass(trigger);
 		expect(first.items).toEqual([]);
@@ -81,7 +96,11 @@ describe('Subscription Renewal Due over a pass', () => {
 
 	test('a renewal date moved into the window is reported once, within one pass, from a detail read that poll', async () => {
 		const live = liveInListOrder();
-		const trigger = activeTrigger(sandbox, { events: ['subscriptionRenewalDue'], renewalDueDays: 7, subscriptionReadsPerPoll: READS });
+		const trigger = activeTrigger(sandbox, {
+			events: ['subscriptionRenewalDue'],
+			renewalDueDays: 7,
+			subscriptionReadsPerPoll: READS,
+		});
 		await pass(trigger);
 		sandbox.world.updateSubscription({ subscription_id: live[2], renews_in_days: 5 });
 		sandbox.world.updateSubscription({ subscription_id: live.at(-2)!, renews_in_days: 6 });
@@ -95,8 +114,13 @@ describe('Subscription Renewal Due over a pass', () => {
 			[],
 			[],
 		]);
-		for (const { items, reads } of polls) for (const item of items) expect(reads).toContain((item.subscription as IDataObject).subscription_id);
-		expect(polls[0].items[0]).toMatchObject({ auto_renews: expect.any(Boolean), detail: expect.objectContaining({ subscription_id: live[2], renews_at: inDays(5) }) });
+		for (const { items, reads } of polls)
+			for (const item of items)
+				expect(reads).toContain((item.subscription as IDataObject).subscription_id);
+		expect(polls[0].items[0]).toMatchObject({
+			auto_renews: expect.any(Boolean),
+			detail: expect.objectContaining({ subscription_id: live[2], renews_at: inDays(5) }),
+		});
 	});
 
 	test('a known renewal date that enters the window is read again first: reported at once if the API still says so, not if it moved', async () => {
@@ -104,11 +128,19 @@ describe('Subscription Renewal Due over a pass', () => {
 		const [soon, moved] = [live.at(-1)!, live.at(-3)!];
 		sandbox.world.updateSubscription({ subscription_id: soon, renews_in_days: 9 });
 		sandbox.world.updateSubscription({ subscription_id: moved, renews_in_days: 10 });
-		const saved = activeTrigger(sandbox, { events: ['subscriptionRenewalDue'], renewalDueDays: 7, subscriptionReadsPerPoll: READS });
+		const saved = activeTrigger(sandbox, {
+			events: ['subscriptionRenewalDue'],
+			renewalDueDays: 7,
+			subscriptionReadsPerPoll: READS,
+		});
 		await pass(saved);
 		// The pass stands at its start again; Days Before Renewal raised to 10 in the saved workflow
 		// (n8n keeps the node's static data when the workflow is saved).
-		const trigger = activeTrigger(sandbox, { events: ['subscriptionRenewalDue'], renewalDueDays: 10, subscriptionReadsPerPoll: READS }, { 'node:Subscription Billing Trigger': saved.nodeStaticData });
+		const trigger = activeTrigger(
+			sandbox,
+			{ events: ['subscriptionRenewalDue'], renewalDueDays: 10, subscriptionReadsPerPoll: READS },
+			{ 'node:Subscription Billing Trigger': saved.nodeStaticData },
+		);
 		sandbox.world.updateSubscription({ subscription_id: moved, renews_in_days: 40 });
 		const next = await poll(trigger);
 		expect(next.items.map(renewing)).toEqual([[soon, inDays(9), 9]]);
@@ -122,9 +154,17 @@ describe('Subscription Renewal Due over a pass', () => {
 	test('a date learned outside the window by the first pass that enters it later (Days Before Renewal raised) is reported', async () => {
 		const live = liveInListOrder();
 		sandbox.world.updateSubscription({ subscription_id: live[0], renews_in_days: 9 });
-		const saved = activeTrigger(sandbox, { events: ['subscriptionRenewalDue'], renewalDueDays: 7, subscriptionReadsPerPoll: READS });
+		const saved = activeTrigger(sandbox, {
+			events: ['subscriptionRenewalDue'],
+			renewalDueDays: 7,
+			subscriptionReadsPerPoll: READS,
+		});
 		expect((await poll(saved)).items).toEqual([]);
-		const trigger = activeTrigger(sandbox, { events: ['subscriptionRenewalDue'], renewalDueDays: 9, subscriptionReadsPerPoll: READS }, { 'node:Subscription Billing Trigger': saved.nodeStaticData });
+		const trigger = activeTrigger(
+			sandbox,
+			{ events: ['subscriptionRenewalDue'], renewalDueDays: 9, subscriptionReadsPerPoll: READS },
+			{ 'node:Subscription Billing Trigger': saved.nodeStaticData },
+		);
 		const rest = await pass(trigger);
 		expect(rest.items.map(renewing)).toEqual([[live[0], inDays(9), 9]]);
 		expect((await pass(trigger)).items).toEqual([]);
@@ -132,7 +172,11 @@ describe('Subscription Renewal Due over a pass', () => {
 
 	test('a poll that fails on a subscription read keeps the state: the pass resumes there and reports once', async () => {
 		const live = liveInListOrder();
-		const trigger = activeTrigger(sandbox, { events: ['subscriptionRenewalDue'], renewalDueDays: 7, subscriptionReadsPerPoll: READS });
+		const trigger = activeTrigger(sandbox, {
+			events: ['subscriptionRenewalDue'],
+			renewalDueDays: 7,
+			subscriptionReadsPerPoll: READS,
+		});
 		await pass(trigger);
 		await poll(trigger);
 		const before = trigger.nodeStaticData;
@@ -152,22 +196,45 @@ describe('Subscription Renewal Due over a pass', () => {
 describe('Renewal Due added to a trigger that compares detail fields', () => {
 	test('a renewal date already in the window when the event is added is not reported by it (Subscription Updated reports the change once); one that enters the window later is', async () => {
 		const live = liveInListOrder();
-		const before = activeTrigger(sandbox, { events: ['subscriptionUpdated'], subscriptionDetails: true, subscriptionReadsPerPoll: READS });
+		const before = activeTrigger(sandbox, {
+			events: ['subscriptionUpdated'],
+			subscriptionDetails: true,
+			subscriptionReadsPerPoll: READS,
+		});
 		await pass(before);
 		await pass(before);
 		// Read by the edited trigger's pass in its last poll.
 		const last = live.at(-1)!;
-		const renewsBefore = (sandbox.state.subscriptions as Map<string, IDataObject>).get(last)!.renews_at;
+		const renewsBefore = (sandbox.state.subscriptions as Map<string, IDataObject>).get(
+			last,
+		)!.renews_at;
 		sandbox.world.updateSubscription({ subscription_id: last, renews_in_days: 3 });
 
-		const edited = activeTrigger(sandbox, { events: ['subscriptionUpdated', 'subscriptionRenewalDue'], subscriptionDetails: true, renewalDueDays: 7, subscriptionReadsPerPoll: READS }, { 'node:Subscription Billing Trigger': before.nodeStaticData });
+		const edited = activeTrigger(
+			sandbox,
+			{
+				events: ['subscriptionUpdated', 'subscriptionRenewalDue'],
+				subscriptionDetails: true,
+				renewalDueDays: 7,
+				subscriptionReadsPerPoll: READS,
+			},
+			{ 'node:Subscription Billing Trigger': before.nodeStaticData },
+		);
 		const firstPass = await pass(edited);
-		expect(firstPass.items.map((item) => [item.event, (item.subscription as IDataObject).subscription_id, item.changes])).toEqual([
+		expect(
+			firstPass.items.map((item) => [
+				item.event,
+				(item.subscription as IDataObject).subscription_id,
+				item.changes,
+			]),
+		).toEqual([
 			['subscriptionUpdated', last, { renews_at: { previous: renewsBefore, current: inDays(3) } }],
 		]);
 		sandbox.world.updateSubscription({ subscription_id: live[5], renews_in_days: 4 });
 		const next = await pass(edited);
-		expect(next.items.map((item) => [item.event, (item.subscription as IDataObject).subscription_id])).toEqual([
+		expect(
+			next.items.map((item) => [item.event, (item.subscription as IDataObject).subscription_id]),
+		).toEqual([
 			['subscriptionUpdated', live[5]],
 			['subscriptionRenewalDue', live[5]],
 		]);
@@ -178,21 +245,38 @@ describe('Renewal Due added to a trigger that compares detail fields', () => {
 describe('Subscription Updated with Compare Detail Fields over a pass', () => {
 	test('a detail change is reported once within one pass; a listed change is read first and carries its detail', async () => {
 		const live = liveInListOrder();
-		const trigger = activeTrigger(sandbox, { events: ['subscriptionUpdated'], subscriptionDetails: true, subscriptionReadsPerPoll: READS });
+		const trigger = activeTrigger(sandbox, {
+			events: ['subscriptionUpdated'],
+			subscriptionDetails: true,
+			subscriptionReadsPerPoll: READS,
+		});
 		const first = await pass(trigger);
 		expect(first.items).toEqual([]);
 		expect(first.reads).toHaveLength(1);
 		expect(first.reads[0].sort()).toEqual([...live].sort());
 
 		sandbox.world.updateSubscription({ subscription_id: live.at(-1)!, quantity: 9 });
-		sandbox.world.updateSubscription({ subscription_id: live.at(-2)!, name: 'Renamed in the list' });
+		sandbox.world.updateSubscription({
+			subscription_id: live.at(-2)!,
+			name: 'Renamed in the list',
+		});
 		const next = await poll(trigger);
-		expect(next.items.map((item) => [(item.subscription as IDataObject).subscription_id, item.changed_fields])).toEqual([[live.at(-2), ['name']]]);
+		expect(
+			next.items.map((item) => [
+				(item.subscription as IDataObject).subscription_id,
+				item.changed_fields,
+			]),
+		).toEqual([[live.at(-2), ['name']]]);
 		expect(next.items[0].detail).toMatchObject({ subscription_id: live.at(-2) });
 		expect(next.reads).toHaveLength(READS);
 
 		const rest = await pass(trigger);
-		expect(rest.items.map((item) => [(item.subscription as IDataObject).subscription_id, item.changed_fields])).toEqual([[live.at(-1), expect.arrayContaining(['line_items'])]]);
+		expect(
+			rest.items.map((item) => [
+				(item.subscription as IDataObject).subscription_id,
+				item.changed_fields,
+			]),
+		).toEqual([[live.at(-1), expect.arrayContaining(['line_items'])]]);
 		expect((await pass(trigger)).items).toEqual([]);
 	});
 });

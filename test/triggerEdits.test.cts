@@ -16,15 +16,20 @@ const sandbox = useSandbox();
 beforeEach(() => sandbox.clearRequests());
 
 const DEFAULT_NAME = 'Subscription Billing Trigger';
-const oneCustomer = (customerId: string) => ({ scope: 'customer', customerId: { __rl: true, mode: 'id', value: customerId } });
-const saved = (trigger: Poller) => JSON.parse(JSON.stringify(trigger.workflow.staticData)) as IDataObject;
+const oneCustomer = (customerId: string) => ({
+	scope: 'customer',
+	customerId: { __rl: true, mode: 'id', value: customerId },
+});
+const saved = (trigger: Poller) =>
+	JSON.parse(JSON.stringify(trigger.workflow.staticData)) as IDataObject;
 
 let nodes = 0;
 /** A published trigger with a node id of its own; `edit` saves it (as `from` left it) with new parameters. */
 function published(parameters: INodeParameters) {
 	const nodeId = `edited-trigger-${++nodes}`;
 	const trigger = activeTrigger(sandbox, parameters, undefined, { nodeId });
-	const edit = (changed: INodeParameters, from = trigger) => activeTrigger(sandbox, { ...parameters, ...changed }, saved(from), { nodeId });
+	const edit = (changed: INodeParameters, from = trigger) =>
+		activeTrigger(sandbox, { ...parameters, ...changed }, saved(from), { nodeId });
 	return { trigger, edit };
 }
 
@@ -46,27 +51,47 @@ async function itemsOf(trigger: Poller): Promise<string[][]> {
 	return (items ?? []).map(summary);
 }
 
-const customerListings = () => apiRequests(sandbox).filter((request) => /^GET \/customers(\?|$)/.test(request));
-const invoiceReads = (customerId: string) => apiRequests(sandbox).filter((request) => request.startsWith(`GET /customers/${customerId}/invoices?`));
-const activeSubscriptions = () => [...(sandbox.state.subscriptions as Map<string, { subscription_id: string; status: string }>).values()].filter((s) => s.status === 'ACTIVE').map((s) => s.subscription_id);
+const customerListings = () =>
+	apiRequests(sandbox).filter((request) => /^GET \/customers(\?|$)/.test(request));
+const invoiceReads = (customerId: string) =>
+	apiRequests(sandbox).filter((request) =>
+		request.startsWith(`GET /customers/${customerId}/invoices?`),
+	);
+const activeSubscriptions = () =>
+	[
+		...(
+			sandbox.state.subscriptions as Map<string, { subscription_id: string; status: string }>
+		).values(),
+	]
+		.filter((s) => s.status === 'ACTIVE')
+		.map((s) => s.subscription_id);
 const customersInListOrder = () => [...(sandbox.state.customers as Map<string, unknown>).keys()];
-const invoiceFamily = (trigger: Poller) => (trigger.nodeStaticData.trigger as TriggerState).invoices!;
+const invoiceFamily = (trigger: Poller) =>
+	(trigger.nodeStaticData.trigger as TriggerState).invoices!;
 
 describe('an event added or removed while changes are pending', () => {
-	test('the issue\'s case: Invoice Paid and Subscription Paused added while a payment failure and a new customer are pending: both emitted once, nothing from before the added events', async () => {
+	test("the issue's case: Invoice Paid and Subscription Paused added while a payment failure and a new customer are pending: both emitted once, nothing from before the added events", async () => {
 		const customer_id = sandbox.fixtures.customerId;
 		const watched = sandbox.world.issueInvoice({ customer_id, amount: 20 });
 		const toPay = sandbox.world.issueInvoice({ customer_id, amount: 30 });
-		const { trigger, edit } = published({ events: ['newCustomer', 'invoicePaymentFailed'], scope: 'all' });
+		const { trigger, edit } = published({
+			events: ['newCustomer', 'invoicePaymentFailed'],
+			scope: 'all',
+		});
 		expect(await itemsOf(trigger)).toEqual([]);
 
-		const failure = sandbox.world.failPayment({ invoice_id: watched.invoice_id, error: 'card_declined' });
+		const failure = sandbox.world.failPayment({
+			invoice_id: watched.invoice_id,
+			error: 'card_declined',
+		});
 		const created = sandbox.world.createCustomer({ name: 'Pending Customer' });
 		// Changes of the events about to be added, from before they are: never reported.
 		sandbox.world.payInvoice({ invoice_id: toPay.invoice_id });
 		const [paused, later] = activeSubscriptions();
 		sandbox.world.pauseSubscription({ subscription_id: paused });
-		const edited = edit({ events: ['newCustomer', 'invoicePaymentFailed', 'invoicePaid', 'subscriptionPaused'] });
+		const edited = edit({
+			events: ['newCustomer', 'invoicePaymentFailed', 'invoicePaid', 'subscriptionPaused'],
+		});
 		sandbox.clearRequests();
 		expect(await itemsOf(edited)).toEqual([
 			['newCustomer', created.customer_id],
@@ -76,10 +101,15 @@ describe('an event added or removed while changes are pending', () => {
 		// One reading of the customer list for both families; Invoice Paid learns what is open and
 		// paid at each customer, reading every invoice once (1,000 a page), as a first sweep does.
 		expect(customerListings()).toEqual(['GET /customers?limit=1000']);
-		expect(invoiceReads(customer_id)).toEqual([`GET /customers/${customer_id}/invoices?ordering=-issued_at&limit=1000`]);
+		expect(invoiceReads(customer_id)).toEqual([
+			`GET /customers/${customer_id}/invoices?ordering=-issued_at&limit=1000`,
+		]);
 		expect(invoiceFamily(edited).events).toEqual(['invoicePaymentFailed', 'invoicePaid']);
 
-		const again = sandbox.world.failPayment({ invoice_id: watched.invoice_id, error: 'expired_card' });
+		const again = sandbox.world.failPayment({
+			invoice_id: watched.invoice_id,
+			error: 'expired_card',
+		});
 		sandbox.world.payInvoice({ invoice_id: watched.invoice_id });
 		sandbox.world.pauseSubscription({ subscription_id: later });
 		sandbox.clearRequests();
@@ -89,7 +119,9 @@ describe('an event added or removed while changes are pending', () => {
 			['invoicePaid', watched.invoice_id],
 		]);
 		expect(again.invoice_id).toBe(watched.invoice_id);
-		expect(invoiceReads(customer_id)).toEqual([`GET /customers/${customer_id}/invoices?ordering=-issued_at&limit=100`]);
+		expect(invoiceReads(customer_id)).toEqual([
+			`GET /customers/${customer_id}/invoices?ordering=-issued_at&limit=100`,
+		]);
 		expect(await itemsOf(edited)).toEqual([]);
 	});
 
@@ -97,7 +129,10 @@ describe('an event added or removed while changes are pending', () => {
 		const customer_id = sandbox.fixtures.customerId;
 		const dueBefore = sandbox.world.issueInvoice({ customer_id, amount: 11 });
 		const dueAfter = sandbox.world.issueInvoice({ customer_id, amount: 12 });
-		const { trigger, edit } = published({ events: ['subscriptionStatusChanged', 'newInvoice'], ...oneCustomer(customer_id) });
+		const { trigger, edit } = published({
+			events: ['subscriptionStatusChanged', 'newInvoice'],
+			...oneCustomer(customer_id),
+		});
 		expect(await itemsOf(trigger)).toEqual([]);
 
 		const [subscription_id] = activeSubscriptions();
@@ -117,7 +152,10 @@ describe('an event added or removed while changes are pending', () => {
 	test('an invoice event pending while a customer event is removed: the invoice event once, the removed event never', async () => {
 		const customer_id = sandbox.fixtures.customerId;
 		const open = sandbox.world.issueInvoice({ customer_id, amount: 14 });
-		const { trigger, edit } = published({ events: ['newCustomer', 'customerUpdated', 'invoicePaid'], scope: 'all' });
+		const { trigger, edit } = published({
+			events: ['newCustomer', 'customerUpdated', 'invoicePaid'],
+			scope: 'all',
+		});
 		expect(await itemsOf(trigger)).toEqual([]);
 
 		sandbox.world.payInvoice({ invoice_id: open.invoice_id });
@@ -129,7 +167,9 @@ describe('an event added or removed while changes are pending', () => {
 			['newCustomer', created.customer_id],
 			['invoicePaid', open.invoice_id],
 		]);
-		expect(invoiceReads(customer_id)).toEqual([`GET /customers/${customer_id}/invoices?ordering=-issued_at&limit=100`]);
+		expect(invoiceReads(customer_id)).toEqual([
+			`GET /customers/${customer_id}/invoices?ordering=-issued_at&limit=100`,
+		]);
 		sandbox.world.updateCustomer({ customer_id, legal_name: 'Acme Corporation Group' });
 		expect(await itemsOf(edited)).toEqual([]);
 	});
@@ -139,7 +179,10 @@ describe('an event added or removed while changes are pending', () => {
 		const failing = sandbox.world.issueInvoice({ customer_id, amount: 15 });
 		const paying = sandbox.world.issueInvoice({ customer_id, amount: 16 });
 		const payingLater = sandbox.world.issueInvoice({ customer_id, amount: 17 });
-		const { trigger, edit } = published({ events: ['newInvoice', 'invoicePaid', 'invoicePaymentFailed'], ...oneCustomer(customer_id) });
+		const { trigger, edit } = published({
+			events: ['newInvoice', 'invoicePaid', 'invoicePaymentFailed'],
+			...oneCustomer(customer_id),
+		});
 		expect(await itemsOf(trigger)).toEqual([]);
 
 		const issued = sandbox.world.issueInvoice({ customer_id, amount: 18 });
@@ -154,7 +197,10 @@ describe('an event added or removed while changes are pending', () => {
 
 		// Invoice Paid chosen again, with a payment made while it was not selected: not reported.
 		sandbox.world.payInvoice({ invoice_id: payingLater.invoice_id });
-		const widened = edit({ events: ['newInvoice', 'invoicePaid', 'invoicePaymentFailed'] }, narrowed);
+		const widened = edit(
+			{ events: ['newInvoice', 'invoicePaid', 'invoicePaymentFailed'] },
+			narrowed,
+		);
 		const next = sandbox.world.issueInvoice({ customer_id, amount: 19 });
 		expect(await itemsOf(widened)).toEqual([['newInvoice', next.invoice_id]]);
 		sandbox.world.payInvoice({ invoice_id: next.invoice_id });
@@ -181,12 +227,19 @@ describe('an event added or removed while changes are pending', () => {
 		expect(await itemsOf(edited)).toEqual([]);
 	});
 
-	test('with All Customers, an event added mid-sweep learns at each customer\'s first visit since, in this sweep and the next; the events already selected carry on', async () => {
+	test("with All Customers, an event added mid-sweep learns at each customer's first visit since, in this sweep and the next; the events already selected carry on", async () => {
 		const customers = customersInListOrder();
 		const first = customers[0];
 		const last = customers.at(-1)!;
-		const open = { [first]: sandbox.world.issueInvoice({ customer_id: first, amount: 21 }), [last]: sandbox.world.issueInvoice({ customer_id: last, amount: 22 }) };
-		const { trigger, edit } = published({ events: ['newInvoice'], scope: 'all', requestsPerPoll: 10 });
+		const open = {
+			[first]: sandbox.world.issueInvoice({ customer_id: first, amount: 21 }),
+			[last]: sandbox.world.issueInvoice({ customer_id: last, amount: 22 }),
+		};
+		const { trigger, edit } = published({
+			events: ['newInvoice'],
+			scope: 'all',
+			requestsPerPoll: 10,
+		});
 		const sweepAt = (poller: Poller) => invoiceFamily(poller).sweep.nextCustomer;
 		// The first sweep (silent), then the first poll of the next, which stops before the last customers.
 		do expect(await itemsOf(trigger)).toEqual([]);
@@ -197,8 +250,14 @@ describe('an event added or removed while changes are pending', () => {
 		expect(resumeAt).toBeLessThan(customers.length - 1);
 
 		// Pending at a customer already visited in this sweep and at one not yet visited.
-		const issued = [first, last].map((customer_id) => sandbox.world.issueInvoice({ customer_id, amount: 23 }).invoice_id);
-		for (const customer_id of [first, last]) sandbox.world.failPayment({ invoice_id: open[customer_id].invoice_id, error: 'card_declined' });
+		const issued = [first, last].map(
+			(customer_id) => sandbox.world.issueInvoice({ customer_id, amount: 23 }).invoice_id,
+		);
+		for (const customer_id of [first, last])
+			sandbox.world.failPayment({
+				invoice_id: open[customer_id].invoice_id,
+				error: 'card_declined',
+			});
 		const edited = edit({ events: ['newInvoice', 'invoicePaymentFailed'] });
 		const polls: string[][][] = [];
 		do polls.push(await itemsOf(edited));
@@ -209,7 +268,11 @@ describe('an event added or removed while changes are pending', () => {
 			['newInvoice', issued[0]],
 		]);
 
-		for (const customer_id of [first, last]) sandbox.world.failPayment({ invoice_id: open[customer_id].invoice_id, error: 'expired_card' });
+		for (const customer_id of [first, last])
+			sandbox.world.failPayment({
+				invoice_id: open[customer_id].invoice_id,
+				error: 'expired_card',
+			});
 		const after: string[][] = [];
 		do after.push(...(await itemsOf(edited)));
 		while (sweepAt(edited) !== undefined);
@@ -231,7 +294,10 @@ describe('renaming the trigger node', () => {
 	/** The trigger published under its default name, with one change reported and one pending. */
 	async function beforeRename() {
 		const nodeId = `renamed-trigger-${++nodes}`;
-		const open = sandbox.world.issueInvoice({ customer_id: sandbox.fixtures.customerId, amount: 24 });
+		const open = sandbox.world.issueInvoice({
+			customer_id: sandbox.fixtures.customerId,
+			amount: 24,
+		});
 		const trigger = activeTrigger(sandbox, parameters, undefined, { nodeId });
 		expect(await itemsOf(trigger)).toEqual([]);
 		const reported = sandbox.world.createCustomer({ name: 'Reported Before The Rename' });
@@ -241,17 +307,28 @@ describe('renaming the trigger node', () => {
 		return { nodeId, open, pending, staticData: saved(trigger) };
 	}
 
-	test.each([['without a restart of n8n', false], ['after a restart of n8n', true]])(
-		'n8n keeps static data under the node\'s name: the renamed trigger starts over, %s',
+	test.each([
+		['without a restart of n8n', false],
+		['after a restart of n8n', true],
+	])(
+		"n8n keeps static data under the node's name: the renamed trigger starts over, %s",
 		async (_when, restarted) => {
 			const { nodeId, open, staticData } = await beforeRename();
 			// Saved and published again: n8n hands the node what it keeps under the new name (nothing yet).
-			const renamed = activeTrigger(sandbox, parameters, staticData, { nodeId, nodeName: RENAMED, nodeType: restarted ? triggerOfNewProcess() : undefined });
+			const renamed = activeTrigger(sandbox, parameters, staticData, {
+				nodeId,
+				nodeName: RENAMED,
+				nodeType: restarted ? triggerOfNewProcess() : undefined,
+			});
 			sandbox.clearRequests();
 			expect(await itemsOf(renamed)).toEqual([]);
 			// A first poll: every invoice read once to learn what is open.
-			expect(invoiceReads(sandbox.fixtures.customerId)).toEqual([`GET /customers/${sandbox.fixtures.customerId}/invoices?ordering=-issued_at&limit=1000`]);
-			expect(renamed.workflow.staticData[`node:${DEFAULT_NAME}`]).toEqual(staticData[`node:${DEFAULT_NAME}`]);
+			expect(invoiceReads(sandbox.fixtures.customerId)).toEqual([
+				`GET /customers/${sandbox.fixtures.customerId}/invoices?ordering=-issued_at&limit=1000`,
+			]);
+			expect(renamed.workflow.staticData[`node:${DEFAULT_NAME}`]).toEqual(
+				staticData[`node:${DEFAULT_NAME}`],
+			);
 
 			const created = sandbox.world.createCustomer({ name: 'After The Rename' });
 			sandbox.world.failPayment({ invoice_id: open.invoice_id, error: 'expired_card' });
@@ -278,15 +355,24 @@ describe('renaming the trigger node', () => {
 		expect(renamed.nodeStaticData).toEqual({});
 		expect(await itemsOf(renamed)).toEqual([]);
 		sandbox.world.failPayment({ invoice_id: open.invoice_id, error: 'expired_card' });
-		expect(await itemsOf(renamed)).toEqual([['invoicePaymentFailed', open.invoice_id, 'expired_card']]);
+		expect(await itemsOf(renamed)).toEqual([
+			['invoicePaymentFailed', open.invoice_id, 'expired_card'],
+		]);
 	});
 
-	test.each([['without a restart of n8n', false], ['after a restart of n8n', true]])(
-		'with durable cursors n8n keeps the state under the node\'s id: the renamed trigger carries on, %s',
+	test.each([
+		['without a restart of n8n', false],
+		['after a restart of n8n', true],
+	])(
+		"with durable cursors n8n keeps the state under the node's id: the renamed trigger carries on, %s",
 		async (_when, restarted) => {
 			const { nodeId, open, pending, staticData } = await beforeRename();
 			const handed = { [`node:${RENAMED}`]: staticData[`node:${DEFAULT_NAME}`] } as IDataObject;
-			const renamed = activeTrigger(sandbox, parameters, handed, { nodeId, nodeName: RENAMED, nodeType: restarted ? triggerOfNewProcess() : undefined });
+			const renamed = activeTrigger(sandbox, parameters, handed, {
+				nodeId,
+				nodeName: RENAMED,
+				nodeType: restarted ? triggerOfNewProcess() : undefined,
+			});
 			expect(await itemsOf(renamed)).toEqual([
 				['newCustomer', pending.customer_id],
 				['invoicePaymentFailed', open.invoice_id, 'card_declined'],

@@ -10,22 +10,43 @@ import { activeTrigger, apiRequests } from './helpers/trigger.cjs';
 import type { Poller } from './harness/index.cjs';
 import type { TriggerState } from '../nodes/SubscriptionBilling/trigger/state/triggerState';
 import { withMissingExamples } from '../nodes/SubscriptionBilling/trigger/events/samples';
-import { CUSTOMER_LIST_EVENTS, INVOICE_FAMILY_EVENTS, type TriggerEvent } from '../nodes/SubscriptionBilling/trigger/events/catalog';
+import {
+	CUSTOMER_LIST_EVENTS,
+	INVOICE_FAMILY_EVENTS,
+	type TriggerEvent,
+} from '../nodes/SubscriptionBilling/trigger/events/catalog';
 
 // Pages of 5 customers, so a listing of the 12 seeded customers takes three requests.
 const sandbox = useSandbox({ maxPageSize: 5 });
 beforeEach(() => sandbox.clearRequests());
 
-const LISTING = ['GET /customers?limit=1000', 'GET /customers?limit=5&offset=5', 'GET /customers?limit=5&offset=10'];
+const LISTING = [
+	'GET /customers?limit=1000',
+	'GET /customers?limit=5&offset=5',
+	'GET /customers?limit=5&offset=10',
+];
 const subscriptionOf = (item: IDataObject) => item.subscription as IDataObject;
-const liveSubscriptions = () => [...(sandbox.state.subscriptions as Map<string, { status: string }>).values()].filter((s) => !['INACTIVE', 'SUPERSEDED', 'TERMINATED'].includes(s.status));
-const detailReads = () => apiRequests(sandbox).filter((request) => /^GET \/subscriptions\/[^/?]+$/.test(request));
+const liveSubscriptions = () =>
+	[...(sandbox.state.subscriptions as Map<string, { status: string }>).values()].filter(
+		(s) => !['INACTIVE', 'SUPERSEDED', 'TERMINATED'].includes(s.status),
+	);
+const detailReads = () =>
+	apiRequests(sandbox).filter((request) => /^GET \/subscriptions\/[^/?]+$/.test(request));
 
 describe('several events in one trigger', () => {
 	test('one reading of the customer list and of the invoices for all events; each item names its event', async () => {
 		const customer_id = sandbox.fixtures.customerId;
 		const trigger = activeTrigger(sandbox, {
-			events: ['newCustomer', 'customerUpdated', 'subscriptionUpdated', 'subscriptionStatusChanged', 'subscriptionPaused', 'subscriptionEndingSoon', 'newInvoice', 'invoicePaid'],
+			events: [
+				'newCustomer',
+				'customerUpdated',
+				'subscriptionUpdated',
+				'subscriptionStatusChanged',
+				'subscriptionPaused',
+				'subscriptionEndingSoon',
+				'newInvoice',
+				'invoicePaid',
+			],
 			scope: 'customer',
 			customerId: { __rl: true, mode: 'list', value: customer_id },
 			endingSoonDays: 30,
@@ -33,13 +54,22 @@ describe('several events in one trigger', () => {
 		const first = await trigger.poll();
 		expect(first.error).toBeUndefined();
 		expect(first.items).toBeNull();
-		const invoiceRequests = (requests: string[]) => requests.filter((request) => request.startsWith(`GET /customers/${customer_id}/invoices`));
-		expect(apiRequests(sandbox).filter((request) => request.startsWith('GET /customers?'))).toEqual(LISTING);
+		const invoiceRequests = (requests: string[]) =>
+			requests.filter((request) => request.startsWith(`GET /customers/${customer_id}/invoices`));
+		expect(apiRequests(sandbox).filter((request) => request.startsWith('GET /customers?'))).toEqual(
+			LISTING,
+		);
 
 		const created = sandbox.world.createCustomer({ name: 'Nova Trading' });
-		sandbox.world.updateCustomer({ customer_id: sandbox.fixtures.bigCustomerId, tax_id: 'GB123456789' });
+		sandbox.world.updateCustomer({
+			customer_id: sandbox.fixtures.bigCustomerId,
+			tax_id: 'GB123456789',
+		});
 		sandbox.world.pauseSubscription({ subscription_id: sandbox.fixtures.subscriptionId });
-		sandbox.world.updateSubscription({ subscription_id: sandbox.fixtures.noPhasesSubscriptionId, ends_in_days: 10 });
+		sandbox.world.updateSubscription({
+			subscription_id: sandbox.fixtures.noPhasesSubscriptionId,
+			ends_in_days: 10,
+		});
 		const invoice = sandbox.world.issueInvoice({ customer_id, amount: 40 });
 		sandbox.clearRequests();
 		const { items, error } = await trigger.poll();
@@ -56,21 +86,53 @@ describe('several events in one trigger', () => {
 			'newInvoice',
 		]);
 		expect(items).toEqual([
-			expect.objectContaining({ customer: expect.objectContaining({ customer_id: created.customer_id }) }),
-			expect.objectContaining({ changed_fields: ['tax_id'], changes: { tax_id: { previous: null, current: 'GB123456789' } } }),
-			expect.objectContaining({ changed_fields: ['status'], subscription: expect.objectContaining({ subscription_id: sandbox.fixtures.subscriptionId }) }),
-			expect.objectContaining({ changed_fields: ['ends_at'], changes: { ends_at: { previous: '2026-12-31', current: endsAt } } }),
+			expect.objectContaining({
+				customer: expect.objectContaining({ customer_id: created.customer_id }),
+			}),
+			expect.objectContaining({
+				changed_fields: ['tax_id'],
+				changes: { tax_id: { previous: null, current: 'GB123456789' } },
+			}),
+			expect.objectContaining({
+				changed_fields: ['status'],
+				subscription: expect.objectContaining({ subscription_id: sandbox.fixtures.subscriptionId }),
+			}),
+			expect.objectContaining({
+				changed_fields: ['ends_at'],
+				changes: { ends_at: { previous: '2026-12-31', current: endsAt } },
+			}),
 			expect.objectContaining({ previous_status: 'ACTIVE', status: 'PAUSED' }),
-			expect.objectContaining({ previous_status: 'ACTIVE', status: 'PAUSED', subscription: expect.objectContaining({ subscription_id: sandbox.fixtures.subscriptionId }) }),
-			expect.objectContaining({ ends_at: endsAt, days_left: 10, subscription: expect.objectContaining({ subscription_id: sandbox.fixtures.noPhasesSubscriptionId }) }),
-			expect.objectContaining({ invoice: expect.objectContaining({ invoice_id: invoice.invoice_id }) }),
+			expect.objectContaining({
+				previous_status: 'ACTIVE',
+				status: 'PAUSED',
+				subscription: expect.objectContaining({ subscription_id: sandbox.fixtures.subscriptionId }),
+			}),
+			expect.objectContaining({
+				ends_at: endsAt,
+				days_left: 10,
+				subscription: expect.objectContaining({
+					subscription_id: sandbox.fixtures.noPhasesSubscriptionId,
+				}),
+			}),
+			expect.objectContaining({
+				invoice: expect.objectContaining({ invoice_id: invoice.invoice_id }),
+			}),
 		]);
 		// The customer list once (three pages) for six customer-list events; the invoices of the
 		// customer once per invoice event until the invoice family reads them once for all.
 		const requests = apiRequests(sandbox);
 		expect(requests.filter((request) => request.startsWith('GET /customers?'))).toEqual(LISTING);
-		expect([...new Set(invoiceRequests(requests))]).toEqual([`GET /customers/${customer_id}/invoices?ordering=-issued_at&limit=100`]);
-		expect(requests.filter((request) => !request.startsWith('GET /customers?') && !invoiceRequests([request]).length && !request.startsWith('POST /invoices/search'))).toEqual([]);
+		expect([...new Set(invoiceRequests(requests))]).toEqual([
+			`GET /customers/${customer_id}/invoices?ordering=-issued_at&limit=100`,
+		]);
+		expect(
+			requests.filter(
+				(request) =>
+					!request.startsWith('GET /customers?') &&
+					!invoiceRequests([request]).length &&
+					!request.startsWith('POST /invoices/search'),
+			),
+		).toEqual([]);
 
 		expect((await trigger.poll()).items).toBeNull();
 	});
@@ -87,20 +149,37 @@ describe('several events in one trigger', () => {
 		await trigger.poll();
 		const before = sandbox.world.createCustomer({ name: 'Before The Change' });
 		const saved = JSON.parse(JSON.stringify(trigger.workflow.staticData)) as IDataObject;
-		sandbox.world.updateCustomer({ customer_id: sandbox.fixtures.customerId, legal_name: 'Acme Corporation Inc.' });
+		sandbox.world.updateCustomer({
+			customer_id: sandbox.fixtures.customerId,
+			legal_name: 'Acme Corporation Inc.',
+		});
 		const widened = activeTrigger(sandbox, { events: ['newCustomer', 'customerUpdated'] }, saved);
-		expect((await widened.poll()).items?.map((item) => [item.event, (item.customer as IDataObject).customer_id])).toEqual([['newCustomer', before.customer_id]]);
-		sandbox.world.updateCustomer({ customer_id: sandbox.fixtures.customerId, legal_name: 'Acme Corporation LLC' });
+		expect(
+			(await widened.poll()).items?.map((item) => [
+				item.event,
+				(item.customer as IDataObject).customer_id,
+			]),
+		).toEqual([['newCustomer', before.customer_id]]);
+		sandbox.world.updateCustomer({
+			customer_id: sandbox.fixtures.customerId,
+			legal_name: 'Acme Corporation LLC',
+		});
 		expect((await widened.poll()).items).toEqual([
-			expect.objectContaining({ event: 'customerUpdated', changes: { legal_name: { current: 'Acme Corporation LLC' } } }),
+			expect.objectContaining({
+				event: 'customerUpdated',
+				changes: { legal_name: { current: 'Acme Corporation LLC' } },
+			}),
 		]);
 	});
 });
 
 describe('one reading of the customer list for both families (All Customers)', () => {
-	const customerListings = () => apiRequests(sandbox).filter((request) => /^GET \/customers(\?|$)/.test(request));
-	const invoiceVisits = () => apiRequests(sandbox).filter((request) => /^GET \/customers\/[^/]+\/invoices\?/.test(request));
-	const sweepAt = (trigger: Poller) => (trigger.nodeStaticData.trigger as TriggerState).invoices?.sweep.nextCustomer;
+	const customerListings = () =>
+		apiRequests(sandbox).filter((request) => /^GET \/customers(\?|$)/.test(request));
+	const invoiceVisits = () =>
+		apiRequests(sandbox).filter((request) => /^GET \/customers\/[^/]+\/invoices\?/.test(request));
+	const sweepAt = (trigger: Poller) =>
+		(trigger.nodeStaticData.trigger as TriggerState).invoices?.sweep.nextCustomer;
 	const customers = () => [...(sandbox.state.customers as Map<string, unknown>).keys()];
 
 	/** One poll; what it emitted, with the customer list's requests and the customers whose invoices it read. */
@@ -108,7 +187,16 @@ describe('one reading of the customer list for both families (All Customers)', (
 		sandbox.clearRequests();
 		const { items, error } = await trigger.poll();
 		expect(error).toBeUndefined();
-		return { items: (items ?? []).map((item) => [item.event, ((item.invoice ?? item.customer) as IDataObject)[item.invoice ? 'invoice_id' : 'customer_id']]), listings: customerListings(), visits: invoiceVisits().length };
+		return {
+			items: (items ?? []).map((item) => [
+				item.event,
+				((item.invoice ?? item.customer) as IDataObject)[
+					item.invoice ? 'invoice_id' : 'customer_id'
+				],
+			]),
+			listings: customerListings(),
+			visits: invoiceVisits().length,
+		};
 	}
 
 	test('customer and invoice events: one pass over the customer list (three pages) a poll, not one per family', async () => {
@@ -123,11 +211,19 @@ describe('one reading of the customer list for both families (All Customers)', (
 			['newInvoice', issued.invoice_id],
 		]);
 		expect(second.listings).toEqual(LISTING);
-		expect(await pollCounted(trigger)).toEqual({ items: [], listings: LISTING, visits: customers().length });
+		expect(await pollCounted(trigger)).toEqual({
+			items: [],
+			listings: LISTING,
+			visits: customers().length,
+		});
 	});
 
 	test('with the invoice sweep mid-way (Requests Per Poll 10, 12 customers): still one pass a poll; the sweep resumes in the same reading and reports each invoice once', async () => {
-		const trigger = activeTrigger(sandbox, { events: ['newCustomer', 'newInvoice'], scope: 'all', requestsPerPoll: 10 });
+		const trigger = activeTrigger(sandbox, {
+			events: ['newCustomer', 'newInvoice'],
+			scope: 'all',
+			requestsPerPoll: 10,
+		});
 		// The first sweep within the first poll, in steps of at most 10 visits, each reading the list once.
 		const first = await pollCounted(trigger);
 		expect(sweepAt(trigger)).toBeUndefined();
@@ -140,7 +236,9 @@ describe('one reading of the customer list for both families (All Customers)', (
 		const opening = await pollCounted(trigger);
 		expect(opening.listings).toEqual(LISTING);
 		expect(sweepAt(trigger)).toBeGreaterThan(0);
-		const issued = customers().map((customer_id) => sandbox.world.issueInvoice({ customer_id, amount: 6 }).invoice_id);
+		const issued = customers().map(
+			(customer_id) => sandbox.world.issueInvoice({ customer_id, amount: 6 }).invoice_id,
+		);
 		const created = sandbox.world.createCustomer({ name: 'Created Mid-Sweep' });
 		const items: unknown[][] = [];
 		for (let sweeps = 0; sweeps < 2; sweeps++) {
@@ -151,8 +249,15 @@ describe('one reading of the customer list for both families (All Customers)', (
 				items.push(...poll.items);
 			} while (sweepAt(trigger) !== undefined);
 		}
-		expect(items.filter(([event]) => event === 'newCustomer')).toEqual([['newCustomer', created.customer_id]]);
-		expect(items.filter(([event]) => event === 'newInvoice').map(([, id]) => id).sort()).toEqual([...issued].sort());
+		expect(items.filter(([event]) => event === 'newCustomer')).toEqual([
+			['newCustomer', created.customer_id],
+		]);
+		expect(
+			items
+				.filter(([event]) => event === 'newInvoice')
+				.map(([, id]) => id)
+				.sort(),
+		).toEqual([...issued].sort());
 	});
 });
 
@@ -163,7 +268,11 @@ describe('Customer Updated', () => {
 		const id = sandbox.fixtures.customerId;
 		const before = (sandbox.state.customers as Map<string, IDataObject>).get(id)!;
 		const oldAddress = { ...(before.address as IDataObject) };
-		sandbox.world.updateCustomer({ customer_id: id, name: 'Acme Corp', address: { city: 'Chicago' } });
+		sandbox.world.updateCustomer({
+			customer_id: id,
+			name: 'Acme Corp',
+			address: { city: 'Chicago' },
+		});
 		sandbox.world.createCustomer({ name: 'Brand New Ltd' });
 		const { items } = await trigger.poll();
 		expect(items).toEqual([
@@ -189,9 +298,16 @@ describe('Subscription Updated', () => {
 		const trigger = activeTrigger(sandbox, { events: ['subscriptionUpdated'] });
 		await trigger.poll();
 		const id = sandbox.fixtures.noPhasesSubscriptionId;
-		sandbox.world.updateSubscription({ subscription_id: id, name: 'Acme Corporation - Starter Plus', ends_at: '2027-06-30' });
+		sandbox.world.updateSubscription({
+			subscription_id: id,
+			name: 'Acme Corporation - Starter Plus',
+			ends_at: '2027-06-30',
+		});
 		sandbox.world.setSubscriptionStatus({ subscription_id: id, status: 'TERMINATING' });
-		sandbox.world.updateSubscription({ subscription_id: sandbox.fixtures.subscriptionId, quantity: 40 });
+		sandbox.world.updateSubscription({
+			subscription_id: sandbox.fixtures.subscriptionId,
+			quantity: 40,
+		});
 		const { items } = await trigger.poll();
 		expect(items).toEqual([
 			{
@@ -205,7 +321,10 @@ describe('Subscription Updated', () => {
 					ends_at: { previous: '2026-12-31', current: '2027-06-30' },
 					status: { previous: 'ACTIVE', current: 'TERMINATING' },
 				},
-				subscription: expect.objectContaining({ subscription_id: id, customer: expect.objectContaining({ customer_id: sandbox.fixtures.customerId }) }),
+				subscription: expect.objectContaining({
+					subscription_id: id,
+					customer: expect.objectContaining({ customer_id: sandbox.fixtures.customerId }),
+				}),
 			},
 		]);
 		// Without Compare Detail Fields no subscription is read: a quantity change is not seen.
@@ -214,33 +333,53 @@ describe('Subscription Updated', () => {
 	});
 
 	test('Compare Detail Fields: renewal, auto-renewal, totals and line items through Subscription Get, 1 request per running subscription', async () => {
-		const trigger = activeTrigger(sandbox, { events: ['subscriptionUpdated'], subscriptionDetails: true });
+		const trigger = activeTrigger(sandbox, {
+			events: ['subscriptionUpdated'],
+			subscriptionDetails: true,
+		});
 		await trigger.poll();
 		expect(detailReads()).toHaveLength(liveSubscriptions().length);
 		const id = sandbox.fixtures.noPhasesSubscriptionId;
-		sandbox.world.updateSubscription({ subscription_id: id, quantity: 7, auto_renews: true, renews_at: '2027-01-01' });
+		sandbox.world.updateSubscription({
+			subscription_id: id,
+			quantity: 7,
+			auto_renews: true,
+			renews_at: '2027-01-01',
+		});
 		sandbox.clearRequests();
 		const { items } = await trigger.poll();
 		expect(items).toHaveLength(1);
 		const [item] = items!;
-		expect(item.changed_fields).toEqual(expect.arrayContaining(['renews_at', 'auto_renews', 'line_items']));
+		expect(item.changed_fields).toEqual(
+			expect.arrayContaining(['renews_at', 'auto_renews', 'line_items']),
+		);
 		const changes = item.changes as Record<string, { previous: unknown; current: unknown }>;
 		expect(changes.renews_at).toEqual({ previous: null, current: '2027-01-01' });
 		expect(changes.auto_renews).toEqual({ previous: false, current: true });
 		expect((changes.line_items.current as IDataObject[])[0]).toMatchObject({ quantity: 7 });
 		expect(subscriptionOf(item).subscription_id).toBe(id);
 		expect((item.detail as IDataObject).subscription_id).toBe(id);
-		expect(apiRequests(sandbox).filter((request) => request.startsWith('GET /customers?'))).toEqual(LISTING);
+		expect(apiRequests(sandbox).filter((request) => request.startsWith('GET /customers?'))).toEqual(
+			LISTING,
+		);
 		expect(detailReads()).toHaveLength(liveSubscriptions().length);
-		expect(detailReads()).not.toContain(`GET /subscriptions/${[...(sandbox.state.subscriptions as Map<string, { status: string; subscription_id: string }>).values()].find((s) => s.status === 'TERMINATED')?.subscription_id}`);
+		expect(detailReads()).not.toContain(
+			`GET /subscriptions/${[...(sandbox.state.subscriptions as Map<string, { status: string; subscription_id: string }>).values()].find((s) => s.status === 'TERMINATED')?.subscription_id}`,
+		);
 		expect((await trigger.poll()).items).toBeNull();
 	});
 
 	test('a subscription read fails: the poll fails, the state stays, the next poll emits the change once', async () => {
-		const trigger = activeTrigger(sandbox, { events: ['subscriptionUpdated'], subscriptionDetails: true });
+		const trigger = activeTrigger(sandbox, {
+			events: ['subscriptionUpdated'],
+			subscriptionDetails: true,
+		});
 		await trigger.poll();
 		const before = trigger.nodeStaticData;
-		sandbox.world.updateSubscription({ subscription_id: sandbox.fixtures.subscriptionId, quantity: 30 });
+		sandbox.world.updateSubscription({
+			subscription_id: sandbox.fixtures.subscriptionId,
+			quantity: 30,
+		});
 		sandbox.clearRequests();
 		sandbox.setFaults({ on: [6], kinds: ['403'] });
 		const failed = await trigger.poll();
@@ -248,29 +387,49 @@ describe('Subscription Updated', () => {
 		expect(failed.error?.message).toMatch(/ERR_FORBIDDEN/);
 		expect(failed.error?.description).toMatch(/GET \/api\/v2\/subscriptions\//);
 		expect(trigger.nodeStaticData).toEqual(before);
-		expect((await trigger.poll()).items?.map((item) => subscriptionOf(item).subscription_id)).toEqual([sandbox.fixtures.subscriptionId]);
+		expect(
+			(await trigger.poll()).items?.map((item) => subscriptionOf(item).subscription_id),
+		).toEqual([sandbox.fixtures.subscriptionId]);
 		expect((await trigger.poll()).items).toBeNull();
 	});
 });
 
 describe('Subscription Paused and Resumed', () => {
 	test('named as such, each once; other status changes are neither', async () => {
-		const trigger = activeTrigger(sandbox, { events: ['subscriptionPaused', 'subscriptionResumed'] });
+		const trigger = activeTrigger(sandbox, {
+			events: ['subscriptionPaused', 'subscriptionResumed'],
+		});
 		await trigger.poll();
 		const id = sandbox.fixtures.subscriptionId;
 		const paused = sandbox.fixtures.pausedSubscriptionId;
 		sandbox.world.pauseSubscription({ subscription_id: id });
 		sandbox.world.resumeSubscription({ subscription_id: paused });
-		sandbox.world.setSubscriptionStatus({ subscription_id: sandbox.fixtures.noPhasesSubscriptionId, status: 'TERMINATING' });
+		sandbox.world.setSubscriptionStatus({
+			subscription_id: sandbox.fixtures.noPhasesSubscriptionId,
+			status: 'TERMINATING',
+		});
 		const { items } = await trigger.poll();
-		expect(items?.map((item) => [item.event, subscriptionOf(item).subscription_id, item.previous_status, item.status])).toEqual([
+		expect(
+			items?.map((item) => [
+				item.event,
+				subscriptionOf(item).subscription_id,
+				item.previous_status,
+				item.status,
+			]),
+		).toEqual([
 			['subscriptionPaused', id, 'ACTIVE', 'PAUSED'],
 			['subscriptionResumed', paused, 'PAUSED', 'ACTIVE'],
 		]);
 		expect((await trigger.poll()).items).toBeNull();
 		sandbox.world.resumeSubscription({ subscription_id: id, status: 'TERMINATING' });
 		sandbox.world.pauseSubscription({ subscription_id: paused });
-		expect((await trigger.poll()).items?.map((item) => [item.event, subscriptionOf(item).subscription_id, item.status])).toEqual([
+		expect(
+			(await trigger.poll()).items?.map((item) => [
+				item.event,
+				subscriptionOf(item).subscription_id,
+				item.status,
+			]),
+		).toEqual([
 			['subscriptionPaused', paused, 'PAUSED'],
 			['subscriptionResumed', id, 'TERMINATING'],
 		]);
@@ -279,11 +438,17 @@ describe('Subscription Paused and Resumed', () => {
 
 describe('Subscription Ending Soon', () => {
 	test('Days Before End: once per subscription and end date; a moved end date is reported again', async () => {
-		const trigger = activeTrigger(sandbox, { events: ['subscriptionEndingSoon'], endingSoonDays: 14 });
+		const trigger = activeTrigger(sandbox, {
+			events: ['subscriptionEndingSoon'],
+			endingSoonDays: 14,
+		});
 		const near = sandbox.fixtures.noPhasesSubscriptionId;
 		const far = sandbox.fixtures.subscriptionId;
 		// Already in the window when activated: not reported (the first poll only remembers).
-		sandbox.world.updateSubscription({ subscription_id: sandbox.fixtures.openOrderSubscriptionId, ends_in_days: 3 });
+		sandbox.world.updateSubscription({
+			subscription_id: sandbox.fixtures.openOrderSubscriptionId,
+			ends_in_days: 3,
+		});
 		expect((await trigger.poll()).items).toBeNull();
 		sandbox.world.updateSubscription({ subscription_id: near, ends_in_days: 14 });
 		sandbox.world.updateSubscription({ subscription_id: far, ends_in_days: 15 });
@@ -303,7 +468,12 @@ describe('Subscription Ending Soon', () => {
 		expect((await trigger.poll()).items).toBeNull();
 		sandbox.world.updateSubscription({ subscription_id: near, ends_in_days: 5 });
 		sandbox.world.updateSubscription({ subscription_id: far, ends_in_days: 14 });
-		expect((await trigger.poll()).items?.map((item) => [subscriptionOf(item).subscription_id, item.days_left])).toEqual([
+		expect(
+			(await trigger.poll()).items?.map((item) => [
+				subscriptionOf(item).subscription_id,
+				item.days_left,
+			]),
+		).toEqual([
 			[far, 14],
 			[near, 5],
 		]);
@@ -316,12 +486,18 @@ describe('Subscription Ending Soon', () => {
 
 describe('Subscription Renewal Due', () => {
 	test('renews_at from Subscription Get, Days Before Renewal ahead, once per subscription and renewal date', async () => {
-		const trigger = activeTrigger(sandbox, { events: ['subscriptionRenewalDue'], renewalDueDays: 7 });
+		const trigger = activeTrigger(sandbox, {
+			events: ['subscriptionRenewalDue'],
+			renewalDueDays: 7,
+		});
 		expect((await trigger.poll()).items).toBeNull();
 		expect(detailReads()).toHaveLength(liveSubscriptions().length);
 		const id = sandbox.fixtures.subscriptionId;
 		sandbox.world.updateSubscription({ subscription_id: id, renews_in_days: 7 });
-		sandbox.world.updateSubscription({ subscription_id: sandbox.fixtures.noPhasesSubscriptionId, renews_in_days: 8 });
+		sandbox.world.updateSubscription({
+			subscription_id: sandbox.fixtures.noPhasesSubscriptionId,
+			renews_in_days: 8,
+		});
 		sandbox.clearRequests();
 		const { items } = await trigger.poll();
 		expect(items).toEqual([
@@ -334,7 +510,10 @@ describe('Subscription Renewal Due', () => {
 				days_left: 7,
 				auto_renews: true,
 				subscription: expect.objectContaining({ subscription_id: id }),
-				detail: expect.objectContaining({ subscription_id: id, accounts_payable_emails: expect.any(Array) }),
+				detail: expect.objectContaining({
+					subscription_id: id,
+					accounts_payable_emails: expect.any(Array),
+				}),
 			},
 		]);
 		expect(apiRequests(sandbox)).toEqual([...LISTING, ...detailReads()]);
@@ -345,9 +524,20 @@ describe('Subscription Renewal Due', () => {
 
 describe('Fetch Test Event', () => {
 	test('a sample for each selected event, with the shape of a real item; the state is untouched', async () => {
-		sandbox.world.updateSubscription({ subscription_id: sandbox.fixtures.noPhasesSubscriptionId, ends_in_days: 9, renews_in_days: 10 });
+		sandbox.world.updateSubscription({
+			subscription_id: sandbox.fixtures.noPhasesSubscriptionId,
+			ends_in_days: 9,
+			renews_in_days: 10,
+		});
 		const trigger = activeTrigger(sandbox, {
-			events: ['customerUpdated', 'subscriptionUpdated', 'subscriptionPaused', 'subscriptionResumed', 'subscriptionEndingSoon', 'subscriptionRenewalDue'],
+			events: [
+				'customerUpdated',
+				'subscriptionUpdated',
+				'subscriptionPaused',
+				'subscriptionResumed',
+				'subscriptionEndingSoon',
+				'subscriptionRenewalDue',
+			],
 			endingSoonDays: 30,
 			renewalDueDays: 30,
 		});
@@ -356,19 +546,52 @@ describe('Fetch Test Event', () => {
 		const manual = await trigger.fetchTestEvent();
 		expect(manual.error).toBeUndefined();
 		const byEvent = Object.fromEntries((manual.items ?? []).map((item) => [item.event, item]));
-		expect(Object.keys(byEvent)).toEqual(['customerUpdated', 'subscriptionUpdated', 'subscriptionPaused', 'subscriptionResumed', 'subscriptionEndingSoon', 'subscriptionRenewalDue']);
-		expect(byEvent.customerUpdated).toMatchObject({ changed_fields: ['name', 'legal_name', 'external_id', 'address', 'processor_customer_id', 'tax_id'], changes: { name: { previous: null } } });
-		expect(byEvent.subscriptionUpdated).toMatchObject({ changed_fields: ['name', 'starts_at', 'ends_at', 'status'] });
+		expect(Object.keys(byEvent)).toEqual([
+			'customerUpdated',
+			'subscriptionUpdated',
+			'subscriptionPaused',
+			'subscriptionResumed',
+			'subscriptionEndingSoon',
+			'subscriptionRenewalDue',
+		]);
+		expect(byEvent.customerUpdated).toMatchObject({
+			changed_fields: [
+				'name',
+				'legal_name',
+				'external_id',
+				'address',
+				'processor_customer_id',
+				'tax_id',
+			],
+			changes: { name: { previous: null } },
+		});
+		expect(byEvent.subscriptionUpdated).toMatchObject({
+			changed_fields: ['name', 'starts_at', 'ends_at', 'status'],
+		});
 		expect(byEvent.subscriptionPaused).toMatchObject({ status: 'PAUSED', previous_status: null });
-		expect(byEvent.subscriptionEndingSoon).toMatchObject({ days_left: 9, subscription: { subscription_id: sandbox.fixtures.noPhasesSubscriptionId } });
-		expect(byEvent.subscriptionRenewalDue).toMatchObject({ days_left: 10, subscription: { subscription_id: sandbox.fixtures.noPhasesSubscriptionId } });
+		expect(byEvent.subscriptionEndingSoon).toMatchObject({
+			days_left: 9,
+			subscription: { subscription_id: sandbox.fixtures.noPhasesSubscriptionId },
+		});
+		expect(byEvent.subscriptionRenewalDue).toMatchObject({
+			days_left: 10,
+			subscription: { subscription_id: sandbox.fixtures.noPhasesSubscriptionId },
+		});
 		expect(trigger.nodeStaticData).toEqual(before);
 	});
 });
 
 describe('a saved state this code did not write', () => {
 	test('is not read: the trigger restarts silently', async () => {
-		const trigger = activeTrigger(sandbox, { events: ['newCustomer'] }, { 'node:Subscription Billing Trigger': { trigger: { version: 1, watching: 'not json', data: {} } } });
+		const trigger = activeTrigger(
+			sandbox,
+			{ events: ['newCustomer'] },
+			{
+				'node:Subscription Billing Trigger': {
+					trigger: { version: 1, watching: 'not json', data: {} },
+				},
+			},
+		);
 		sandbox.world.createCustomer({ name: 'Not A Flood' });
 		expect((await trigger.poll()).items).toBeNull();
 	});
@@ -376,15 +599,35 @@ describe('a saved state this code did not write', () => {
 
 describe('the IDs a follow-up step maps, at the top level of every item', () => {
 	const ALL_EVENTS: TriggerEvent[] = [...CUSTOMER_LIST_EVENTS, ...INVOICE_FAMILY_EVENTS];
-	const ID_KEYS: Record<string, string[]> = { customer: ['customer_id'], subscription: ['customer_id', 'subscription_id'], invoice: ['customer_id', 'subscription_id', 'invoice_id'] };
-	const recordOf = (event: string) => (event.includes('Invoice') || event.startsWith('invoice') ? 'invoice' : event.includes('ubscription') ? 'subscription' : 'customer');
+	const ID_KEYS: Record<string, string[]> = {
+		customer: ['customer_id'],
+		subscription: ['customer_id', 'subscription_id'],
+		invoice: ['customer_id', 'subscription_id', 'invoice_id'],
+	};
+	const recordOf = (event: string) =>
+		event.includes('Invoice') || event.startsWith('invoice')
+			? 'invoice'
+			: event.includes('ubscription')
+				? 'subscription'
+				: 'customer';
 
 	/** The owner of a record as the sandbox's world holds it (not as the item shows it). */
 	function worldIds(kind: string, id: string): IDataObject {
-		if (kind === 'customer') return { customer_id: (sandbox.state.customers as Map<string, IDataObject>).get(id)!.customer_id };
-		if (kind === 'subscription') return { customer_id: (sandbox.state.subscriptions as Map<string, IDataObject>).get(id)!.customer_id, subscription_id: id };
+		if (kind === 'customer')
+			return {
+				customer_id: (sandbox.state.customers as Map<string, IDataObject>).get(id)!.customer_id,
+			};
+		if (kind === 'subscription')
+			return {
+				customer_id: (sandbox.state.subscriptions as Map<string, IDataObject>).get(id)!.customer_id,
+				subscription_id: id,
+			};
 		const invoice = (sandbox.state.invoicesById as Map<string, IDataObject>).get(id)!;
-		return { customer_id: invoice.customer_id, subscription_id: invoice.subscription_id ?? null, invoice_id: id };
+		return {
+			customer_id: invoice.customer_id,
+			subscription_id: invoice.subscription_id ?? null,
+			invoice_id: id,
+		};
 	}
 
 	/** Each item: `event` and its IDs first, in that order, each the one the world holds for the record the item carries. */
@@ -394,15 +637,25 @@ describe('the IDs a follow-up step maps, at the top level of every item', () => 
 			const keys = ID_KEYS[kind];
 			const record = item[kind] as IDataObject;
 			expect(Object.keys(item).slice(0, keys.length + 1)).toEqual(['event', ...keys]);
-			expect(Object.fromEntries(keys.map((key) => [key, item[key]]))).toEqual(worldIds(kind, String(record[`${kind}_id`])));
+			expect(Object.fromEntries(keys.map((key) => [key, item[key]]))).toEqual(
+				worldIds(kind, String(record[`${kind}_id`])),
+			);
 		}
 	}
-	const idsOf = (items: IDataObject[], event: string) => items.filter((item) => item.event === event).map((item) => ID_KEYS[recordOf(event)].map((key) => item[key]));
+	const idsOf = (items: IDataObject[], event: string) =>
+		items
+			.filter((item) => item.event === event)
+			.map((item) => ID_KEYS[recordOf(event)].map((key) => item[key]));
 
 	test('every event, polled and fetched: event, customer_id and the record’s IDs, whatever the event', async () => {
 		const acme = sandbox.fixtures.customerId;
 		const globex = sandbox.fixtures.bigCustomerId;
-		const trigger = activeTrigger(sandbox, { events: ALL_EVENTS, scope: 'all', endingSoonDays: 30, renewalDueDays: 30 });
+		const trigger = activeTrigger(sandbox, {
+			events: ALL_EVENTS,
+			scope: 'all',
+			endingSoonDays: 30,
+			renewalDueDays: 30,
+		});
 		expect((await trigger.poll()).items).toBeNull();
 
 		const subscribed = sandbox.world.createCustomer({ name: 'Keys Subscribed' });
@@ -411,7 +664,11 @@ describe('the IDs a follow-up step maps, at the top level of every item', () => 
 		sandbox.world.updateCustomer({ customer_id: globex, tax_id: 'GB999999973' });
 		sandbox.world.pauseSubscription({ subscription_id: sandbox.fixtures.subscriptionId });
 		sandbox.world.resumeSubscription({ subscription_id: sandbox.fixtures.pausedSubscriptionId });
-		sandbox.world.updateSubscription({ subscription_id: sandbox.fixtures.noPhasesSubscriptionId, ends_in_days: 10, renews_in_days: 9 });
+		sandbox.world.updateSubscription({
+			subscription_id: sandbox.fixtures.noPhasesSubscriptionId,
+			ends_in_days: 10,
+			renews_in_days: 9,
+		});
 		const failed = sandbox.world.issueInvoice({ customer_id: globex, amount: 30 });
 		sandbox.world.failPayment({ invoice_id: failed.invoice_id });
 		const paid = sandbox.world.issueInvoice({ customer_id: standalone.customer_id, amount: 20 });
@@ -423,7 +680,11 @@ describe('the IDs a follow-up step maps, at the top level of every item', () => 
 		expect(error).toBeUndefined();
 		expect(new Set(items!.map((item) => item.event))).toEqual(new Set(ALL_EVENTS));
 		expectTopLevelIds(items!);
-		const [s1, s2, s3] = [sandbox.fixtures.subscriptionId, sandbox.fixtures.noPhasesSubscriptionId, sandbox.fixtures.pausedSubscriptionId];
+		const [s1, s2, s3] = [
+			sandbox.fixtures.subscriptionId,
+			sandbox.fixtures.noPhasesSubscriptionId,
+			sandbox.fixtures.pausedSubscriptionId,
+		];
 		const globexSubscription = worldIds('invoice', failed.invoice_id).subscription_id;
 		expect(Object.fromEntries(ALL_EVENTS.map((event) => [event, idsOf(items!, event)]))).toEqual({
 			newCustomer: [[subscribed.customer_id], [standalone.customer_id]],
@@ -459,15 +720,31 @@ describe('the IDs a follow-up step maps, at the top level of every item', () => 
 		expectTopLevelIds(manual.items!);
 
 		// With nothing to show, the item says, for each event, the keys its items have, in their order
-		const emitted = Object.fromEntries(items!.map((item) => [item.event, Object.keys(item).join(', ')]));
-		const told = Object.fromEntries(withMissingExamples(ALL_EVENTS, [], 'all customers').map((item) => [item.event, String(item.no_example)]));
-		for (const event of ALL_EVENTS) expect(told[event]).toContain(`emitted as an item with the keys ${emitted[event]}`);
+		const emitted = Object.fromEntries(
+			items!.map((item) => [item.event, Object.keys(item).join(', ')]),
+		);
+		const told = Object.fromEntries(
+			withMissingExamples(ALL_EVENTS, [], 'all customers').map((item) => [
+				item.event,
+				String(item.no_example),
+			]),
+		);
+		for (const event of ALL_EVENTS)
+			expect(told[event]).toContain(`emitted as an item with the keys ${emitted[event]}`);
 	});
 
 	test('a dunning trigger: one expression, {{ $json.customer_id }}, takes every item’s customer into the next step', async () => {
 		const acme = sandbox.fixtures.customerId;
 		const globex = sandbox.fixtures.bigCustomerId;
-		const trigger = activeTrigger(sandbox, { events: ['invoicePaymentFailed', 'invoiceOverdue', 'subscriptionUpdated', 'subscriptionStatusChanged'], scope: 'all' });
+		const trigger = activeTrigger(sandbox, {
+			events: [
+				'invoicePaymentFailed',
+				'invoiceOverdue',
+				'subscriptionUpdated',
+				'subscriptionStatusChanged',
+			],
+			scope: 'all',
+		});
 		await trigger.poll();
 		const failed = sandbox.world.issueInvoice({ customer_id: globex, amount: 30 });
 		sandbox.world.failPayment({ invoice_id: failed.invoice_id });
@@ -482,7 +759,15 @@ describe('the IDs a follow-up step maps, at the top level of every item', () => 
 			['invoicePaymentFailed', globex],
 		]);
 		sandbox.clearRequests();
-		const next = await runBilling(sandbox, { resource: 'customer', operation: 'get', customerId: { __rl: true, mode: 'id', value: '={{ $json.customer_id }}' } }, { items: items! });
+		const next = await runBilling(
+			sandbox,
+			{
+				resource: 'customer',
+				operation: 'get',
+				customerId: { __rl: true, mode: 'id', value: '={{ $json.customer_id }}' },
+			},
+			{ items: items! },
+		);
 		expect(next.error).toBeUndefined();
 		expect(next.json.map((customer) => customer.customer_id)).toEqual([acme, acme, acme, globex]);
 	});

@@ -22,18 +22,26 @@ interface Subscription {
 	status: string;
 }
 
-const quantityOf = (id: string) => (sandbox.state.subscriptions as Map<string, { line_items: Array<{ quantity: number }> }>).get(id)!.line_items[0].quantity;
+const quantityOf = (id: string) =>
+	(sandbox.state.subscriptions as Map<string, { line_items: Array<{ quantity: number }> }>).get(id)!
+		.line_items[0].quantity;
 const customersInListOrder = () => [...(sandbox.state.customers as Map<string, unknown>).keys()];
 
 /** Running subscriptions in the order of the customer list (by customer, then as created). */
 function liveInListOrder(): string[] {
 	const subscriptions = [...(sandbox.state.subscriptions as Map<string, Subscription>).values()];
-	return customersInListOrder().flatMap((customerId) => subscriptions.filter((s) => s.customer_id === customerId && !ENDED.includes(s.status)).map((s) => s.subscription_id));
+	return customersInListOrder().flatMap((customerId) =>
+		subscriptions
+			.filter((s) => s.customer_id === customerId && !ENDED.includes(s.status))
+			.map((s) => s.subscription_id),
+	);
 }
 
 /** An item as `event record-id`. */
 function reported(item: IDataObject): string {
-	const id = item.invoice ? (item.invoice as IDataObject).invoice_id : (item.subscription as IDataObject).subscription_id;
+	const id = item.invoice
+		? (item.invoice as IDataObject).invoice_id
+		: (item.subscription as IDataObject).subscription_id;
 	return `${String(item.event)} ${String(id)}`;
 }
 
@@ -47,7 +55,12 @@ async function poll(trigger: Poller): Promise<string[]> {
  * Published (the activation poll), `restartAfter` scheduled polls, the changes, n8n restarted,
  * then polls: everything the trigger reported, from the activation on.
  */
-async function restartDuringLearning(parameters: INodeParameters, restartAfter: number, durableCursors: boolean, change: () => string[]): Promise<{ reported: string[]; expected: string[] }> {
+async function restartDuringLearning(
+	parameters: INodeParameters,
+	restartAfter: number,
+	durableCursors: boolean,
+	change: () => string[],
+): Promise<{ reported: string[]; expected: string[] }> {
 	const trigger = activeTrigger(sandbox, parameters, undefined, { durableCursors });
 	const activation = await trigger.activate();
 	if (activation.error) throw activation.error;
@@ -71,86 +84,161 @@ describe('Subscription Updated with Compare Detail Fields and Renewal Due: n8n r
 	beforeEach(() => {
 		// 25 or more running subscriptions: a pass of 10 reads a poll would span three polls.
 		const customers = customersInListOrder();
-		for (let n = 0; liveInListOrder().length < 25; n++) sandbox.world.createSubscription({ customer_id: customers[n % customers.length] });
+		for (let n = 0; liveInListOrder().length < 25; n++)
+			sandbox.world.createSubscription({ customer_id: customers[n % customers.length] });
 	});
-	const parameters = { events: ['subscriptionUpdated', 'subscriptionRenewalDue'], subscriptionDetails: true, renewalDueDays: 7, subscriptionReadsPerPoll: 10 };
+	const parameters = {
+		events: ['subscriptionUpdated', 'subscriptionRenewalDue'],
+		subscriptionDetails: true,
+		renewalDueDays: 7,
+		subscriptionReadsPerPoll: 10,
+	};
 
-	test.each(RESTARTS)('restarted after $restartAfter scheduled polls (durable cursors: $durableCursors): two quantity changes and a renewal due, each once', async ({ restartAfter, durableCursors }) => {
-		const live = liveInListOrder();
-		const { reported: all, expected } = await restartDuringLearning(parameters, restartAfter, durableCursors, () => {
-			// Read by what were the first pass's second and third polls.
-			for (const subscription_id of [live[12], live[22]]) sandbox.world.updateSubscription({ subscription_id, quantity: quantityOf(subscription_id) + 1 });
-			sandbox.world.updateSubscription({ subscription_id: live[15], renews_in_days: 3 });
-			return [`subscriptionUpdated ${live[12]}`, `subscriptionUpdated ${live[22]}`, `subscriptionUpdated ${live[15]}`, `subscriptionRenewalDue ${live[15]}`];
-		});
-		expect(all).toEqual(expected);
-	});
+	test.each(RESTARTS)(
+		'restarted after $restartAfter scheduled polls (durable cursors: $durableCursors): two quantity changes and a renewal due, each once',
+		async ({ restartAfter, durableCursors }) => {
+			const live = liveInListOrder();
+			const { reported: all, expected } = await restartDuringLearning(
+				parameters,
+				restartAfter,
+				durableCursors,
+				() => {
+					// Read by what were the first pass's second and third polls.
+					for (const subscription_id of [live[12], live[22]])
+						sandbox.world.updateSubscription({
+							subscription_id,
+							quantity: quantityOf(subscription_id) + 1,
+						});
+					sandbox.world.updateSubscription({ subscription_id: live[15], renews_in_days: 3 });
+					return [
+						`subscriptionUpdated ${live[12]}`,
+						`subscriptionUpdated ${live[22]}`,
+						`subscriptionUpdated ${live[15]}`,
+						`subscriptionRenewalDue ${live[15]}`,
+					];
+				},
+			);
+			expect(all).toEqual(expected);
+		},
+	);
 });
 
 describe('Renewal Due added to a trigger that compares detail fields: n8n restarted during its first pass', () => {
 	beforeEach(() => {
 		const customers = customersInListOrder();
-		for (let n = 0; liveInListOrder().length < 25; n++) sandbox.world.createSubscription({ customer_id: customers[n % customers.length] });
+		for (let n = 0; liveInListOrder().length < 25; n++)
+			sandbox.world.createSubscription({ customer_id: customers[n % customers.length] });
 	});
 
-	test.each([0, 1, 2, 3])('restarted after %i scheduled polls: a renewal due at a subscription its first pass read late, once', async (restartAfter) => {
-		const live = liveInListOrder();
-		const parameters = { events: ['subscriptionUpdated'], subscriptionDetails: true, renewalDueDays: 7, subscriptionReadsPerPoll: 10 };
-		const running = activeTrigger(sandbox, parameters, undefined, { nodeId: 'renewals-added' });
-		await running.activate();
-		await poll(running);
-		// Saved and published again with Renewal Due: the node keeps its id and static data.
-		const edited = activeTrigger(sandbox, { ...parameters, events: ['subscriptionUpdated', 'subscriptionRenewalDue'] }, running.saved, { nodeId: 'renewals-added' });
-		const activation = await edited.activate('update');
-		if (activation.error) throw activation.error;
-		const all = (activation.items ?? []).map(reported);
-		for (let n = 0; n < restartAfter; n++) all.push(...(await poll(edited)));
-		sandbox.world.updateSubscription({ subscription_id: live[21], renews_in_days: 4 });
-		const restarted = await restartedTrigger(edited);
-		all.push(...restarted.items.map(reported));
-		for (let n = 0; n < POLLS_AFTER; n++) all.push(...(await poll(restarted.trigger)));
-		expect(all.sort()).toEqual([`subscriptionRenewalDue ${live[21]}`, `subscriptionUpdated ${live[21]}`]);
-	});
+	test.each([0, 1, 2, 3])(
+		'restarted after %i scheduled polls: a renewal due at a subscription its first pass read late, once',
+		async (restartAfter) => {
+			const live = liveInListOrder();
+			const parameters = {
+				events: ['subscriptionUpdated'],
+				subscriptionDetails: true,
+				renewalDueDays: 7,
+				subscriptionReadsPerPoll: 10,
+			};
+			const running = activeTrigger(sandbox, parameters, undefined, { nodeId: 'renewals-added' });
+			await running.activate();
+			await poll(running);
+			// Saved and published again with Renewal Due: the node keeps its id and static data.
+			const edited = activeTrigger(
+				sandbox,
+				{ ...parameters, events: ['subscriptionUpdated', 'subscriptionRenewalDue'] },
+				running.saved,
+				{ nodeId: 'renewals-added' },
+			);
+			const activation = await edited.activate('update');
+			if (activation.error) throw activation.error;
+			const all = (activation.items ?? []).map(reported);
+			for (let n = 0; n < restartAfter; n++) all.push(...(await poll(edited)));
+			sandbox.world.updateSubscription({ subscription_id: live[21], renews_in_days: 4 });
+			const restarted = await restartedTrigger(edited);
+			all.push(...restarted.items.map(reported));
+			for (let n = 0; n < POLLS_AFTER; n++) all.push(...(await poll(restarted.trigger)));
+			expect(all.sort()).toEqual([
+				`subscriptionRenewalDue ${live[21]}`,
+				`subscriptionUpdated ${live[21]}`,
+			]);
+		},
+	);
 });
 
 describe('Invoice Paid and Invoice Payment Failed over All Customers: n8n restarted during the first sweep', () => {
-	const parameters = { events: ['invoicePaid', 'invoicePaymentFailed'], scope: 'all', requestsPerPoll: 10 };
+	const parameters = {
+		events: ['invoicePaid', 'invoicePaymentFailed'],
+		scope: 'all',
+		requestsPerPoll: 10,
+	};
 
-	test.each(RESTARTS)('restarted after $restartAfter scheduled polls (durable cursors: $durableCursors): an invoice paid and a payment failed at the last customers, each once', async ({ restartAfter, durableCursors }) => {
-		const customers = customersInListOrder();
-		// Open invoices at the customers the sweep visits last.
-		const paid = sandbox.world.issueInvoice({ customer_id: customers.at(-1)!, amount: 40 }).invoice_id;
-		const failing = sandbox.world.issueInvoice({ customer_id: customers.at(-2)!, amount: 50 }).invoice_id;
-		const { reported: all, expected } = await restartDuringLearning(parameters, restartAfter, durableCursors, () => {
-			sandbox.world.payInvoice({ invoice_id: paid });
-			sandbox.world.failPayment({ invoice_id: failing, error: 'card_declined' });
-			return [`invoicePaid ${paid}`, `invoicePaymentFailed ${failing}`];
-		});
-		expect(all).toEqual(expected);
-	});
+	test.each(RESTARTS)(
+		'restarted after $restartAfter scheduled polls (durable cursors: $durableCursors): an invoice paid and a payment failed at the last customers, each once',
+		async ({ restartAfter, durableCursors }) => {
+			const customers = customersInListOrder();
+			// Open invoices at the customers the sweep visits last.
+			const paid = sandbox.world.issueInvoice({
+				customer_id: customers.at(-1)!,
+				amount: 40,
+			}).invoice_id;
+			const failing = sandbox.world.issueInvoice({
+				customer_id: customers.at(-2)!,
+				amount: 50,
+			}).invoice_id;
+			const { reported: all, expected } = await restartDuringLearning(
+				parameters,
+				restartAfter,
+				durableCursors,
+				() => {
+					sandbox.world.payInvoice({ invoice_id: paid });
+					sandbox.world.failPayment({ invoice_id: failing, error: 'card_declined' });
+					return [`invoicePaid ${paid}`, `invoicePaymentFailed ${failing}`];
+				},
+			);
+			expect(all).toEqual(expected);
+		},
+	);
 });
 
 describe('an invoice event added to a running trigger: n8n restarted during its learning', () => {
-	test.each(RESTARTS)('restarted after $restartAfter scheduled polls (durable cursors: $durableCursors): a failed payment at the last customer, once', async ({ restartAfter, durableCursors }) => {
-		const customers = customersInListOrder();
-		const failing = sandbox.world.issueInvoice({ customer_id: customers.at(-1)!, amount: 60 }).invoice_id;
-		const parameters = { events: ['invoicePaid'], scope: 'all', requestsPerPoll: 10 };
-		const running = activeTrigger(sandbox, parameters, undefined, { durableCursors, nodeId: 'edited-trigger' });
-		await running.activate();
-		for (let n = 0; n < 3; n++) await poll(running);
-		// Invoice Payment Failed added: saved and published again (the node keeps its id and static data).
-		const edited = activeTrigger(sandbox, { ...parameters, events: ['invoicePaid', 'invoicePaymentFailed'] }, running.saved, { durableCursors, nodeId: 'edited-trigger' });
-		const activation = await edited.activate('update');
-		if (activation.error) throw activation.error;
-		const all = (activation.items ?? []).map(reported);
-		for (let n = 0; n < restartAfter; n++) all.push(...(await poll(edited)));
-		const payment = sandbox.world.failPayment({ invoice_id: failing, error: 'insufficient_funds' });
-		expect(payment.payment_id).toEqual(expect.any(String));
-		const restarted = await restartedTrigger(edited);
-		all.push(...restarted.items.map(reported));
-		for (let n = 0; n < POLLS_AFTER; n++) all.push(...(await poll(restarted.trigger)));
-		expect(all).toEqual([`invoicePaymentFailed ${failing}`]);
-	});
+	test.each(RESTARTS)(
+		'restarted after $restartAfter scheduled polls (durable cursors: $durableCursors): a failed payment at the last customer, once',
+		async ({ restartAfter, durableCursors }) => {
+			const customers = customersInListOrder();
+			const failing = sandbox.world.issueInvoice({
+				customer_id: customers.at(-1)!,
+				amount: 60,
+			}).invoice_id;
+			const parameters = { events: ['invoicePaid'], scope: 'all', requestsPerPoll: 10 };
+			const running = activeTrigger(sandbox, parameters, undefined, {
+				durableCursors,
+				nodeId: 'edited-trigger',
+			});
+			await running.activate();
+			for (let n = 0; n < 3; n++) await poll(running);
+			// Invoice Payment Failed added: saved and published again (the node keeps its id and static data).
+			const edited = activeTrigger(
+				sandbox,
+				{ ...parameters, events: ['invoicePaid', 'invoicePaymentFailed'] },
+				running.saved,
+				{ durableCursors, nodeId: 'edited-trigger' },
+			);
+			const activation = await edited.activate('update');
+			if (activation.error) throw activation.error;
+			const all = (activation.items ?? []).map(reported);
+			for (let n = 0; n < restartAfter; n++) all.push(...(await poll(edited)));
+			const payment = sandbox.world.failPayment({
+				invoice_id: failing,
+				error: 'insufficient_funds',
+			});
+			expect(payment.payment_id).toEqual(expect.any(String));
+			const restarted = await restartedTrigger(edited);
+			all.push(...restarted.items.map(reported));
+			for (let n = 0; n < POLLS_AFTER; n++) all.push(...(await poll(restarted.trigger)));
+			expect(all).toEqual([`invoicePaymentFailed ${failing}`]);
+		},
+	);
 });
 
 describe("with durable cursors, an invoice event added by an edit learns within n8n's poll budget", () => {
@@ -164,11 +252,18 @@ describe("with durable cursors, an invoice event added by an edit learns within 
 		// One step a poll (the budget is spent by the first): the next sweep stops mid-way.
 		expect(await poll(running)).toEqual([]);
 		// Saved again with Invoice Payment Failed: n8n 2.41 runs no activation poll (the poll job is unchanged).
-		const edited = activeTrigger(sandbox, { ...parameters, events: ['invoicePaid', 'invoicePaymentFailed'] }, running.saved, options);
+		const edited = activeTrigger(
+			sandbox,
+			{ ...parameters, events: ['invoicePaid', 'invoicePaymentFailed'] },
+			running.saved,
+			options,
+		);
 		expect((await edited.activate('update')).items).toBeNull();
 		// Its first poll learns from where the sweep stood to the list's end (the last customer included), then stops.
 		expect(await poll(edited)).toEqual([]);
-		expect((edited.saved['node:Subscription Billing Trigger'] as IDataObject).trigger).toMatchObject({ invoices: { learning: { invoicePaymentFailed: { nextSweep: true } } } });
+		expect(
+			(edited.saved['node:Subscription Billing Trigger'] as IDataObject).trigger,
+		).toMatchObject({ invoices: { learning: { invoicePaymentFailed: { nextSweep: true } } } });
 		sandbox.world.failPayment({ invoice_id: failing, error: 'insufficient_funds' });
 		const restarted = await restartedTrigger(edited);
 		const all = restarted.items.map(reported);

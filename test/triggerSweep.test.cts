@@ -16,7 +16,8 @@ const BUDGET = 10;
 const server = () => sandbox as unknown as SandboxServer;
 const invoiceIdOf = (item: IDataObject) => (item.invoice as IDataObject).invoice_id as string;
 const customersInListOrder = () => [...(sandbox.state.customers as Map<string, unknown>).keys()];
-const invoiceState = (trigger: Poller) => (trigger.nodeStaticData.trigger as TriggerState).invoices!;
+const invoiceState = (trigger: Poller) =>
+	(trigger.nodeStaticData.trigger as TriggerState).invoices!;
 
 async function pollOnce(trigger: Poller): Promise<{ items: string[]; requests: number }> {
 	sandbox.clearRequests();
@@ -28,7 +29,8 @@ async function pollOnce(trigger: Poller): Promise<{ items: string[]; requests: n
 /** Polls until the sweep in progress is done; each poll's items and request count. */
 async function finishSweep(trigger: Poller): Promise<Array<{ items: string[]; requests: number }>> {
 	const polls = [];
-	while (invoiceState(trigger).sweep.nextCustomer !== undefined) polls.push(await pollOnce(trigger));
+	while (invoiceState(trigger).sweep.nextCustomer !== undefined)
+		polls.push(await pollOnce(trigger));
 	return polls;
 }
 
@@ -39,7 +41,11 @@ async function pollSweep(trigger: Poller): Promise<Array<{ items: string[]; requ
 
 test('a sweep spans several polls under Requests Per Poll, each resuming where the last stopped; changes before and behind the cursor, each once', async () => {
 	const customers = customersInListOrder();
-	const trigger = activeTrigger(sandbox, { events: ['newInvoice'], scope: 'all', requestsPerPoll: BUDGET });
+	const trigger = activeTrigger(sandbox, {
+		events: ['newInvoice'],
+		scope: 'all',
+		requestsPerPoll: BUDGET,
+	});
 	// The first sweep, which only remembers, within the first poll (n8n saves a poll that emits nothing only at activation).
 	const first = await pollSweep(trigger);
 	expect(first).toEqual([{ items: [], requests: expect.any(Number) }]);
@@ -53,12 +59,17 @@ test('a sweep spans several polls under Requests Per Poll, each resuming where t
 	const resumeAt = invoiceState(trigger).sweep.nextCustomer!;
 	expect(resumeAt).toBeGreaterThan(0);
 	expect(resumeAt).toBeLessThan(customers.length);
-	const issued = customers.map((customer_id) => sandbox.world.issueInvoice({ customer_id, amount: 3 }).invoice_id);
+	const issued = customers.map(
+		(customer_id) => sandbox.world.issueInvoice({ customer_id, amount: 3 }).invoice_id,
+	);
 	sandbox.clearRequests();
 	const resumed = await trigger.poll();
 	expect(apiRequests(sandbox)[0]).toBe(`GET /customers?offset=${resumeAt}&limit=1000`);
 	// Customers not yet visited in this sweep report theirs now, the others in the next sweep.
-	const rest = [...(resumed.items ?? []).map(invoiceIdOf), ...(await finishSweep(trigger)).flatMap((poll) => poll.items)];
+	const rest = [
+		...(resumed.items ?? []).map(invoiceIdOf),
+		...(await finishSweep(trigger)).flatMap((poll) => poll.items),
+	];
 	const next = (await pollSweep(trigger)).flatMap((poll) => poll.items);
 	expect(rest).toEqual(issued.slice(resumeAt));
 	expect(next).toEqual(issued.slice(0, resumeAt));
@@ -66,7 +77,11 @@ test('a sweep spans several polls under Requests Per Poll, each resuming where t
 });
 
 test('the state is bounded: sweep after sweep it keeps the same size; only customers with invoices in the look-back window take room', async () => {
-	const trigger = activeTrigger(sandbox, { events: ['newInvoice'], scope: 'all', requestsPerPoll: BUDGET });
+	const trigger = activeTrigger(sandbox, {
+		events: ['newInvoice'],
+		scope: 'all',
+		requestsPerPoll: BUDGET,
+	});
 	await pollSweep(trigger);
 	const [one, two] = customersInListOrder();
 	sandbox.world.issueInvoice({ customer_id: one, amount: 1 });
@@ -79,11 +94,13 @@ test('the state is bounded: sweep after sweep it keeps the same size; only custo
 	expect(InvoiceTable.read(invoiceState(trigger).customers).rows.size).toBe(2);
 });
 
-test('a 429 slows the poll through the request budget (the action node\'s): no poll fails, nothing is missed or doubled', async () => {
+test("a 429 slows the poll through the request budget (the action node's): no poll fails, nothing is missed or doubled", async () => {
 	const trigger = activeTrigger(sandbox, { events: ['newInvoice'], scope: 'all' });
 	await trigger.poll();
 	const customers = customersInListOrder();
-	const issued = customers.slice(0, 6).map((customer_id) => sandbox.world.issueInvoice({ customer_id, amount: 4 }).invoice_id);
+	const issued = customers
+		.slice(0, 6)
+		.map((customer_id) => sandbox.world.issueInvoice({ customer_id, amount: 4 }).invoice_id);
 	// At most 3 requests in flight, 20 a second; more are answered 429 with Retry-After.
 	server().setLimits({ maxInFlight: 3, ratePerSecond: 20, burst: 5 });
 	sandbox.clearRequests();
@@ -94,11 +111,15 @@ test('a 429 slows the poll through the request budget (the action node\'s): no p
 		const stats = server().limits.stats();
 		expect(stats.limited + stats.rejectedInFlight).toBeGreaterThan(0);
 		// Each request was answered; the 429s were repeated, none given up on.
-		const answered = sandbox.requests.filter((request) => request.path.startsWith('/api/v2/') && request.status === 200).length;
+		const answered = sandbox.requests.filter(
+			(request) => request.path.startsWith('/api/v2/') && request.status === 200,
+		).length;
 		expect(answered).toBe(3 + customers.length);
 		// What the budget learned stays with the trigger for its next poll (polls run outside executions).
 		expect(heldBudgets()).toBeGreaterThan(0);
-		const again = customers.slice(6).map((customer_id) => sandbox.world.issueInvoice({ customer_id, amount: 5 }).invoice_id);
+		const again = customers
+			.slice(6)
+			.map((customer_id) => sandbox.world.issueInvoice({ customer_id, amount: 5 }).invoice_id);
 		const next = await trigger.poll();
 		expect(next.error).toBeUndefined();
 		expect(next.items?.map(invoiceIdOf)).toEqual(again);

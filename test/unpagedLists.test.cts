@@ -19,8 +19,13 @@ const LISTS = [
 ] as const;
 
 /** The list as the API answers it, read directly over HTTP (the truth the node is compared to). */
-async function listFromApi(path: string, subscriptionId = sandbox.fixtures.subscriptionId): Promise<IDataObject[]> {
-	const response = await fetch(`${sandbox.baseUrl}/subscriptions/${subscriptionId}/${path}`, { headers: { 'X-SERVICE-KEY': sandbox.apiKey } });
+async function listFromApi(
+	path: string,
+	subscriptionId = sandbox.fixtures.subscriptionId,
+): Promise<IDataObject[]> {
+	const response = await fetch(`${sandbox.baseUrl}/subscriptions/${subscriptionId}/${path}`, {
+		headers: { 'X-SERVICE-KEY': sandbox.apiKey },
+	});
 	expect(response.status).toBe(200);
 	const body = (await response.json()) as IDataObject[];
 	expect(Array.isArray(body)).toBe(true);
@@ -34,7 +39,10 @@ beforeEach(async () => {
 		const response = await fetch(`${sandbox.baseUrl}/subscriptions/${subscriptionId}/upgrade`, {
 			method: 'POST',
 			headers: { 'X-SERVICE-KEY': sandbox.apiKey, 'Content-Type': 'application/json' },
-			body: JSON.stringify({ starts_at: '2026-10-01', bricks: [{ brick_id: brickId, quantity: 3 }] }),
+			body: JSON.stringify({
+				starts_at: '2026-10-01',
+				bricks: [{ brick_id: brickId, quantity: 3 }],
+			}),
 		});
 		expect(response.status).toBe(201);
 	}
@@ -50,15 +58,32 @@ beforeEach(async () => {
 
 describe.each(LISTS)('$resource → Get Many', ({ resource, path, key }) => {
 	const expectOneRequestWithoutQuery = () => {
-		expect(sandbox.requests.map((request) => ({ method: request.method, path: request.path, rawQuery: request.rawQuery, status: request.status }))).toEqual([
-			{ method: 'GET', path: `/api/v2/subscriptions/${sandbox.fixtures.subscriptionId}/${path}`, rawQuery: '', status: 200 },
+		expect(
+			sandbox.requests.map((request) => ({
+				method: request.method,
+				path: request.path,
+				rawQuery: request.rawQuery,
+				status: request.status,
+			})),
+		).toEqual([
+			{
+				method: 'GET',
+				path: `/api/v2/subscriptions/${sandbox.fixtures.subscriptionId}/${path}`,
+				rawQuery: '',
+				status: 200,
+			},
 		]);
 	};
 	/** The list as the API gives it, then the node's Get Many with `listing` (Return All or Limit): one request without a query. */
 	const getMany = async (listing: IDataObject) => {
 		const expected = await listFromApi(path);
 		sandbox.clearRequests();
-		const run = await runBilling(sandbox, { resource, operation: 'getMany', subscriptionId: sandbox.fixtures.subscriptionId, ...listing });
+		const run = await runBilling(sandbox, {
+			resource,
+			operation: 'getMany',
+			subscriptionId: sandbox.fixtures.subscriptionId,
+			...listing,
+		});
 		expect(run.error).toBeUndefined();
 		expectOneRequestWithoutQuery();
 		return { run, expected };
@@ -72,7 +97,9 @@ describe.each(LISTS)('$resource → Get Many', ({ resource, path, key }) => {
 
 	test('Limit 2: one request with no query string, the first two entries only', async () => {
 		const { run, expected } = await getMany({ limit: 2 });
-		expect(run.json.map((entry) => entry[key])).toEqual(expected.slice(0, 2).map((entry) => entry[key]));
+		expect(run.json.map((entry) => entry[key])).toEqual(
+			expected.slice(0, 2).map((entry) => entry[key]),
+		);
 		expect(run.json).toEqual(expected.slice(0, 2));
 	});
 
@@ -84,16 +111,27 @@ describe.each(LISTS)('$resource → Get Many', ({ resource, path, key }) => {
 
 test('Limit applies per input item: each item sends its own request without a query and gets its own first entry', async () => {
 	const { subscriptionId, noPhasesSubscriptionId } = sandbox.fixtures;
-	const [first, second] = [await listFromApi('payment-methods', subscriptionId), await listFromApi('payment-methods', noPhasesSubscriptionId)];
+	const [first, second] = [
+		await listFromApi('payment-methods', subscriptionId),
+		await listFromApi('payment-methods', noPhasesSubscriptionId),
+	];
 	sandbox.clearRequests();
 	const run = await runBilling(
 		sandbox,
-		{ resource: 'paymentMethod', operation: 'getMany', subscriptionId: '={{ $json.id }}', limit: 1 },
+		{
+			resource: 'paymentMethod',
+			operation: 'getMany',
+			subscriptionId: '={{ $json.id }}',
+			limit: 1,
+		},
 		{ items: [{ id: subscriptionId }, { id: noPhasesSubscriptionId }] },
 	);
 	expect(run.error).toBeUndefined();
 	expect(sandbox.requests.map((request) => `${request.path}?${request.rawQuery}`).sort()).toEqual(
-		[`/api/v2/subscriptions/${subscriptionId}/payment-methods?`, `/api/v2/subscriptions/${noPhasesSubscriptionId}/payment-methods?`].sort(),
+		[
+			`/api/v2/subscriptions/${subscriptionId}/payment-methods?`,
+			`/api/v2/subscriptions/${noPhasesSubscriptionId}/payment-methods?`,
+		].sort(),
 	);
 	expect(run.items.map((item) => [item.json, item.pairedItem])).toEqual([
 		[first[0], { item: 0 }],
@@ -104,10 +142,23 @@ test('Limit applies per input item: each item sends its own request without a qu
 test('Return All says how each list is read: followed page by page, or whole in one answer', () => {
 	const hints = new SubscriptionBilling().description.properties
 		.filter((property) => property.name === 'returnAll')
-		.flatMap((property) => (property.displayOptions?.show?.operation as string[]).map((operation) => [`${property.displayOptions?.show?.resource}.${operation}`, property.hint]));
+		.flatMap((property) =>
+			(property.displayOptions?.show?.operation as string[]).map((operation) => [
+				`${property.displayOptions?.show?.resource}.${operation}`,
+				property.hint,
+			]),
+		);
 	const byOperation = Object.fromEntries(hints);
-	for (const { resource } of LISTS) expect(byOperation[`${resource}.getMany`]).toMatch(/whole, in one answer/);
-	for (const paged of ['customer.getMany', 'customer.search', 'invoice.getManyForCustomer', 'invoice.getManyForSubscription', 'invoice.search', 'plan.getMany']) {
+	for (const { resource } of LISTS)
+		expect(byOperation[`${resource}.getMany`]).toMatch(/whole, in one answer/);
+	for (const paged of [
+		'customer.getMany',
+		'customer.search',
+		'invoice.getManyForCustomer',
+		'invoice.getManyForSubscription',
+		'invoice.search',
+		'plan.getMany',
+	]) {
 		expect(byOperation[paged]).toMatch(/follows every page/);
 	}
 	expect(Object.keys(byOperation)).toHaveLength(10);
@@ -119,7 +170,10 @@ describe('an API that answers one of these lists with an envelope', () => {
 	const requested: string[] = [];
 	let server: http.Server;
 	let origin = '';
-	const upgrades = Array.from({ length: 5 }, (_, i) => ({ order_id: `00000000-0000-4000-8000-00000000000${i}`, order_type: 'UPGRADE' }));
+	const upgrades = Array.from({ length: 5 }, (_, i) => ({
+		order_id: `00000000-0000-4000-8000-00000000000${i}`,
+		order_type: 'UPGRADE',
+	}));
 	beforeAll(async () => {
 		server = http.createServer((req, res) => {
 			requested.push(req.url ?? '');
@@ -146,23 +200,46 @@ describe('an API that answers one of these lists with an envelope', () => {
 	});
 
 	test('Return All follows the next link unchanged and returns every entry once', async () => {
-		const run = await runBilling(sandbox, { resource: 'subscriptionUpgrade', operation: 'getMany', subscriptionId: 'sub-1', returnAll: true }, { baseUrl: `${origin}/api/v2` });
+		const run = await runBilling(
+			sandbox,
+			{
+				resource: 'subscriptionUpgrade',
+				operation: 'getMany',
+				subscriptionId: 'sub-1',
+				returnAll: true,
+			},
+			{ baseUrl: `${origin}/api/v2` },
+		);
 		expect(run.error).toBeUndefined();
-		expect(requested).toEqual(['/api/v2/subscriptions/sub-1/upgrade', '/api/v2/subscriptions/sub-1/upgrade?page=2']);
+		expect(requested).toEqual([
+			'/api/v2/subscriptions/sub-1/upgrade',
+			'/api/v2/subscriptions/sub-1/upgrade?page=2',
+		]);
 		expect(run.json).toEqual(upgrades);
 	});
 
 	test('Limit stops inside the first answer and asks for nothing more', async () => {
-		const run = await runBilling(sandbox, { resource: 'subscriptionUpgrade', operation: 'getMany', subscriptionId: 'sub-1', limit: 2 }, { baseUrl: `${origin}/api/v2` });
+		const run = await runBilling(
+			sandbox,
+			{ resource: 'subscriptionUpgrade', operation: 'getMany', subscriptionId: 'sub-1', limit: 2 },
+			{ baseUrl: `${origin}/api/v2` },
+		);
 		expect(run.error).toBeUndefined();
 		expect(requested).toEqual(['/api/v2/subscriptions/sub-1/upgrade']);
 		expect(run.json).toEqual(upgrades.slice(0, 2));
 	});
 
 	test('Limit across the two answers cuts the second one, without adding limit to the link', async () => {
-		const run = await runBilling(sandbox, { resource: 'subscriptionUpgrade', operation: 'getMany', subscriptionId: 'sub-1', limit: 4 }, { baseUrl: `${origin}/api/v2` });
+		const run = await runBilling(
+			sandbox,
+			{ resource: 'subscriptionUpgrade', operation: 'getMany', subscriptionId: 'sub-1', limit: 4 },
+			{ baseUrl: `${origin}/api/v2` },
+		);
 		expect(run.error).toBeUndefined();
-		expect(requested).toEqual(['/api/v2/subscriptions/sub-1/upgrade', '/api/v2/subscriptions/sub-1/upgrade?page=2']);
+		expect(requested).toEqual([
+			'/api/v2/subscriptions/sub-1/upgrade',
+			'/api/v2/subscriptions/sub-1/upgrade?page=2',
+		]);
 		expect(run.json).toEqual(upgrades.slice(0, 4));
 	});
 });

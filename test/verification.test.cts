@@ -30,14 +30,22 @@ test('package source: an MIT package named n8n-nodes-…, keyword n8n-community-
 });
 
 test('no runtime dependencies: n8n-workflow only as a peer, nothing bundled, only dist/ published', () => {
-	for (const key of ['dependencies', 'optionalDependencies', 'bundleDependencies', 'bundledDependencies']) expect(pkg[key]).toBeUndefined();
+	for (const key of [
+		'dependencies',
+		'optionalDependencies',
+		'bundleDependencies',
+		'bundledDependencies',
+	])
+		expect(pkg[key]).toBeUndefined();
 	expect(pkg.peerDependencies).toEqual({ 'n8n-workflow': '*' });
 	expect(pkg.files).toEqual(['dist']);
 });
 
 test("n8n-node's strict mode: strict in the n8n section and the tool's eslint.config.mjs, unchanged", () => {
 	expect(pkg.n8n.strict).toBe(true);
-	const template = read('node_modules/@n8n/node-cli/dist/template/templates/shared/default/eslint.config.mjs');
+	const template = read(
+		'node_modules/@n8n/node-cli/dist/template/templates/shared/default/eslint.config.mjs',
+	);
 	const normalized = (text: string) => text.replace(/\s+/g, ' ').trim();
 	expect(normalized(read('eslint.config.mjs'))).toBe(normalized(template));
 });
@@ -46,19 +54,27 @@ test('releases only with provenance: publishConfig asks for it, and prepublishOn
 	expect(pkg.publishConfig).toEqual({ provenance: true });
 	expect(pkg.scripts.prepublishOnly).toBe('n8n-node prerelease');
 	expect(pkg.scripts.release).toBe('n8n-node release');
-	expect(read('.github/workflows/publish.yml')).toMatch(/id-token: write[\s\S]*run: npm run release/);
+	expect(read('.github/workflows/publish.yml')).toMatch(
+		/id-token: write[\s\S]*run: npm run release/,
+	);
 });
 
 describe('node descriptions', () => {
 	test.each([
 		['Subscription Billing', action],
 		['Subscription Billing Trigger', trigger],
-	])('%s: no defaults.color (removed in n8n 3.0), light and dark file icons, a description in sentence case', (name, description: INodeTypeDescription) => {
-		expect(description.displayName).toBe(name);
-		expect(description.defaults).toEqual({ name });
-		expect(description.icon).toEqual({ light: expect.stringMatching(/^file:.*\.svg$/), dark: expect.stringMatching(/^file:.*\.dark\.svg$/) });
-		expect(description.description).toMatch(/^[A-Z][^A-Z]/);
-	});
+	])(
+		'%s: no defaults.color (removed in n8n 3.0), light and dark file icons, a description in sentence case',
+		(name, description: INodeTypeDescription) => {
+			expect(description.displayName).toBe(name);
+			expect(description.defaults).toEqual({ name });
+			expect(description.icon).toEqual({
+				light: expect.stringMatching(/^file:.*\.svg$/),
+				dark: expect.stringMatching(/^file:.*\.dark\.svg$/),
+			});
+			expect(description.description).toMatch(/^[A-Z][^A-Z]/);
+		},
+	);
 
 	test('the action node is usable as a tool; the trigger is a polling trigger and is not', () => {
 		expect(action.usableAsTool).toBe(true);
@@ -77,15 +93,19 @@ describe('node descriptions', () => {
 		expect(action.documentationUrl).toBe(`${repository}#operations`);
 		expect(trigger.documentationUrl).toBe(`${repository}#trigger-subscription-billing-trigger`);
 		for (const file of ['SubscriptionBilling.node.json', 'SubscriptionBillingTrigger.node.json']) {
-			const { resources } = JSON.parse(read(`nodes/SubscriptionBilling/${file}`)) as { resources: Record<string, Array<{ url: string }>> };
-			for (const { url } of Object.values(resources).flat()) expect(url).toMatch(new RegExp(`^${repository}/blob/main/[\\w/.]+\\.md$`));
+			const { resources } = JSON.parse(read(`nodes/SubscriptionBilling/${file}`)) as {
+				resources: Record<string, Array<{ url: string }>>;
+			};
+			for (const { url } of Object.values(resources).flat())
+				expect(url).toMatch(new RegExp(`^${repository}/blob/main/[\\w/.]+\\.md$`));
 		}
 		expect(pkg.bugs).toEqual({ url: `${repository}/issues` });
 	});
 });
 
 describe("the credential, against n8n's UX guidelines", () => {
-	const property = (name: string) => credential.properties.find((p) => p.name === name) as INodeProperties;
+	const property = (name: string) =>
+		credential.properties.find((p) => p.name === name) as INodeProperties;
 
 	test('the API key is a password field', () => {
 		expect(property('apiKey').typeOptions?.password).toBe(true);

@@ -33,9 +33,13 @@ function findNodesBase() {
 		.readdirSync(local)
 		.filter((d) => d.startsWith('n8n-'))
 		.map((d) => path.join(local, d, 'node_modules', 'n8n-nodes-base'))
-		.filter((p) => fs.existsSync(path.join(p, 'dist', 'nodes', 'HttpRequest', 'V3', 'HttpRequestV3.node.js')));
+		.filter((p) =>
+			fs.existsSync(path.join(p, 'dist', 'nodes', 'HttpRequest', 'V3', 'HttpRequestV3.node.js')),
+		);
 	// prefer the release that matches the root's n8n-workflow (same minor), as n8n would ship them
-	const rootWorkflow = require(path.join(ROOT, 'node_modules', 'n8n-workflow', 'package.json')).version;
+	const rootWorkflow = require(
+		path.join(ROOT, 'node_modules', 'n8n-workflow', 'package.json'),
+	).version;
 	const minor = (v) => v.split('.').slice(0, 2).join('.');
 	const score = (p) => {
 		const wf = path.join(p, '..', 'n8n-workflow', 'package.json');
@@ -60,10 +64,19 @@ function shareN8nWorkflow(nodesBaseDir) {
 	if (hooked) return;
 	hooked = true;
 	const installRoot = path.dirname(path.dirname(nodesBaseDir)) + path.sep; // .../n8n-2.8.4/
-	const rootParent = { id: path.join(ROOT, 'index.js'), filename: path.join(ROOT, 'index.js'), paths: Module._nodeModulePaths(ROOT) };
+	const rootParent = {
+		id: path.join(ROOT, 'index.js'),
+		filename: path.join(ROOT, 'index.js'),
+		paths: Module._nodeModulePaths(ROOT),
+	};
 	const original = Module._resolveFilename;
 	Module._resolveFilename = function (request, parent, ...rest) {
-		if (SHARED.test(request) && parent && parent.filename && parent.filename.startsWith(installRoot)) {
+		if (
+			SHARED.test(request) &&
+			parent &&
+			parent.filename &&
+			parent.filename.startsWith(installRoot)
+		) {
 			return original.call(this, request, rootParent, ...rest);
 		}
 		return original.call(this, request, parent, ...rest);
@@ -73,7 +86,9 @@ function shareN8nWorkflow(nodesBaseDir) {
 /** The HTTP Request node, version 3 class (serves typeVersions 3 to 4.4), named as in n8n. */
 function loadHttpRequestNode(nodesBaseDir) {
 	shareN8nWorkflow(nodesBaseDir);
-	const { HttpRequestV3 } = require(path.join(nodesBaseDir, 'dist', 'nodes', 'HttpRequest', 'V3', 'HttpRequestV3.node.js'));
+	const { HttpRequestV3 } = require(
+		path.join(nodesBaseDir, 'dist', 'nodes', 'HttpRequest', 'V3', 'HttpRequestV3.node.js'),
+	);
 	return new HttpRequestV3({
 		displayName: 'HTTP Request',
 		name: 'httpRequest',

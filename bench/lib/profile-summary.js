@@ -20,7 +20,8 @@ function owner(url, functionName) {
 	const file = url.replace(/^file:\/\//, '');
 	const pkg = path.join(ROOT, 'bench', 'dist', 'pkg', 'dist') + path.sep;
 	if (file.startsWith(path.join(ROOT, 'dist') + path.sep)) return 'ours (package dist/)';
-	if (file.startsWith(pkg + 'nodes') || file.startsWith(pkg + 'credentials')) return 'ours (package dist/)';
+	if (file.startsWith(pkg + 'nodes') || file.startsWith(pkg + 'credentials'))
+		return 'ours (package dist/)';
 	if (file.startsWith(path.join(ROOT, 'bench') + path.sep)) return 'bench harness';
 	const m = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file);
 	if (m) {
@@ -36,18 +37,40 @@ function shortLocation(url, line) {
 	const file = url.replace(/^file:\/\//, '');
 	const pkg = path.join(ROOT, 'bench', 'dist', 'pkg') + path.sep;
 	if (file.startsWith(pkg)) return `${file.slice(pkg.length)}:${line + 1}`;
-	const rel = file.includes('node_modules/') ? file.slice(file.lastIndexOf('node_modules/') + 13) : path.relative(ROOT, file);
+	const rel = file.includes('node_modules/')
+		? file.slice(file.lastIndexOf('node_modules/') + 13)
+		: path.relative(ROOT, file);
 	return `${rel}:${line + 1}`;
 }
 
 /** Inclusive buckets: share of the busy time with a matching frame anywhere on the stack. */
 const STACK_BUCKETS = [
-	['inside our node (perform/transport/pagination and what they call)', (f, pkg) => f.url.startsWith(`file://${pkg}nodes`) || f.url.startsWith(`${pkg}nodes`)],
-	['n8n RoutingNode.runNode, per-item preparation (outside our code)', (f) => f.url.includes('routing-node.js') && f.functionName === 'runNode'],
-	['n8n expression evaluation (Expression.getParameterValue)', (f) => f.url.includes('n8n-workflow/dist/cjs/expression.js') && f.functionName === 'getParameterValue'],
-	['n8n HTTP helpers (n8n-core request-helper-functions, axios, sockets)', (f) => f.url.includes('request-helper-functions.js')],
-	['credentials (getCredentials / getDecrypted / authenticate)', (f) => ['getCredentials', 'getDecrypted', 'authenticate'].includes(f.functionName)],
-	['n8n HTTP Request node execute()', (f) => f.url.includes('HttpRequestV3.node.js') && f.functionName === 'execute'],
+	[
+		'inside our node (perform/transport/pagination and what they call)',
+		(f, pkg) => f.url.startsWith(`file://${pkg}nodes`) || f.url.startsWith(`${pkg}nodes`),
+	],
+	[
+		'n8n RoutingNode.runNode, per-item preparation (outside our code)',
+		(f) => f.url.includes('routing-node.js') && f.functionName === 'runNode',
+	],
+	[
+		'n8n expression evaluation (Expression.getParameterValue)',
+		(f) =>
+			f.url.includes('n8n-workflow/dist/cjs/expression.js') &&
+			f.functionName === 'getParameterValue',
+	],
+	[
+		'n8n HTTP helpers (n8n-core request-helper-functions, axios, sockets)',
+		(f) => f.url.includes('request-helper-functions.js'),
+	],
+	[
+		'credentials (getCredentials / getDecrypted / authenticate)',
+		(f) => ['getCredentials', 'getDecrypted', 'authenticate'].includes(f.functionName),
+	],
+	[
+		'n8n HTTP Request node execute()',
+		(f) => f.url.includes('HttpRequestV3.node.js') && f.functionName === 'execute',
+	],
 ];
 
 function summarise(profile, top = 20) {
@@ -90,7 +113,12 @@ function summarise(profile, top = 20) {
 		const key = `${name} ${shortLocation(callFrame.url, callFrame.lineNumber)}`;
 		const who = owner(callFrame.url, name);
 		total += us;
-		const f = fns.get(key) ?? { name, location: shortLocation(callFrame.url, callFrame.lineNumber), owner: who, us: 0 };
+		const f = fns.get(key) ?? {
+			name,
+			location: shortLocation(callFrame.url, callFrame.lineNumber),
+			owner: who,
+			us: 0,
+		};
 		f.us += us;
 		fns.set(key, f);
 		owners.set(who, (owners.get(who) ?? 0) + us);
@@ -99,8 +127,14 @@ function summarise(profile, top = 20) {
 	return {
 		totalMs: total / 1000,
 		busyMs: busy / 1000,
-		stacks: STACK_BUCKETS.map(([name], i) => ({ name, ms: bucketUs[i] / 1000, share: bucketUs[i] / Math.max(1, busy) })).filter((b) => b.ms > 0),
-		owners: [...owners].map(([name, us]) => ({ name, ms: us / 1000, share: us / total })).sort((a, b) => b.ms - a.ms),
+		stacks: STACK_BUCKETS.map(([name], i) => ({
+			name,
+			ms: bucketUs[i] / 1000,
+			share: bucketUs[i] / Math.max(1, busy),
+		})).filter((b) => b.ms > 0),
+		owners: [...owners]
+			.map(([name, us]) => ({ name, ms: us / 1000, share: us / total }))
+			.sort((a, b) => b.ms - a.ms),
 		functions: [...fns.values()]
 			.map((f) => ({ ...f, ms: f.us / 1000, share: f.us / total }))
 			.sort((a, b) => b.ms - a.ms)
@@ -112,12 +146,20 @@ function format(summary) {
 	const lines = [];
 	lines.push(`profiled ${summary.totalMs.toFixed(0)} ms (busy ${summary.busyMs.toFixed(0)} ms)`);
 	lines.push('self time by owner:');
-	for (const o of summary.owners) lines.push(`  ${o.ms.toFixed(0).padStart(6)} ms ${(o.share * 100).toFixed(1).padStart(5)}%  ${o.name}`);
+	for (const o of summary.owners)
+		lines.push(
+			`  ${o.ms.toFixed(0).padStart(6)} ms ${(o.share * 100).toFixed(1).padStart(5)}%  ${o.name}`,
+		);
 	lines.push('busy time with these on the stack (inclusive, overlapping):');
-	for (const b of summary.stacks) lines.push(`  ${b.ms.toFixed(0).padStart(6)} ms ${(b.share * 100).toFixed(1).padStart(5)}%  ${b.name}`);
+	for (const b of summary.stacks)
+		lines.push(
+			`  ${b.ms.toFixed(0).padStart(6)} ms ${(b.share * 100).toFixed(1).padStart(5)}%  ${b.name}`,
+		);
 	lines.push('top functions (self time):');
 	for (const f of summary.functions) {
-		lines.push(`  ${f.ms.toFixed(0).padStart(6)} ms ${(f.share * 100).toFixed(1).padStart(5)}%  ${f.name}  [${f.owner}] ${f.location}`);
+		lines.push(
+			`  ${f.ms.toFixed(0).padStart(6)} ms ${(f.share * 100).toFixed(1).padStart(5)}%  ${f.name}  [${f.owner}] ${f.location}`,
+		);
 	}
 	return lines.join('\n');
 }

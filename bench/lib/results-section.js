@@ -17,7 +17,11 @@ function writeSection(heading, section) {
 
 /** A run's goals, each `{ name, measured, rule, pass }`, as the lines of a table with a PASS or MISS verdict. */
 function goalsTable(goals) {
-	return ['| goal | measured | rule | verdict |', '|---|---|---|---|', ...goals.map((g) => `| ${g.name} | ${g.measured} | ${g.rule} | ${g.pass ? 'PASS' : 'MISS'} |`)];
+	return [
+		'| goal | measured | rule | verdict |',
+		'|---|---|---|---|',
+		...goals.map((g) => `| ${g.name} | ${g.measured} | ${g.rule} | ${g.pass ? 'PASS' : 'MISS'} |`),
+	];
 }
 
 module.exports = { writeSection, goalsTable };

@@ -46,13 +46,18 @@ const linkScheme = process.env.BENCH_LINK_SCHEME;
 
 async function main() {
 	const sandboxes = {};
-	for (const size of sizes) sandboxes[size] = await startSandbox({ seed: { bigCustomerInvoices: size }, linkScheme });
+	for (const size of sizes)
+		sandboxes[size] = await startSandbox({ seed: { bigCustomerInvoices: size }, linkScheme });
 	// usage entries to update live on the smallest sandbox
 	const writeSandbox = sandboxes[Math.min(...sizes)];
 	addUsageEntries(writeSandbox, writeItems);
 	let limited = null;
 	if (limitedConfig) {
-		limited = await startSandbox({ seed: { bigCustomerInvoices: limitedConfig.invoices }, limits: limitedConfig.limits, linkScheme });
+		limited = await startSandbox({
+			seed: { bigCustomerInvoices: limitedConfig.invoices },
+			limits: limitedConfig.limits,
+			linkScheme,
+		});
 		addUsageEntries(limited, limitedConfig.writeItems);
 	}
 	const everySandbox = [...Object.values(sandboxes), ...(limited ? [limited] : [])];
@@ -77,13 +82,24 @@ async function main() {
 			const perSandbox = {};
 			let requests = 0;
 			const statuses = {};
-			for (const [size, sb] of [...Object.entries(sandboxes), ...(limited ? [['limited', limited]] : [])]) {
+			for (const [size, sb] of [
+				...Object.entries(sandboxes),
+				...(limited ? [['limited', limited]] : []),
+			]) {
 				perSandbox[size] = sb.requestCount;
 				requests += sb.requestCount;
 				for (const r of sb.requests) statuses[r.status] = (statuses[r.status] || 0) + 1;
 			}
 			const limitedSeen = limited && limited.requestCount > 0 ? limitedReport(limited) : undefined;
-			process.send({ id: msg.id, requests, perSandbox, statuses, connections, cpuMs: (cpu.user + cpu.system) / 1000, limited: limitedSeen });
+			process.send({
+				id: msg.id,
+				requests,
+				perSandbox,
+				statuses,
+				connections,
+				cpuMs: (cpu.user + cpu.system) / 1000,
+				limited: limitedSeen,
+			});
 		} else if (msg.cmd === 'close') {
 			Promise.all(everySandbox.map((sb) => sb.close())).then(() => process.exit(0));
 		}

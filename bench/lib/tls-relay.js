@@ -17,7 +17,10 @@ const net = require('node:net');
 const tls = require('node:tls');
 
 const targets = JSON.parse(process.env.RELAY_TARGETS);
-const secure = { cert: fs.readFileSync(process.env.RELAY_CERT), key: fs.readFileSync(process.env.RELAY_KEY) };
+const secure = {
+	cert: fs.readFileSync(process.env.RELAY_CERT),
+	key: fs.readFileSync(process.env.RELAY_KEY),
+};
 let delayMs = 0;
 let tlsConnections = 0;
 let cpuStart = process.cpuUsage();

@@ -21,7 +21,8 @@ const limits = JSON.parse(process.env.BENCH_LIMITS);
 async function main() {
 	const sandbox = await startSandbox({ seed: { customers, bigCustomerInvoices } });
 	let openInvoices = 0;
-	for (const list of sandbox.state.invoicesByCustomer.values()) for (const i of list) if (i.paidMs == null && i.remaining > 0) openInvoices++;
+	for (const list of sandbox.state.invoicesByCustomer.values())
+		for (const i of list) if (i.paidMs == null && i.remaining > 0) openInvoices++;
 	const ids = [...sandbox.state.customers.keys()];
 	sandbox.setLimits(limits);
 	let requests = 0;
@@ -37,7 +38,10 @@ async function main() {
 	const answer = {
 		stats: () => ({ requests: counted(), limited: sandbox.limits.stats().limited, cpuMs: cpu() }),
 		change: ({ n, event }) => {
-			const issued = sandbox.world.issueInvoice({ customer_id: ids[(n * 7919) % ids.length], amount: 1 });
+			const issued = sandbox.world.issueInvoice({
+				customer_id: ids[(n * 7919) % ids.length],
+				amount: 1,
+			});
 			if (event === 'invoicePaid') sandbox.world.payInvoice({ invoice_id: issued.invoice_id });
 			return { invoiceId: issued.invoice_id };
 		},
@@ -51,8 +55,18 @@ async function main() {
 	});
 	process.on('disconnect', () => sandbox.close().then(() => process.exit(0)));
 	const subscriptions = [...sandbox.state.subscriptions.values()];
-	const runningSubscriptions = subscriptions.filter((s) => !['INACTIVE', 'SUPERSEDED', 'TERMINATED'].includes(s.status)).length;
-	process.send({ ready: true, baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, customers: ids.length, openInvoices, subscriptions: subscriptions.length, runningSubscriptions });
+	const runningSubscriptions = subscriptions.filter(
+		(s) => !['INACTIVE', 'SUPERSEDED', 'TERMINATED'].includes(s.status),
+	).length;
+	process.send({
+		ready: true,
+		baseUrl: sandbox.baseUrl,
+		apiKey: sandbox.apiKey,
+		customers: ids.length,
+		openInvoices,
+		subscriptions: subscriptions.length,
+		runningSubscriptions,
+	});
 }
 
 main().catch((error) => {

@@ -11,7 +11,20 @@ const { startSandboxProcess } = require('./trigger-sweep');
 
 /** Every event of the trigger (events/catalog.ts), from the bench's build. */
 function allEvents() {
-	const types = require(path.join(__dirname, '..', 'dist', 'pkg', 'dist', 'nodes', 'SubscriptionBilling', 'trigger', 'events', 'catalog'));
+	const types = require(
+		path.join(
+			__dirname,
+			'..',
+			'dist',
+			'pkg',
+			'dist',
+			'nodes',
+			'SubscriptionBilling',
+			'trigger',
+			'events',
+			'catalog',
+		),
+	);
 	return [...types.CUSTOMER_LIST_EVENTS, ...types.INVOICE_FAMILY_EVENTS];
 }
 
@@ -39,18 +52,40 @@ async function untilBothEnd(poller, onPoll) {
 		polls++;
 		onPoll(poller.nodeStaticData);
 		const state = poller.nodeStaticData.trigger;
-		if (state.invoices.sweep.nextCustomer === undefined && state.customerList.detailPass?.lastRead === undefined) return polls;
+		if (
+			state.invoices.sweep.nextCustomer === undefined &&
+			state.customerList.detailPass?.lastRead === undefined
+		)
+			return polls;
 	}
 }
 
-async function stateSizeRun({ Poller, Trigger, Credential, customers, bigCustomerInvoices, readsPerPoll = 20000, log = console.log }) {
+async function stateSizeRun({
+	Poller,
+	Trigger,
+	Credential,
+	customers,
+	bigCustomerInvoices,
+	readsPerPoll = 20000,
+	log = console.log,
+}) {
 	const sandbox = await startSandboxProcess({ customers, bigCustomerInvoices, limits: {} });
 	try {
 		const poller = new Poller({
 			nodeType: new Trigger(),
 			credentialType: new Credential(),
-			credentials: { apiKey: sandbox.info.apiKey, environment: 'production', productionBaseUrl: sandbox.info.baseUrl },
-			parameters: { events: allEvents(), scope: 'all', subscriptionDetails: true, subscriptionReadsPerPoll: readsPerPoll, requestsPerPoll: readsPerPoll },
+			credentials: {
+				apiKey: sandbox.info.apiKey,
+				environment: 'production',
+				productionBaseUrl: sandbox.info.baseUrl,
+			},
+			parameters: {
+				events: allEvents(),
+				scope: 'all',
+				subscriptionDetails: true,
+				subscriptionReadsPerPoll: readsPerPoll,
+				requestsPerPoll: readsPerPoll,
+			},
 			typeVersion: 1,
 		});
 		let most = 0;
@@ -62,8 +97,20 @@ async function stateSizeRun({ Poller, Trigger, Credential, customers, bigCustome
 		const first = sections(poller.nodeStaticData);
 		const laterPolls = await untilBothEnd(poller, track);
 		const later = sections(poller.nodeStaticData);
-		log(`state size: ${customers.toLocaleString('en-US')} customers, ${firstPolls} + ${laterPolls} polls in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-		return { customers, openInvoices: sandbox.info.openInvoices, subscriptions: sandbox.info.subscriptions, runningSubscriptions: sandbox.info.runningSubscriptions, firstPolls, laterPolls, first, later, most };
+		log(
+			`state size: ${customers.toLocaleString('en-US')} customers, ${firstPolls} + ${laterPolls} polls in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+		);
+		return {
+			customers,
+			openInvoices: sandbox.info.openInvoices,
+			subscriptions: sandbox.info.subscriptions,
+			runningSubscriptions: sandbox.info.runningSubscriptions,
+			firstPolls,
+			laterPolls,
+			first,
+			later,
+			most,
+		};
 	} finally {
 		await sandbox.close();
 	}

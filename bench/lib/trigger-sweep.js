@@ -26,7 +26,20 @@ const invoiceData = (staticData) => staticData.trigger?.invoices;
 
 /** The trigger's own reader of the invoice section (state/invoiceTable.ts), from the bench's build. */
 const invoiceTable = (section) => {
-	const { InvoiceTable } = require(path.join(__dirname, '..', 'dist', 'pkg', 'dist', 'nodes', 'SubscriptionBilling', 'trigger', 'state', 'invoiceTable'));
+	const { InvoiceTable } = require(
+		path.join(
+			__dirname,
+			'..',
+			'dist',
+			'pkg',
+			'dist',
+			'nodes',
+			'SubscriptionBilling',
+			'trigger',
+			'state',
+			'invoiceTable',
+		),
+	);
 	return InvoiceTable.read(section?.customers);
 };
 
@@ -46,7 +59,11 @@ function stateSize(staticData) {
 }
 
 /** The sandbox process for one run; resolves once seeded and listening. */
-function startSandboxProcess({ customers, bigCustomerInvoices, limits = { latencyMs: LATENCY_MS, ratePerSecond: LIMIT_PER_SECOND } }) {
+function startSandboxProcess({
+	customers,
+	bigCustomerInvoices,
+	limits = { latencyMs: LATENCY_MS, ratePerSecond: LIMIT_PER_SECOND },
+}) {
 	const child = fork(path.join(__dirname, 'trigger-sandbox.js'), [], {
 		env: {
 			...process.env,
@@ -101,18 +118,37 @@ function startSandboxProcess({ customers, bigCustomerInvoices, limits = { latenc
  * (and issued, for New Invoice) and each change's time to emission is recorded; sweep 3 shows
  * whether the state grows from sweep to sweep.
  */
-async function sweepRun({ Poller, Trigger, Credential, customers, budget, event = 'invoicePaid', bigCustomerInvoices = 60000, sweeps = 3, changeEveryMs = 2000, log = console.log, progress = process.env.BENCH_PROGRESS === '1' }) {
+async function sweepRun({
+	Poller,
+	Trigger,
+	Credential,
+	customers,
+	budget,
+	event = 'invoicePaid',
+	bigCustomerInvoices = 60000,
+	sweeps = 3,
+	changeEveryMs = 2000,
+	log = console.log,
+	progress = process.env.BENCH_PROGRESS === '1',
+}) {
 	const sandbox = await startSandboxProcess({ customers, bigCustomerInvoices });
 	const { openInvoices } = sandbox.info;
 	const poller = new Poller({
 		nodeType: new Trigger(),
 		credentialType: new Credential(),
-		credentials: { apiKey: sandbox.info.apiKey, environment: 'production', productionBaseUrl: sandbox.info.baseUrl },
+		credentials: {
+			apiKey: sandbox.info.apiKey,
+			environment: 'production',
+			productionBaseUrl: sandbox.info.baseUrl,
+		},
 		parameters: { events: [event], scope: 'all', requestsPerPoll: budget },
 	});
 	const sweepDone = () => {
 		const data = invoiceData(poller.nodeStaticData);
-		if (data === undefined) throw new Error(`the trigger's state has no invoice section: ${JSON.stringify(poller.nodeStaticData).slice(0, 300)}`);
+		if (data === undefined)
+			throw new Error(
+				`the trigger's state has no invoice section: ${JSON.stringify(poller.nodeStaticData).slice(0, 300)}`,
+			);
 		return data.sweep.nextCustomer === undefined;
 	};
 	const results = [];
@@ -142,11 +178,16 @@ async function sweepRun({ Poller, Trigger, Credential, customers, budget, event 
 			const endedAt = performance.now();
 			if (result.error) {
 				failedPolls++;
-				log(`  poll failed: ${result.error.message}${result.error.description ? ` (${result.error.description})` : ''}`);
+				log(
+					`  poll failed: ${result.error.message}${result.error.description ? ` (${result.error.description})` : ''}`,
+				);
 				continue;
 			}
 			perPoll.push((await sandbox.call('stats')).requests - before);
-			if (progress) log(`    sweep ${sweep}, poll ${perPoll.length}: ${perPoll.at(-1)} requests in ${seconds(endedAt - pollStarted)}, ${seconds(endedAt - started)} into the sweep`);
+			if (progress)
+				log(
+					`    sweep ${sweep}, poll ${perPoll.length}: ${perPoll.at(-1)} requests in ${seconds(endedAt - pollStarted)}, ${seconds(endedAt - started)} into the sweep`,
+				);
 			for (const item of result.items || []) {
 				const key = `${item.event} ${item.invoice.invoice_id} ${item.invoice.fully_paid_at}`;
 				if (emitted.has(key)) doubled++;
@@ -188,7 +229,25 @@ async function sweepRun({ Poller, Trigger, Credential, customers, budget, event 
 	}
 	const missed = changedAt.size;
 	await sandbox.close();
-	return { results, latencies, missed, doubled, failedPolls, openInvoices, customers, budget, event };
+	return {
+		results,
+		latencies,
+		missed,
+		doubled,
+		failedPolls,
+		openInvoices,
+		customers,
+		budget,
+		event,
+	};
 }
 
-module.exports = { sweepRun, startSandboxProcess, stateSize, percentile, seconds, LIMIT_PER_SECOND, LATENCY_MS };
+module.exports = {
+	sweepRun,
+	startSandboxProcess,
+	stateSize,
+	percentile,
+	seconds,
+	LIMIT_PER_SECOND,
+	LATENCY_MS,
+};

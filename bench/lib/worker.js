@@ -68,14 +68,19 @@ const isNode = () => job.way === 'node' || job.way === 'nodeSequential';
 function loadN8n() {
 	harness = require(path.join(PKG, 'dist', 'test', 'harness', 'index.cjs'));
 	if (isNode()) {
-		const { SubscriptionBilling } = require(path.join(PKG, 'dist', 'nodes', 'SubscriptionBilling', 'SubscriptionBilling.node.js'));
-		const { SubscriptionBillingApi } = require(path.join(PKG, 'dist', 'credentials', 'SubscriptionBillingApi.credentials.js'));
+		const { SubscriptionBilling } = require(
+			path.join(PKG, 'dist', 'nodes', 'SubscriptionBilling', 'SubscriptionBilling.node.js'),
+		);
+		const { SubscriptionBillingApi } = require(
+			path.join(PKG, 'dist', 'credentials', 'SubscriptionBillingApi.credentials.js'),
+		);
 		billing = { nodeType: new SubscriptionBilling(), credentialType: new SubscriptionBillingApi() };
 	} else {
 		const lib = require('./n8n-nodes-base');
 		httpRequestNode = lib.loadHttpRequestNode(job.nodesBase);
 		const copies = lib.n8nWorkflowCopies();
-		if (copies.length !== 1) throw new Error(`n8n-workflow loaded more than once: ${copies.join(', ')}`);
+		if (copies.length !== 1)
+			throw new Error(`n8n-workflow loaded more than once: ${copies.join(', ')}`);
 	}
 }
 
@@ -83,7 +88,11 @@ function runBilling(target, parameters, items) {
 	return harness.runNode({
 		nodeType: billing.nodeType,
 		credentialType: billing.credentialType,
-		credentials: { apiKey: target.apiKey, environment: 'production', productionBaseUrl: target.baseUrl },
+		credentials: {
+			apiKey: target.apiKey,
+			environment: 'production',
+			productionBaseUrl: target.baseUrl,
+		},
 		parameters,
 		items,
 	});
@@ -96,14 +105,36 @@ function runHttpRequest(parameters, items) {
 
 /** Start -> HTTP Request with the node setting Retry On Fail (n8n's defaults: 3 tries, 1000 ms apart). */
 async function runHttpRequestRetrying(parameters, items) {
-	const start = { id: 'start', name: 'Start', type: harness.START_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} };
-	const node = { id: 'http', name: 'HTTP Request', type: 'httpRequest', typeVersion: 4.4, position: [200, 0], parameters, retryOnFail: true };
+	const start = {
+		id: 'start',
+		name: 'Start',
+		type: harness.START_NODE_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
+	const node = {
+		id: 'http',
+		name: 'HTTP Request',
+		type: 'httpRequest',
+		typeVersion: 4.4,
+		position: [200, 0],
+		parameters,
+		retryOnFail: true,
+	};
 	const result = await harness.runWorkflow({
 		nodeTypes: [httpRequestNode],
-		workflow: { nodes: [start, node], connections: { Start: { main: [[{ node: 'HTTP Request', type: 'main', index: 0 }]] } } },
+		workflow: {
+			nodes: [start, node],
+			connections: { Start: { main: [[{ node: 'HTTP Request', type: 'main', index: 0 }]] } },
+		},
 		startItems: items,
 	});
-	return { items: result.outputOf('HTTP Request'), error: result.errorOf('HTTP Request') ?? result.run.data.resultData.error, run: result.run };
+	return {
+		items: result.outputOf('HTTP Request'),
+		error: result.errorOf('HTTP Request') ?? result.run.data.resultData.error,
+		run: result.run,
+	};
 }
 
 function checked(run, expectedItems) {
@@ -149,15 +180,28 @@ async function limitedWrite(target, n, tag) {
 	let run;
 	if (job.way === 'loop') return limitedWriteLoop(target, items);
 	if (job.way === 'node') {
-		const parameters = { resource: 'usage', operation: 'update', transactionId: '={{ $json.transaction_id }}', value: '={{ $json.value }}' };
-		if (job.maxConcurrent !== undefined) parameters.faultHandling = { maxConcurrentRequests: job.maxConcurrent };
+		const parameters = {
+			resource: 'usage',
+			operation: 'update',
+			transactionId: '={{ $json.transaction_id }}',
+			value: '={{ $json.value }}',
+		};
+		if (job.maxConcurrent !== undefined)
+			parameters.faultHandling = { maxConcurrentRequests: job.maxConcurrent };
 		run = await runBilling(target, parameters, items);
 	} else {
 		const parameters = usageUpdateRequest(target, [], {});
 		run = await runHttpRequest(parameters, items);
 	}
-	const failed = run.error ? n : run.items.filter((item) => item.json.error !== undefined || item.error !== undefined).length;
-	return { held: run, count: n, failed, error: run.error ? String(run.error.message).slice(0, 160) : undefined };
+	const failed = run.error
+		? n
+		: run.items.filter((item) => item.json.error !== undefined || item.error !== undefined).length;
+	return {
+		held: run,
+		count: n,
+		failed,
+		error: run.error ? String(run.error.message).slice(0, 160) : undefined,
+	};
 }
 
 /**
@@ -176,7 +220,12 @@ async function limitedWriteLoop(target, items) {
 			try {
 				results[i] = await request(agent, url, {
 					method: 'PATCH',
-					headers: { 'X-SERVICE-KEY': target.apiKey, 'X-SERVICE-IDEMPOTENT-OPERATION-KEY': items[i].idem, 'Content-Type': 'application/json', Accept: 'application/json' },
+					headers: {
+						'X-SERVICE-KEY': target.apiKey,
+						'X-SERVICE-IDEMPOTENT-OPERATION-KEY': items[i].idem,
+						'Content-Type': 'application/json',
+						Accept: 'application/json',
+					},
 					body: JSON.stringify({ transaction_id: items[i].transaction_id, value: items[i].value }),
 				});
 				return;
@@ -185,19 +234,24 @@ async function limitedWriteLoop(target, items) {
 					failed++;
 					return;
 				}
-				await new Promise((resolve) => setTimeout(resolve, (Number.isFinite(error.retryAfter) ? error.retryAfter : 1) * 1000));
+				await new Promise((resolve) =>
+					setTimeout(resolve, (Number.isFinite(error.retryAfter) ? error.retryAfter : 1) * 1000),
+				);
 			}
 		}
 	};
-	await Promise.all(Array.from({ length: LOOP_WRITERS }, async () => {
-		while (next < items.length) await one(next++);
-	}));
+	await Promise.all(
+		Array.from({ length: LOOP_WRITERS }, async () => {
+			while (next < items.length) await one(next++);
+		}),
+	);
 	agent.destroy();
 	return { held: results, count: items.length, failed };
 }
 
 // ---- scenarios ----------------------------------------------------------------------------
-const listUrl = (target, customerId, limit) => `${target.baseUrl}/customers/${customerId}/invoices?limit=${limit}`;
+const listUrl = (target, customerId, limit) =>
+	`${target.baseUrl}/customers/${customerId}/invoices?limit=${limit}`;
 
 /** Return All (limit undefined) or the first `limit` invoices of customerId. */
 /** The HTTP Request node's parameters for sending the key (and one more header) as plain headers. */
@@ -206,7 +260,9 @@ function plainHeaders(target, ...extraHeaders) {
 		authentication: 'none',
 		sendHeaders: true,
 		specifyHeaders: 'keypair',
-		headerParameters: { parameters: [{ name: 'X-SERVICE-KEY', value: target.apiKey }, ...extraHeaders] },
+		headerParameters: {
+			parameters: [{ name: 'X-SERVICE-KEY', value: target.apiKey }, ...extraHeaders],
+		},
 	};
 }
 
@@ -231,9 +287,17 @@ function usageUpdateRequest(target, extraHeaders, options) {
 
 async function list(target, customerId, limit, expected) {
 	if (isNode()) {
-		const parameters = { resource: 'invoice', operation: 'getManyForCustomer', customerId, invoiceOutput: 'raw' }; // Raw, as the other ways hold what the API sent (the parameter is named invoiceOutput since node version 2)
+		const parameters = {
+			resource: 'invoice',
+			operation: 'getManyForCustomer',
+			customerId,
+			invoiceOutput: 'raw',
+		}; // Raw, as the other ways hold what the API sent (the parameter is named invoiceOutput since node version 2)
 		if (job.way === 'nodeSequential') parameters.faultHandling = { maxConcurrentRequests: 1 };
-		Object.assign(parameters, limit === undefined ? { returnAll: true } : { returnAll: false, limit });
+		Object.assign(
+			parameters,
+			limit === undefined ? { returnAll: true } : { returnAll: false, limit },
+		);
 		const run = checked(await runBilling(target, parameters), expected);
 		return { held: run, count: run.items.length };
 	}
@@ -259,14 +323,19 @@ async function list(target, customerId, limit, expected) {
 		const run = checked(await runHttpRequest(parameters));
 		// one output item per page: the API's envelope {count, next, results}
 		const count = run.items.reduce((n, item) => n + item.json.results.length, 0);
-		if (expected !== undefined && count !== expected) throw new Error(`expected ${expected} invoices, got ${count}`);
+		if (expected !== undefined && count !== expected)
+			throw new Error(`expected ${expected} invoices, got ${count}`);
 		return { held: run, count };
 	}
 	// plain loop: same pages, same JSON parse, all invoices held in one array
 	const agent = loopAgent(undefined, target.baseUrl);
 	const headers = { 'X-SERVICE-KEY': target.apiKey, Accept: 'application/json' };
 	const results = [];
-	let url = listUrl(target, customerId, limit === undefined ? PAGE_SIZE : Math.min(limit, PAGE_SIZE));
+	let url = listUrl(
+		target,
+		customerId,
+		limit === undefined ? PAGE_SIZE : Math.min(limit, PAGE_SIZE),
+	);
 	while (url) {
 		const page = await request(agent, url, { headers });
 		for (const r of page.results) {
@@ -276,14 +345,19 @@ async function list(target, customerId, limit, expected) {
 		url = limit !== undefined && results.length >= limit ? null : page.next;
 	}
 	agent.destroy();
-	if (expected !== undefined && results.length !== expected) throw new Error(`expected ${expected} invoices, got ${results.length}`);
+	if (expected !== undefined && results.length !== expected)
+		throw new Error(`expected ${expected} invoices, got ${results.length}`);
 	return { held: results, count: results.length };
 }
 
 function writeItems(n, tag) {
 	const items = new Array(n);
 	for (let i = 0; i < n; i++) {
-		items[i] = { transaction_id: `bench-usage-${i}`, value: tag + (i % 1000), idem: `bench-${tag}-${i}` };
+		items[i] = {
+			transaction_id: `bench-usage-${i}`,
+			value: tag + (i % 1000),
+			idem: `bench-${tag}-${i}`,
+		};
 	}
 	return items;
 }
@@ -292,7 +366,9 @@ function writeItems(n, tag) {
 async function write(target, n, mode, tag) {
 	const items = writeItems(n, tag);
 	const batching =
-		mode.batchSize !== undefined ? { batching: { batch: { batchSize: mode.batchSize, batchInterval: mode.batchInterval } } } : undefined;
+		mode.batchSize !== undefined
+			? { batching: { batch: { batchSize: mode.batchSize, batchInterval: mode.batchInterval } } }
+			: undefined;
 	if (job.way === 'node') {
 		const parameters = {
 			resource: 'usage',
@@ -305,16 +381,21 @@ async function write(target, n, mode, tag) {
 		return { held: run, count: run.items.length };
 	}
 	if (job.way === 'httpRequest' || job.way === 'httpRequestRetry') {
-		const parameters = usageUpdateRequest(target, [{ name: 'X-SERVICE-IDEMPOTENT-OPERATION-KEY', value: '={{ $json.idem }}' }], batching ?? {});
+		const parameters = usageUpdateRequest(
+			target,
+			[{ name: 'X-SERVICE-IDEMPOTENT-OPERATION-KEY', value: '={{ $json.idem }}' }],
+			batching ?? {},
+		);
 		const run = checked(await runHttpRequest(parameters, items), n);
-		if (run.items[0].json.message === undefined) throw new Error(`unexpected response ${JSON.stringify(run.items[0].json)}`);
+		if (run.items[0].json.message === undefined)
+			throw new Error(`unexpected response ${JSON.stringify(run.items[0].json)}`);
 		return { held: run, count: run.items.length };
 	}
 	// plain loop: `concurrency` requests in flight on a keep-alive agent; 'all': every item's request
 	// started at once, as n8n does without batching, queued by the agent on `maxSockets` sockets
 	// (10,000 simultaneous connections overflow the server's listen backlog: ECONNRESET)
 	const all = mode.concurrency === 'all';
-	const agent = loopAgent(all ? mode.maxSockets ?? 64 : mode.concurrency, target.baseUrl);
+	const agent = loopAgent(all ? (mode.maxSockets ?? 64) : mode.concurrency, target.baseUrl);
 	const url = `${target.baseUrl}/usage`;
 	const results = new Array(n);
 	const one = (i) =>
@@ -353,7 +434,9 @@ async function load() {
 		const credentials = Object.keys(loader.credentialTypes).length;
 		const declared = require(path.join(process.env.BENCH_PACKAGE_DIR || PKG, 'package.json')).n8n;
 		if (nodes !== declared.nodes.length || credentials !== declared.credentials.length) {
-			throw new Error(`loaded ${nodes} nodes / ${credentials} credentials, the package declares ${declared.nodes.length} / ${declared.credentials.length}`);
+			throw new Error(
+				`loaded ${nodes} nodes / ${credentials} credentials, the package declares ${declared.nodes.length} / ${declared.credentials.length}`,
+			);
 		}
 		return { held: loader, count: nodes + credentials };
 	}
@@ -415,7 +498,8 @@ async function startProfile() {
 	const inspector = require('node:inspector');
 	profiler = new inspector.Session();
 	profiler.connect();
-	const post = (m, p) => new Promise((res, rej) => profiler.post(m, p, (e, r) => (e ? rej(e) : res(r))));
+	const post = (m, p) =>
+		new Promise((res, rej) => profiler.post(m, p, (e, r) => (e ? rej(e) : res(r))));
 	await post('Profiler.enable');
 	await post('Profiler.setSamplingInterval', { interval: 200 });
 	await post('Profiler.start');
@@ -474,6 +558,8 @@ function keep(value) {
 }
 
 main().catch((error) => {
-	process.send({ type: 'error', message: String(error && error.stack ? error.stack : error) }, () => process.exit(1));
+	process.send({ type: 'error', message: String(error && error.stack ? error.stack : error) }, () =>
+		process.exit(1),
+	);
 });
 void kept;

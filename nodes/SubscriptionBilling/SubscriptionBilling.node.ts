@@ -16,11 +16,15 @@ export class SubscriptionBilling implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Subscription Billing',
 		name: 'subscriptionBilling',
-		icon: { light: 'file:../../icons/subscriptionBilling.svg', dark: 'file:../../icons/subscriptionBilling.dark.svg' },
+		icon: {
+			light: 'file:../../icons/subscriptionBilling.svg',
+			dark: 'file:../../icons/subscriptionBilling.dark.svg',
+		},
 		group: ['transform'],
 		version: 1,
 		subtitle: operationSubtitle(resources),
-		description: 'Manage customers, subscriptions, invoices, payment methods and usage of the Subscription Billing Service',
+		description:
+			'Manage customers, subscriptions, invoices, payment methods and usage of the Subscription Billing Service',
 		// the panel's Docs link opens this as it is; the codex's link gets n8n's tracking query appended
 		documentationUrl: `${REPOSITORY_URL}#operations`,
 		defaults: { name: 'Subscription Billing' },
@@ -31,13 +35,16 @@ export class SubscriptionBilling implements INodeType {
 			relatedNodes: [
 				{
 					nodeType: 'n8n-nodes-subscription-billing.subscriptionBillingTrigger',
-					relationHint: 'Starts a workflow on new invoices, payments, failed payments and customer or subscription changes; its items carry the IDs this node takes',
+					relationHint:
+						'Starts a workflow on new invoices, payments, failed payments and customer or subscription changes; its items carry the IDs this node takes',
 				},
 			],
 		},
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'subscriptionBillingApi', required: true, testedBy: 'subscriptionBillingApiTest' }],
+		credentials: [
+			{ name: 'subscriptionBillingApi', required: true, testedBy: 'subscriptionBillingApiTest' },
+		],
 		// the base URL comes from the credential in execute/perform.ts, read once per run, not per item
 		requestDefaults: { headers: { Accept: 'application/json' } },
 		properties: nodeProperties(),
@@ -45,7 +52,15 @@ export class SubscriptionBilling implements INodeType {
 	};
 
 	methods = {
-		listSearch: { searchCustomers, searchSubscriptions, searchPlans, searchBricks, searchMilestones, searchUpgradeOrders, searchRecastOrders },
+		listSearch: {
+			searchCustomers,
+			searchSubscriptions,
+			searchPlans,
+			searchBricks,
+			searchMilestones,
+			searchUpgradeOrders,
+			searchRecastOrders,
+		},
 		credentialTest: { subscriptionBillingApiTest: testApiCredential },
 	};
 }

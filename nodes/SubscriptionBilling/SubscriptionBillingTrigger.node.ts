@@ -1,4 +1,11 @@
-import { NodeConnectionTypes, type IDataObject, type INodeExecutionData, type INodeType, type INodeTypeDescription, type IPollFunctions } from 'n8n-workflow';
+import {
+	NodeConnectionTypes,
+	type IDataObject,
+	type INodeExecutionData,
+	type INodeType,
+	type INodeTypeDescription,
+	type IPollFunctions,
+} from 'n8n-workflow';
 import { readAccess } from './shared/apiAccess';
 import { testApiCredential } from './shared/credentialTest';
 import { REPOSITORY_URL } from './shared/constants';
@@ -11,19 +18,29 @@ import { sampleCustomerListEvents, withMissingExamples } from './trigger/events/
 import type { PollInput } from './trigger/events/types';
 import { triggerSettings, type TriggerSettings } from './trigger/parameters';
 import { exclusivePoll } from './trigger/pollLock';
-import { addedEvents, isLearning, readTriggerState, writeTriggerState, type TriggerState } from './trigger/state/triggerState';
+import {
+	addedEvents,
+	isLearning,
+	readTriggerState,
+	writeTriggerState,
+	type TriggerState,
+} from './trigger/state/triggerState';
 
 export class SubscriptionBillingTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Subscription Billing Trigger',
 		name: 'subscriptionBillingTrigger',
-		icon: { light: 'file:../../icons/subscriptionBilling.svg', dark: 'file:../../icons/subscriptionBilling.dark.svg' },
+		icon: {
+			light: 'file:../../icons/subscriptionBilling.svg',
+			dark: 'file:../../icons/subscriptionBilling.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
 		subtitle: TRIGGER_SUBTITLE,
 		// n8n's nodes panel lists this trigger and the action node as one entry and shows this
 		// description for both, above their actions and triggers: it says what the pair does.
-		description: 'Manage customers, subscriptions, invoices, payment methods and usage of the Subscription Billing Service, and start workflows when they change',
+		description:
+			'Manage customers, subscriptions, invoices, payment methods and usage of the Subscription Billing Service, and start workflows when they change',
 		documentationUrl: `${REPOSITORY_URL}#trigger-subscription-billing-trigger`,
 		defaults: { name: 'Subscription Billing Trigger' },
 		polling: true,
@@ -33,13 +50,16 @@ export class SubscriptionBillingTrigger implements INodeType {
 			relatedNodes: [
 				{
 					nodeType: 'n8n-nodes-subscription-billing.subscriptionBilling',
-					relationHint: 'Acts on what the trigger reports: gets the subscription or customer, records usage, completes milestones',
+					relationHint:
+						'Acts on what the trigger reports: gets the subscription or customer, records usage, completes milestones',
 				},
 			],
 		},
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'subscriptionBillingApi', required: true, testedBy: 'subscriptionBillingApiTest' }],
+		credentials: [
+			{ name: 'subscriptionBillingApi', required: true, testedBy: 'subscriptionBillingApiTest' },
+		],
 		properties: triggerProperties,
 	};
 
@@ -52,7 +72,10 @@ export class SubscriptionBillingTrigger implements INodeType {
 		// One poll of this trigger at a time: an overlapping one emits nothing (trigger/pollLock.ts).
 		return await exclusivePoll(this, async () => {
 			const settings = triggerSettings(this);
-			const items = this.getMode() === 'manual' ? await fetchTestEvent({ api: await readAccess(this), now: new Date() }, settings) : await pollOnce(this, settings);
+			const items =
+				this.getMode() === 'manual'
+					? await fetchTestEvent({ api: await readAccess(this), now: new Date() }, settings)
+					: await pollOnce(this, settings);
 			return items.length > 0 ? [this.helpers.returnJsonArray(items.map(withTopLevelIds))] : null;
 		});
 	}
@@ -60,10 +83,18 @@ export class SubscriptionBillingTrigger implements INodeType {
 
 /** Fetch Test Event: a sample of each selected event (or an item saying it has none), state untouched. */
 async function fetchTestEvent(input: PollInput, settings: TriggerSettings): Promise<IDataObject[]> {
-	const items = settings.listEvents.length > 0 ? await sampleCustomerListEvents(input, settings.listEvents, settings) : [];
-	for (const event of settings.invoiceEvents) items.push(...(await sampleInvoice(input, event, settings.invoiceCustomerId)));
+	const items =
+		settings.listEvents.length > 0
+			? await sampleCustomerListEvents(input, settings.listEvents, settings)
+			: [];
+	for (const event of settings.invoiceEvents)
+		items.push(...(await sampleInvoice(input, event, settings.invoiceCustomerId)));
 	const invoicesOf = settings.invoiceCustomerId ? 'the chosen customer' : 'all customers';
-	return withMissingExamples([...settings.listEvents, ...settings.invoiceEvents], items, invoicesOf);
+	return withMissingExamples(
+		[...settings.listEvents, ...settings.invoiceEvents],
+		items,
+		invoicesOf,
+	);
 }
 
 /**
@@ -85,7 +116,11 @@ async function pollOnce(ctx: IPollFunctions, settings: TriggerSettings): Promise
 	let stepMs = 0;
 	do {
 		const started = Date.now();
-		const step = await pollStep({ api: await readAccess(ctx), now: new Date(started) }, state, settings);
+		const step = await pollStep(
+			{ api: await readAccess(ctx), now: new Date(started) },
+			state,
+			settings,
+		);
 		items.push(...step.items);
 		state = step.state;
 		stepMs = Date.now() - started;
@@ -104,22 +139,37 @@ const UNENFORCED_POLL_BUDGET_MS = 5 * 60_000;
  */
 function schedulerDeadline(ctx: IPollFunctions): number | undefined {
 	const budget = (ctx as IPollFunctions & { getPollBudgetMs?: () => number }).getPollBudgetMs?.();
-	return typeof budget === 'number' && budget < UNENFORCED_POLL_BUDGET_MS ? Date.now() + budget : undefined;
+	return typeof budget === 'number' && budget < UNENFORCED_POLL_BUDGET_MS
+		? Date.now() + budget
+		: undefined;
 }
 
 /** One reading of each family's source from the state `before`: its items and the state after. */
-async function pollStep(input: PollInput, before: TriggerState, settings: TriggerSettings): Promise<{ items: IDataObject[]; state: TriggerState }> {
+async function pollStep(
+	input: PollInput,
+	before: TriggerState,
+	settings: TriggerSettings,
+): Promise<{ items: IDataObject[]; state: TriggerState }> {
 	const items: IDataObject[] = [];
 	const after: TriggerState = { format: 2 };
 	const { listEvents, invoiceEvents, invoiceCustomerId } = settings;
 	if (listEvents.length > 0) {
 		const previous = before.customerList;
-		const outcome = await pollCustomerListEvents(input, previous, listEvents, settings, addedEvents(previous?.events, listEvents));
+		const outcome = await pollCustomerListEvents(
+			input,
+			previous,
+			listEvents,
+			settings,
+			addedEvents(previous?.events, listEvents),
+		);
 		items.push(...outcome.items);
 		after.customerList = outcome.state;
 	}
 	if (invoiceEvents.length > 0) {
-		const previous = before.invoices?.customer === watchedCustomer(invoiceCustomerId) ? before.invoices : undefined;
+		const previous =
+			before.invoices?.customer === watchedCustomer(invoiceCustomerId)
+				? before.invoices
+				: undefined;
 		const outcome = await pollInvoiceEvents(input, previous, invoiceEvents, invoiceCustomerId, {
 			lookBackMs: settings.lookBackMs,
 			requestsPerPoll: settings.requestsPerPoll,

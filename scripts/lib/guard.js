@@ -46,7 +46,8 @@ for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP']) {
 child.on('exit', (code, signal) => {
 	childDone = true;
 	// an exit code alone would hide a crash: say which signal ended the command
-	if (signal && !stopping) process.stderr.write(`[guard] ${cmd} ${args.join(' ')} was ended by ${signal}\n`);
+	if (signal && !stopping)
+		process.stderr.write(`[guard] ${cmd} ${args.join(' ')} was ended by ${signal}\n`);
 	finish(code ?? (signal ? 1 : 0));
 });
 setInterval(() => {

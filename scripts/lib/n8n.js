@@ -21,7 +21,13 @@ const path = require('node:path');
 const crypto = require('node:crypto');
 const { spawn, spawnSync } = require('node:child_process');
 const { ensureN8n, ROOT } = require('../n8n-local');
-const { PortTakenError, freePort, portIsFree, saysPortTaken, startOnFreePorts } = require('./ports');
+const {
+	PortTakenError,
+	freePort,
+	portIsFree,
+	saysPortTaken,
+	startOnFreePorts,
+} = require('./ports');
 
 const PACKAGE_NAME = require(path.join(ROOT, 'package.json')).name;
 const GUARD = path.join(__dirname, 'guard.js');
@@ -82,9 +88,15 @@ class N8n {
 	 * such setting any more (always on), which reads as on here.
 	 */
 	taskRunnersEnabled() {
-		const script = "require('reflect-metadata');const { Container } = require('@n8n/di');const { GlobalConfig } = require('@n8n/config');process.stdout.write(JSON.stringify(Container.get(GlobalConfig).taskRunners.enabled ?? null))";
-		const r = spawnSync(this.install.node, ['-e', script], { cwd: this.install.dir, env: this.env(), encoding: 'utf8' });
-		if (r.status !== 0) throw new Error(`reading n8n ${this.version}'s task runner config failed\n${r.stderr}`);
+		const script =
+			"require('reflect-metadata');const { Container } = require('@n8n/di');const { GlobalConfig } = require('@n8n/config');process.stdout.write(JSON.stringify(Container.get(GlobalConfig).taskRunners.enabled ?? null))";
+		const r = spawnSync(this.install.node, ['-e', script], {
+			cwd: this.install.dir,
+			env: this.env(),
+			encoding: 'utf8',
+		});
+		if (r.status !== 0)
+			throw new Error(`reading n8n ${this.version}'s task runner config failed\n${r.stderr}`);
 		return JSON.parse(r.stdout) !== false;
 	}
 
@@ -106,7 +118,9 @@ class N8n {
 		this.keep = Boolean(o.keepAs);
 		const runs = path.join(install.dir, 'runs');
 		fs.mkdirSync(runs, { recursive: true });
-		this.dir = o.keepAs ? path.join(install.dir, o.keepAs) : fs.mkdtempSync(path.join(runs, `${o.name ?? 'n8n'}-`));
+		this.dir = o.keepAs
+			? path.join(install.dir, o.keepAs)
+			: fs.mkdtempSync(path.join(runs, `${o.name ?? 'n8n'}-`));
 		if (o.fresh) fs.rmSync(this.dir, { recursive: true, force: true });
 		this.userFolder = path.join(this.dir, 'user');
 		this.tmp = path.join(this.dir, 'tmp');
@@ -114,7 +128,8 @@ class N8n {
 		fs.mkdirSync(this.tmp, { recursive: true });
 		const keyFile = path.join(this.dir, 'encryption-key');
 		if (o.encryptionKey) fs.writeFileSync(keyFile, o.encryptionKey, { mode: 0o600 });
-		else if (!fs.existsSync(keyFile)) fs.writeFileSync(keyFile, crypto.randomBytes(24).toString('hex'), { mode: 0o600 });
+		else if (!fs.existsSync(keyFile))
+			fs.writeFileSync(keyFile, crypto.randomBytes(24).toString('hex'), { mode: 0o600 });
 		this.encryptionKey = fs.readFileSync(keyFile, 'utf8').trim();
 		this.quiet = o.quiet ?? true;
 		this.logFile = path.join(this.dir, 'n8n.log');
@@ -133,7 +148,8 @@ class N8n {
 	env() {
 		const inherited = { ...process.env };
 		// under jest, NODE_ENV=test makes n8n's logger silent (and the run JSON is logged)
-		for (const k of Object.keys(inherited)) if (k === 'NODE_ENV' || k.startsWith('JEST_')) delete inherited[k];
+		for (const k of Object.keys(inherited))
+			if (k === 'NODE_ENV' || k.startsWith('JEST_')) delete inherited[k];
 		return {
 			...inherited,
 			...this.install.env,
@@ -157,7 +173,13 @@ class N8n {
 			N8N_SECURE_COOKIE: 'false',
 			N8N_RUNNERS_BROKER_PORT: String(this.brokerPort),
 			N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
-			...(this.healthPort ? { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(this.healthPort), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' } : {}),
+			...(this.healthPort
+				? {
+						QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+						QUEUE_HEALTH_CHECK_PORT: String(this.healthPort),
+						N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+					}
+				: {}),
 			GENERIC_TIMEZONE: 'UTC',
 			DB_SQLITE_POOL_SIZE: '2',
 			NODE_ENV: 'production',
@@ -169,30 +191,41 @@ class N8n {
 	/** Copies package.json and dist/ where n8n installs a community package from npm. */
 	installPackage(root = ROOT) {
 		const target = path.join(this.userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
-		if (!fs.existsSync(path.join(root, 'dist'))) throw new Error('dist/ is missing: run `npm run build` first');
+		if (!fs.existsSync(path.join(root, 'dist')))
+			throw new Error('dist/ is missing: run `npm run build` first');
 		fs.rmSync(target, { recursive: true, force: true });
 		fs.mkdirSync(target, { recursive: true });
 		// as n8n does after `npm pack`: the package.json without dev, peer and optional dependencies
 		const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
-		for (const key of ['devDependencies', 'peerDependencies', 'optionalDependencies']) delete manifest[key];
+		for (const key of ['devDependencies', 'peerDependencies', 'optionalDependencies'])
+			delete manifest[key];
 		fs.writeFileSync(path.join(target, 'package.json'), JSON.stringify(manifest, null, 2));
 		fs.cpSync(path.join(root, 'dist'), path.join(target, 'dist'), { recursive: true });
 		// n8n's own package list of the nodes folder, as `npm install` in n8n would leave it
 		const nodesPkg = path.join(this.userFolder, '.n8n', 'nodes', 'package.json');
-		const pkg = fs.existsSync(nodesPkg) ? JSON.parse(fs.readFileSync(nodesPkg, 'utf8')) : { name: 'installed-nodes', private: true };
-		pkg.dependencies = { ...pkg.dependencies, [PACKAGE_NAME]: require(path.join(root, 'package.json')).version };
+		const pkg = fs.existsSync(nodesPkg)
+			? JSON.parse(fs.readFileSync(nodesPkg, 'utf8'))
+			: { name: 'installed-nodes', private: true };
+		pkg.dependencies = {
+			...pkg.dependencies,
+			[PACKAGE_NAME]: require(path.join(root, 'package.json')).version,
+		};
 		fs.writeFileSync(nodesPkg, JSON.stringify(pkg, null, 2));
 		return target;
 	}
 
 	/** Spawns `n8n <args>` through the guard; returns the child process. */
 	spawnN8n(args, { stdio = ['ignore', 'pipe', 'pipe'], env = this.env() } = {}) {
-		const child = spawn(process.execPath, [GUARD, String(process.pid), this.install.node, this.install.bin, ...args], {
-			cwd: this.dir,
-			env,
-			stdio,
-			detached: true,
-		});
+		const child = spawn(
+			process.execPath,
+			[GUARD, String(process.pid), this.install.node, this.install.bin, ...args],
+			{
+				cwd: this.dir,
+				env,
+				stdio,
+				detached: true,
+			},
+		);
 		this.children.add(child);
 		child.once('exit', () => this.children.delete(child));
 		return child;
@@ -210,8 +243,12 @@ class N8n {
 			choose: async () => ({ brokerPort: (brokerPort = await freePort()) }),
 			onChosen: this.onPortsChosen,
 			start: async () => {
-				const r = await this.cliOnce(args, { ...opts, env: { ...this.env(), N8N_RUNNERS_BROKER_PORT: String(brokerPort) } });
-				if (r.code !== 0 && saysPortTaken(`${r.stdout}\n${r.stderr}`)) throw new PortTakenError(`n8n ${args[0]}`, `task broker port ${brokerPort}`);
+				const r = await this.cliOnce(args, {
+					...opts,
+					env: { ...this.env(), N8N_RUNNERS_BROKER_PORT: String(brokerPort) },
+				});
+				if (r.code !== 0 && saysPortTaken(`${r.stdout}\n${r.stderr}`))
+					throw new PortTakenError(`n8n ${args[0]}`, `task broker port ${brokerPort}`);
 				return r;
 			},
 		});
@@ -226,7 +263,9 @@ class N8n {
 			child.stderr.on('data', (d) => (stderr += d));
 			const timer = setTimeout(() => {
 				killGroup(child, 'SIGKILL');
-				reject(new Error(`n8n ${args.join(' ')} timed out after ${timeoutMs} ms\n${stdout}\n${stderr}`));
+				reject(
+					new Error(`n8n ${args.join(' ')} timed out after ${timeoutMs} ms\n${stdout}\n${stderr}`),
+				);
 			}, timeoutMs);
 			child.on('error', reject);
 			child.on('exit', (code) => {
@@ -238,7 +277,8 @@ class N8n {
 
 	async cliOk(args, opts) {
 		const r = await this.cli(args, opts);
-		if (r.code !== 0) throw new Error(`n8n ${args.join(' ')} exited with ${r.code}\n${r.stdout}\n${r.stderr}`);
+		if (r.code !== 0)
+			throw new Error(`n8n ${args.join(' ')} exited with ${r.code}\n${r.stdout}\n${r.stderr}`);
 		return r;
 	}
 
@@ -248,7 +288,11 @@ class N8n {
 	 */
 	async activateWorkflow(id) {
 		const major = Number(String(this.version).split('.')[0]);
-		return this.cliOk(major >= 2 ? ['publish:workflow', `--id=${id}`] : ['update:workflow', `--id=${id}`, '--active=true']);
+		return this.cliOk(
+			major >= 2
+				? ['publish:workflow', `--id=${id}`]
+				: ['update:workflow', `--id=${id}`, '--active=true'],
+		);
 	}
 
 	writeTmpJson(name, data) {
@@ -342,9 +386,12 @@ class N8n {
 			while (Date.now() < deadline) {
 				if (exited !== null) {
 					const taken = output().split('\n').find(saysPortTaken);
-					if (taken && this.fixedPort && taken.includes(`port ${this.fixedPort} `)) throw new Error(`${what}: the port it was given is in use: ${taken.trim()}`);
+					if (taken && this.fixedPort && taken.includes(`port ${this.fixedPort} `))
+						throw new Error(`${what}: the port it was given is in use: ${taken.trim()}`);
 					if (taken) throw new PortTakenError(what, taken.trim());
-					throw new Error(`${what} exited (${exited}) before it was ready; see ${this.logFile}\n${this.tailLog()}`);
+					throw new Error(
+						`${what} exited (${exited}) before it was ready; see ${this.logFile}\n${this.tailLog()}`,
+					);
 				}
 				if (output().includes(listening)) {
 					try {
@@ -357,7 +404,9 @@ class N8n {
 				}
 				await sleep(300);
 			}
-			throw new Error(`${what} was not ready after ${timeoutMs} ms; see ${this.logFile}\n${this.tailLog()}`);
+			throw new Error(
+				`${what} was not ready after ${timeoutMs} ms; see ${this.logFile}\n${this.tailLog()}`,
+			);
 		} catch (error) {
 			this.server = null;
 			await endGroup(server, 'SIGKILL');
@@ -394,20 +443,32 @@ class N8n {
 	async rest(method, urlPath, body, { auth = true } = {}) {
 		const headers = { 'browser-id': this.browserId, accept: 'application/json' };
 		const payload = body === undefined ? undefined : JSON.stringify(body);
-		if (payload !== undefined) Object.assign(headers, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) });
+		if (payload !== undefined)
+			Object.assign(headers, {
+				'content-type': 'application/json',
+				'content-length': Buffer.byteLength(payload),
+			});
 		if (auth && this.cookie) headers.cookie = this.cookie;
 		const res = await new Promise((resolve, reject) => {
-			const req = http.request(`${this.baseUrl}${urlPath}`, { method, headers, agent: false }, (answer) => {
-				let text = '';
-				answer.setEncoding('utf8');
-				answer.on('data', (d) => (text += d));
-				answer.on('end', () => resolve({ status: answer.statusCode, headers: answer.headers, text }));
-				answer.on('error', reject);
-			});
+			const req = http.request(
+				`${this.baseUrl}${urlPath}`,
+				{ method, headers, agent: false },
+				(answer) => {
+					let text = '';
+					answer.setEncoding('utf8');
+					answer.on('data', (d) => (text += d));
+					answer.on('end', () =>
+						resolve({ status: answer.statusCode, headers: answer.headers, text }),
+					);
+					answer.on('error', reject);
+				},
+			);
 			req.on('error', reject);
 			req.end(payload);
 		});
-		const authCookie = (res.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]).find((c) => c.startsWith('n8n-auth='));
+		const authCookie = (res.headers['set-cookie'] ?? [])
+			.map((c) => c.split(';')[0])
+			.find((c) => c.startsWith('n8n-auth='));
 		if (authCookie) this.cookie = authCookie;
 		let parsed = res.text;
 		try {
@@ -422,9 +483,16 @@ class N8n {
 	async setupOwner(owner = OWNER) {
 		const r = await this.rest('POST', '/rest/owner/setup', owner, { auth: false });
 		if (r.status !== 200) {
-			const login = await this.rest('POST', '/rest/login', { emailOrLdapLoginId: owner.email, email: owner.email, password: owner.password }, { auth: false });
+			const login = await this.rest(
+				'POST',
+				'/rest/login',
+				{ emailOrLdapLoginId: owner.email, email: owner.email, password: owner.password },
+				{ auth: false },
+			);
 			if (login.status !== 200) {
-				throw new Error(`owner setup failed (${r.status} ${JSON.stringify(r.body)}) and so did the login (${login.status} ${JSON.stringify(login.body)})`);
+				throw new Error(
+					`owner setup failed (${r.status} ${JSON.stringify(r.body)}) and so did the login (${login.status} ${JSON.stringify(login.body)})`,
+				);
 			}
 		}
 		return owner;
@@ -434,7 +502,8 @@ class N8n {
 	async dispose() {
 		await this.stop();
 		for (const child of this.children) killGroup(child, 'SIGKILL');
-		if (!this.keep && !process.env.N8N_E2E_KEEP) fs.rmSync(this.dir, { recursive: true, force: true });
+		if (!this.keep && !process.env.N8N_E2E_KEEP)
+			fs.rmSync(this.dir, { recursive: true, force: true });
 	}
 }
 
@@ -484,7 +553,8 @@ async function endGroup(child, signal, graceMs = 12000) {
 	if (child.exitCode !== null || child.signalCode !== null) return;
 	const exited = new Promise((r) => child.once('exit', r));
 	killGroup(child, signal);
-	const t = signal === 'SIGKILL' ? undefined : setTimeout(() => killGroup(child, 'SIGKILL'), graceMs);
+	const t =
+		signal === 'SIGKILL' ? undefined : setTimeout(() => killGroup(child, 'SIGKILL'), graceMs);
 	await exited;
 	clearTimeout(t);
 }
@@ -499,4 +569,15 @@ function killGroup(child, signal) {
 	}
 }
 
-module.exports = { N8n, OWNER, PACKAGE_NAME, endGroup, freePort, portIsFree, parseRunOutput, readFrom, sleep, tailFile };
+module.exports = {
+	N8n,
+	OWNER,
+	PACKAGE_NAME,
+	endGroup,
+	freePort,
+	portIsFree,
+	parseRunOutput,
+	readFrom,
+	sleep,
+	tailFile,
+};

@@ -75,7 +75,9 @@ async function startOnFreePorts({ what, choose, start, onChosen, attempts = 5, l
 			return await start(attempt);
 		} catch (error) {
 			if (!(error instanceof PortTakenError) || attempt >= attempts) throw error;
-			log(`${what}: ${error.message}; starting again on new ports (attempt ${attempt + 1} of ${attempts})`);
+			log(
+				`${what}: ${error.message}; starting again on new ports (attempt ${attempt + 1} of ${attempts})`,
+			);
 		}
 	}
 }

@@ -57,7 +57,10 @@ function ensureQueuePackages() {
 		log(`installing ${missing.join(' ')} (apt-get)`);
 		const sudo = IS_ROOT ? [] : ['sudo'];
 		const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-		for (const args of [['apt-get', 'update', '-qq'], ['apt-get', 'install', '-y', '-qq', '--no-install-recommends', ...missing]]) {
+		for (const args of [
+			['apt-get', 'update', '-qq'],
+			['apt-get', 'install', '-y', '-qq', '--no-install-recommends', ...missing],
+		]) {
 			const cmd = [...sudo, ...args];
 			const r = spawnSync(cmd[0], cmd.slice(1), { env, stdio: ['ignore', 'ignore', 'inherit'] });
 			if (r.status !== 0) throw new Error(`${cmd.join(' ')} failed (exit ${r.status})`);
@@ -92,7 +95,10 @@ function runOk(cmd, args, what) {
 /** Spawns a long-running server through the guard (own process group, dies with this process). */
 function spawnGuarded(cmd, args, logFile) {
 	const log = fs.openSync(logFile, 'a');
-	const child = spawn(process.execPath, [GUARD, String(process.pid), cmd, ...args], { stdio: ['ignore', log, log], detached: true });
+	const child = spawn(process.execPath, [GUARD, String(process.pid), cmd, ...args], {
+		stdio: ['ignore', log, log],
+		detached: true,
+	});
 	fs.closeSync(log);
 	let exited = null;
 	child.once('exit', (code) => (exited = code ?? 'signal'));
@@ -115,12 +121,16 @@ async function waitFor(what, check, server, logFile, { logStart = 0, timeoutMs =
 			if (server.exited() !== null) {
 				const taken = readFrom(logFile, logStart).split('\n').find(saysPortTaken);
 				if (taken) throw new PortTakenError(what, taken.trim());
-				throw new Error(`${what} exited (${server.exited()}) before it was ready; see ${logFile}\n${tail(logFile)}`);
+				throw new Error(
+					`${what} exited (${server.exited()}) before it was ready; see ${logFile}\n${tail(logFile)}`,
+				);
 			}
 			if (await check()) return;
 			await sleep(200);
 		}
-		throw new Error(`${what} was not ready after ${timeoutMs} ms; see ${logFile}\n${tail(logFile)}`);
+		throw new Error(
+			`${what} was not ready after ${timeoutMs} ms; see ${logFile}\n${tail(logFile)}`,
+		);
 	} catch (error) {
 		await endGroup(server.child, 'SIGKILL');
 		throw error;
@@ -192,7 +202,22 @@ async function startPostgres({ dir, database = 'n8n', user = 'n8n', onChosen }) 
 		fs.chmodSync(dir, 0o711);
 		spawnSync('chown', ['-R', 'postgres:postgres', root]);
 	}
-	runOk(path.join(bin, 'initdb'), ['-D', data, '-U', user, `--pwfile=${pwFile}`, '--auth-host=scram-sha-256', '--auth-local=trust', '--no-locale', '-E', 'UTF8'], 'initdb');
+	runOk(
+		path.join(bin, 'initdb'),
+		[
+			'-D',
+			data,
+			'-U',
+			user,
+			`--pwfile=${pwFile}`,
+			'--auth-host=scram-sha-256',
+			'--auth-local=trust',
+			'--no-locale',
+			'-E',
+			'UTF8',
+		],
+		'initdb',
+	);
 	fs.rmSync(pwFile);
 	const { port, server } = await startOnFreePort({
 		what: 'Postgres',
@@ -200,17 +225,38 @@ async function startPostgres({ dir, database = 'n8n', user = 'n8n', onChosen }) 
 		onChosen,
 		command: (port) =>
 			asPostgresUser(path.join(bin, 'postgres'), [
-				'-D', data,
-				'-p', String(port),
-				'-c', `listen_addresses=${HOST}`,
-				'-c', `unix_socket_directories=${socketDir}`,
-				'-c', 'max_connections=100',
+				'-D',
+				data,
+				'-p',
+				String(port),
+				'-c',
+				`listen_addresses=${HOST}`,
+				'-c',
+				`unix_socket_directories=${socketDir}`,
+				'-c',
+				'max_connections=100',
 			]),
 		// Postgres opens its unix socket (in a folder of its own) only after it listens on the port
-		isReady: (port) => spawnSync(path.join(bin, 'pg_isready'), ['-q', '-h', socketDir, '-p', String(port)]).status === 0,
+		isReady: (port) =>
+			spawnSync(path.join(bin, 'pg_isready'), ['-q', '-h', socketDir, '-p', String(port)])
+				.status === 0,
 	});
-	runOk(path.join(bin, 'createdb'), ['-h', socketDir, '-p', String(port), '-U', user, database], 'createdb');
-	return { host: HOST, port, user, password, database, logFile: server.logFile, version: versions().postgres, pid: server.pid, stop: () => server.stop() };
+	runOk(
+		path.join(bin, 'createdb'),
+		['-h', socketDir, '-p', String(port), '-U', user, database],
+		'createdb',
+	);
+	return {
+		host: HOST,
+		port,
+		user,
+		password,
+		database,
+		logFile: server.logFile,
+		version: versions().postgres,
+		pid: server.pid,
+		stop: () => server.stop(),
+	};
 }
 
 /** Redis on a free port of 127.0.0.1, nothing saved to disk. */
@@ -224,11 +270,38 @@ async function startRedis({ dir, onChosen }) {
 		what: 'Redis',
 		logFile: path.join(dir, 'redis.log'),
 		onChosen,
-		command: (port) => [bin, ['--port', String(port), '--bind', HOST, '--unixsocket', socketPath, '--unixsocketperm', '700', '--save', '', '--appendonly', 'no', '--dir', root, '--daemonize', 'no']],
+		command: (port) => [
+			bin,
+			[
+				'--port',
+				String(port),
+				'--bind',
+				HOST,
+				'--unixsocket',
+				socketPath,
+				'--unixsocketperm',
+				'700',
+				'--save',
+				'',
+				'--appendonly',
+				'no',
+				'--dir',
+				root,
+				'--daemonize',
+				'no',
+			],
+		],
 		// Redis opens its unix socket only after it listens on the port
 		isReady: async () => (await redisCommand({ path: socketPath }, 'PING')) === '+PONG',
 	});
-	return { host: HOST, port, logFile: server.logFile, version: versions().redis, pid: server.pid, stop: () => server.stop() };
+	return {
+		host: HOST,
+		port,
+		logFile: server.logFile,
+		version: versions().redis,
+		pid: server.pid,
+		stop: () => server.stop(),
+	};
 }
 
 module.exports = { ensureQueuePackages, startPostgres, startRedis, versions, redisCommand };

@@ -71,7 +71,8 @@ class QueueCluster {
 
 	async prepare() {
 		const { name, workers, quiet, port, env, onPortsChosen } = this.options;
-		const hook = (service) => onPortsChosen && ((ports, attempt) => onPortsChosen(service, ports, attempt));
+		const hook = (service) =>
+			onPortsChosen && ((ports, attempt) => onPortsChosen(service, ports, attempt));
 		this.versions = ensureQueuePackages();
 		// outside the n8n install folder: Postgres's own user must be able to reach its data
 		this.dir = fs.mkdtempSync(path.join(os.tmpdir(), `n8n-${name}-`));
@@ -80,12 +81,25 @@ class QueueCluster {
 			startRedis({ dir: this.dir, onChosen: hook('redis') }),
 		]);
 		this.encryptionKey = crypto.randomBytes(24).toString('hex');
-		const shared = { encryptionKey: this.encryptionKey, env: { ...queueEnv(this.postgres, this.redis), ...env }, quiet };
-		this.main = await N8n.create({ name: `${name}-main`, port, ...shared, onPortsChosen: hook('main') });
+		const shared = {
+			encryptionKey: this.encryptionKey,
+			env: { ...queueEnv(this.postgres, this.redis), ...env },
+			quiet,
+		};
+		this.main = await N8n.create({
+			name: `${name}-main`,
+			port,
+			...shared,
+			onPortsChosen: hook('main'),
+		});
 		this.main.name = 'main';
 		this.main.installPackage();
 		for (let i = 1; i <= workers; i++) {
-			const worker = await N8n.create({ name: `${name}-worker${i}`, ...shared, onPortsChosen: hook(`worker ${i}`) });
+			const worker = await N8n.create({
+				name: `${name}-worker${i}`,
+				...shared,
+				onPortsChosen: hook(`worker ${i}`),
+			});
 			worker.name = `worker ${i}`;
 			worker.installPackage();
 			this.workers.push(worker);
@@ -101,7 +115,9 @@ class QueueCluster {
 	/** Starts the main (it runs the migrations and registers the webhooks), then the workers. */
 	async start() {
 		await this.main.start();
-		await Promise.all(this.workers.map((w) => w.startWorker({ concurrency: this.options.concurrency })));
+		await Promise.all(
+			this.workers.map((w) => w.startWorker({ concurrency: this.options.concurrency })),
+		);
 	}
 
 	/**
@@ -138,7 +154,9 @@ class QueueCluster {
 	 * execution_data.data in the `flatted` format.
 	 */
 	async executionOutput(executionId, nodeName) {
-		const [row] = await this.sql('select data from execution_data where "executionId" = $1', [executionId]);
+		const [row] = await this.sql('select data from execution_data where "executionId" = $1', [
+			executionId,
+		]);
 		if (!row) return null;
 		const { parse } = require(path.join(this.main.install.dir, 'node_modules', 'flatted'));
 		const runs = parse(row.data).resultData?.runData?.[nodeName] ?? [];
@@ -156,7 +174,8 @@ class QueueCluster {
 		await this.pgClient?.end().catch(() => {});
 		await Promise.allSettled([this.main, ...this.workers].filter(Boolean).map((n) => n.dispose()));
 		await Promise.allSettled([this.redis?.stop(), this.postgres?.stop()]);
-		if (this.dir && !process.env.N8N_E2E_KEEP) fs.rmSync(this.dir, { recursive: true, force: true });
+		if (this.dir && !process.env.N8N_E2E_KEEP)
+			fs.rmSync(this.dir, { recursive: true, force: true });
 	}
 }
 

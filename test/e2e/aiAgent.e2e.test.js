@@ -20,7 +20,12 @@ const {
 	panelVersion,
 	agentWorkflowStart,
 } = require('./helpers');
-const { startScriptedChatModel, chatToolResult, responsesToolResult, CALL_ID } = require('./scriptedChatModel');
+const {
+	startScriptedChatModel,
+	chatToolResult,
+	responsesToolResult,
+	CALL_ID,
+} = require('./scriptedChatModel');
 const { resources, toolDescription } = require('../../dist/nodes/SubscriptionBilling/editor');
 
 const BILLING_CREDENTIAL = { id: 'sbAgentBilling01', name: 'Subscription Billing account' };
@@ -39,7 +44,10 @@ let model;
 let script;
 
 function agentWorkflow(id, { responsesApi }) {
-	const start = agentWorkflowStart(n8n, `What is the status of subscription ${sandbox.fixtures.subscriptionId}?`);
+	const start = agentWorkflowStart(
+		n8n,
+		`What is the status of subscription ${sandbox.fixtures.subscriptionId}?`,
+	);
 	return {
 		id,
 		name: `e2e: AI Agent with the Subscription Billing tool (${responsesApi ? 'Responses' : 'Chat Completions'} API)`,
@@ -51,7 +59,11 @@ function agentWorkflow(id, { responsesApi }) {
 				type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
 				typeVersion: panelVersion(n8n, OPENAI_CHAT_MODEL_FILE),
 				position: [120, 220],
-				parameters: { model: { __rl: true, mode: 'id', value: 'scripted-model' }, responsesApiEnabled: responsesApi, options: {} },
+				parameters: {
+					model: { __rl: true, mode: 'id', value: 'scripted-model' },
+					responsesApiEnabled: responsesApi,
+					options: {},
+				},
 				credentials: { openAiApi: OPENAI_CREDENTIAL },
 			},
 			{
@@ -63,14 +75,20 @@ function agentWorkflow(id, { responsesApi }) {
 				parameters: {
 					resource: 'subscription',
 					operation: 'get',
-					subscriptionId: { __rl: true, mode: 'id', value: "={{ $fromAI('subscriptionId', 'The ID of the subscription', 'string') }}" },
+					subscriptionId: {
+						__rl: true,
+						mode: 'id',
+						value: "={{ $fromAI('subscriptionId', 'The ID of the subscription', 'string') }}",
+					},
 				},
 				credentials: { subscriptionBillingApi: BILLING_CREDENTIAL },
 			},
 		],
 		connections: {
 			...start.connections,
-			'OpenAI Chat Model': { ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]] },
+			'OpenAI Chat Model': {
+				ai_languageModel: [[{ node: 'AI Agent', type: 'ai_languageModel', index: 0 }]],
+			},
 			[TOOL_NODE]: { ai_tool: [[{ node: 'AI Agent', type: 'ai_tool', index: 0 }]] },
 		},
 		// as the editor saves a new workflow (in the legacy order, v0, AI Agent v3 resumes before its tool has run)
@@ -86,11 +104,19 @@ const WORKFLOWS = [
 beforeAll(async () => {
 	env = await startEnvironment({ name: 'e2e-ai-agent' });
 	({ sandbox, n8n } = env);
-	script = { toolName: TOOL_NAME, toolArguments: { subscriptionId: sandbox.fixtures.subscriptionId }, finalText: FINAL_TEXT };
+	script = {
+		toolName: TOOL_NAME,
+		toolArguments: { subscriptionId: sandbox.fixtures.subscriptionId },
+		finalText: FINAL_TEXT,
+	};
 	model = await startScriptedChatModel(script);
 	await n8n.importCredentials([
 		credentialFor(sandbox, BILLING_CREDENTIAL),
-		{ ...OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-scripted-model', url: model.baseUrl, header: false } },
+		{
+			...OPENAI_CREDENTIAL,
+			type: 'openAiApi',
+			data: { apiKey: 'sk-scripted-model', url: model.baseUrl, header: false },
+		},
 	]);
 	await n8n.importWorkflow(WORKFLOWS.map((w) => agentWorkflow(w.id, w)));
 });
@@ -114,48 +140,83 @@ function offeredTools(call) {
 	});
 }
 
-describe.each(WORKFLOWS)('an AI Agent with the OpenAI Chat Model ($api API) calling the tool', ({ api, id }) => {
-	test('the model is offered the tool, the call reaches the API, the result reaches the model, the agent answers', async () => {
-		const r = await n8n.execute(id);
-		if (r.code !== 0 || !r.run || r.error) throw new Error(`workflow ${id} failed: ${describeRun(r)}\nmodel calls: ${JSON.stringify(model.calls).slice(0, 3000)}`);
+describe.each(WORKFLOWS)(
+	'an AI Agent with the OpenAI Chat Model ($api API) calling the tool',
+	({ api, id }) => {
+		test('the model is offered the tool, the call reaches the API, the result reaches the model, the agent answers', async () => {
+			const r = await n8n.execute(id);
+			if (r.code !== 0 || !r.run || r.error)
+				throw new Error(
+					`workflow ${id} failed: ${describeRun(r)}\nmodel calls: ${JSON.stringify(model.calls).slice(0, 3000)}`,
+				);
 
-		// two model calls on the API chosen: the question, then the question with the tool's result
-		expect(model.calls.map((c) => `${c.method} ${c.path}`)).toEqual(Array(2).fill(api === 'chat' ? 'POST /v1/chat/completions' : 'POST /v1/responses'));
-		expect(model.calls.every((c) => c.authorization === 'Bearer sk-scripted-model')).toBe(true);
-		const [first, second] = model.calls;
-		const [tool, ...others] = offeredTools(first);
-		expect(others).toEqual([]);
-		expect(tool).toMatchObject({
-			name: TOOL_NAME,
-			// the node's own Description of Subscription → Get (n8n's automatic one would be the node's name)
-			description: toolDescription(subscription, subscription.operations.find((operation) => operation.value === 'get')),
-			parameters: { type: 'object', properties: { subscriptionId: { type: 'string', description: 'The ID of the subscription' } } },
+			// two model calls on the API chosen: the question, then the question with the tool's result
+			expect(model.calls.map((c) => `${c.method} ${c.path}`)).toEqual(
+				Array(2).fill(api === 'chat' ? 'POST /v1/chat/completions' : 'POST /v1/responses'),
+			);
+			expect(model.calls.every((c) => c.authorization === 'Bearer sk-scripted-model')).toBe(true);
+			const [first, second] = model.calls;
+			const [tool, ...others] = offeredTools(first);
+			expect(others).toEqual([]);
+			expect(tool).toMatchObject({
+				name: TOOL_NAME,
+				// the node's own Description of Subscription → Get (n8n's automatic one would be the node's name)
+				description: toolDescription(
+					subscription,
+					subscription.operations.find((operation) => operation.value === 'get'),
+				),
+				parameters: {
+					type: 'object',
+					properties: {
+						subscriptionId: { type: 'string', description: 'The ID of the subscription' },
+					},
+				},
+			});
+			expect(tool.name.length).toBeLessThanOrEqual(64);
+
+			// the tool ran the node against the API: one request, with the key, for the model's ID
+			expect(
+				requestsOf(sandbox).map((q) => ({
+					method: q.method,
+					path: q.path,
+					status: q.status,
+					apiKey: q.apiKey,
+				})),
+			).toEqual([
+				{
+					method: 'GET',
+					path: `/subscriptions/${sandbox.fixtures.subscriptionId}`,
+					status: 200,
+					apiKey: sandbox.apiKey,
+				},
+			]);
+
+			// the node's output, as the tool's result, in the model's second call
+			const result =
+				api === 'chat' ? chatToolResult(second.body) : responsesToolResult(second.body);
+			expect(typeof result).toBe('string');
+			const returned = JSON.parse(result);
+			expect(returned).toEqual([
+				expect.objectContaining({
+					subscription_id: sandbox.fixtures.subscriptionId,
+					status: 'ACTIVE',
+					customer_name: sandbox.fixtures.customerName,
+				}),
+			]);
+			expect(JSON.stringify(returned)).not.toContain(sandbox.apiKey);
+
+			// n8n logged the call on the tool node, and the agent answered with the model's final text
+			const toolRun = nodeRun(r.run, TOOL_NODE);
+			// the model's arguments; n8n 1.x logs the model's id of the call with them (toolCallId), 2.x does not
+			const loggedCallId = Number(n8n.version.split('.')[0]) < 2 ? { toolCallId: CALL_ID } : {};
+			expect(toolRun.inputOverride.ai_tool[0].map((item) => item.json)).toEqual([
+				{ subscriptionId: sandbox.fixtures.subscriptionId, ...loggedCallId },
+			]);
+			expect(toolRun.data.ai_tool[0].map((item) => item.json)).toEqual(returned);
+			expect(outputJson(r.run, 'AI Agent')).toEqual([{ output: FINAL_TEXT }]);
 		});
-		expect(tool.name.length).toBeLessThanOrEqual(64);
-
-		// the tool ran the node against the API: one request, with the key, for the model's ID
-		expect(requestsOf(sandbox).map((q) => ({ method: q.method, path: q.path, status: q.status, apiKey: q.apiKey }))).toEqual([
-			{ method: 'GET', path: `/subscriptions/${sandbox.fixtures.subscriptionId}`, status: 200, apiKey: sandbox.apiKey },
-		]);
-
-		// the node's output, as the tool's result, in the model's second call
-		const result = api === 'chat' ? chatToolResult(second.body) : responsesToolResult(second.body);
-		expect(typeof result).toBe('string');
-		const returned = JSON.parse(result);
-		expect(returned).toEqual([
-			expect.objectContaining({ subscription_id: sandbox.fixtures.subscriptionId, status: 'ACTIVE', customer_name: sandbox.fixtures.customerName }),
-		]);
-		expect(JSON.stringify(returned)).not.toContain(sandbox.apiKey);
-
-		// n8n logged the call on the tool node, and the agent answered with the model's final text
-		const toolRun = nodeRun(r.run, TOOL_NODE);
-		// the model's arguments; n8n 1.x logs the model's id of the call with them (toolCallId), 2.x does not
-		const loggedCallId = Number(n8n.version.split('.')[0]) < 2 ? { toolCallId: CALL_ID } : {};
-		expect(toolRun.inputOverride.ai_tool[0].map((item) => item.json)).toEqual([{ subscriptionId: sandbox.fixtures.subscriptionId, ...loggedCallId }]);
-		expect(toolRun.data.ai_tool[0].map((item) => item.json)).toEqual(returned);
-		expect(outputJson(r.run, 'AI Agent')).toEqual([{ output: FINAL_TEXT }]);
-	});
-});
+	},
+);
 
 // What AI Agent v3 does with a tool's error, as measured: 2.41.1 hands the model the error item's
 // message and goes on; 2.8.4 ends the run with the error (the model is not called again).

@@ -15,7 +15,10 @@ const { resources, toolDescription } = require('../../dist/nodes/SubscriptionBil
 /** The node's own tool Description of an operation. */
 function descriptionOf(resourceValue, operationValue) {
 	const resource = resources.find((candidate) => candidate.value === resourceValue);
-	return toolDescription(resource, resource.operations.find((operation) => operation.value === operationValue));
+	return toolDescription(
+		resource,
+		resource.operations.find((operation) => operation.value === operationValue),
+	);
 }
 
 const TOOL_TYPE = `${NODE_TYPE}Tool`;
@@ -24,7 +27,12 @@ const session = useEditorSession({
 	name: 'e2e-ai-tool-editor',
 	lastStateShot: 'ai-tool-last-state',
 	workflows: (sandbox, n8n) => [
-		{ id: WORKFLOW_ID, name: 'e2e: an AI Agent to add the tool to', ...agentWorkflowStart(n8n, 'What is the status of my subscription?'), settings: { executionOrder: 'v1' } },
+		{
+			id: WORKFLOW_ID,
+			name: 'e2e: an AI Agent to add the tool to',
+			...agentWorkflowStart(n8n, 'What is the status of my subscription?'),
+			settings: { executionOrder: 'v1' },
+		},
 	],
 });
 let sandbox, n8n, page, ui;
@@ -41,11 +49,23 @@ async function outputShows(text) {
  * the tools by itself, which it did not always do on a busy machine: there a user picks Tools.
  */
 async function openToolsPanel() {
-	await page.locator(`${byTestId('canvas-node-input-handle')}[data-connection-type="ai_tool"] ${byTestId('canvas-handle-plus')}`).click();
+	await page
+		.locator(
+			`${byTestId('canvas-node-input-handle')}[data-connection-type="ai_tool"] ${byTestId('canvas-handle-plus')}`,
+		)
+		.click();
 	const tools = page.locator(byTestId('item-iterator-item'), { hasText: 'Code Tool' }).first();
-	const toolsCategory = page.locator(byTestId('item-iterator-item'), { hasText: 'Utility components providing various functionalities' }).first();
-	const view = async () => ((await tools.isVisible()) ? 'tools' : (await toolsCategory.isVisible()) ? 'categories' : null);
-	await ui.waitUntil(view, (shown) => shown !== null, { timeout: PAGE_TIMEOUT, what: 'the list of tools or of AI node categories' });
+	const toolsCategory = page
+		.locator(byTestId('item-iterator-item'), {
+			hasText: 'Utility components providing various functionalities',
+		})
+		.first();
+	const view = async () =>
+		(await tools.isVisible()) ? 'tools' : (await toolsCategory.isVisible()) ? 'categories' : null;
+	await ui.waitUntil(view, (shown) => shown !== null, {
+		timeout: PAGE_TIMEOUT,
+		what: 'the list of tools or of AI node categories',
+	});
 	await ui.settled(); // the tools' view slides in over the categories
 	if ((await view()) === 'categories') await toolsCategory.click();
 	await tools.waitFor();
@@ -63,19 +83,35 @@ test('a tool added fresh from the panel to the AI Agent is named by its action, 
 	await ui.pushConnected();
 	await openToolsPanel();
 	await page.fill(byTestId('node-creator-search-bar'), 'Subscription Billing');
-	await page.locator(byTestId('item-iterator-item'), { hasText: 'Subscription Billing Tool' }).first().click();
+	await page
+		.locator(byTestId('item-iterator-item'), { hasText: 'Subscription Billing Tool' })
+		.first()
+		.click();
 	await page.locator(byTestId('ndv')).waitFor();
 
 	const fresh = await ui.nodeOfType(TOOL_TYPE);
 	expect(fresh.name).toBe('Get many customers in Subscription Billing');
-	expect(fresh.parameters).toMatchObject({ resource: 'customer', operation: 'getMany', returnAll: false, limit: 50, toolDescription: descriptionOf('customer', 'getMany') });
+	expect(fresh.parameters).toMatchObject({
+		resource: 'customer',
+		operation: 'getMany',
+		returnAll: false,
+		limit: 50,
+		toolDescription: descriptionOf('customer', 'getMany'),
+	});
 	// the node has a Description of its own, so n8n adds no "Tool Description: Set Automatically" choice
 	expect(fresh.parameters).not.toHaveProperty('descriptionType');
 	await page.locator(byTestId('parameter-input-toolDescription')).first().waitFor();
 
 	await executeStep();
 	await outputShows(sandbox.fixtures.customerName);
-	expect(requestsOf(sandbox).map((r) => ({ method: r.method, path: r.path, query: r.query, apiKey: r.apiKey }))).toEqual([
+	expect(
+		requestsOf(sandbox).map((r) => ({
+			method: r.method,
+			path: r.path,
+			query: r.query,
+			apiKey: r.apiKey,
+		})),
+	).toEqual([
 		{ method: 'GET', path: '/customers', query: { limit: '50' }, apiKey: sandbox.apiKey },
 	]);
 	await ui.closeToasts();
@@ -87,14 +123,27 @@ test('with the Subscription defined by the model, Execute step asks for it and s
 	await ui.choose('resource', 'Subscription');
 	await ui.choose('operation', 'Get');
 	// n8n renames a node that still has the name it gave it
-	await ui.waitUntil(async () => (await ui.nodeOfType(TOOL_TYPE)).name, (name) => name === 'Get a subscription in Subscription Billing', { what: 'the tool to be renamed' });
+	await ui.waitUntil(
+		async () => (await ui.nodeOfType(TOOL_TYPE)).name,
+		(name) => name === 'Get a subscription in Subscription Billing',
+		{ what: 'the tool to be renamed' },
+	);
 	// the Description follows the operation while the user has not written one
-	await ui.waitUntil(async () => (await ui.nodeOfType(TOOL_TYPE)).parameters.toolDescription, (text) => text === descriptionOf('subscription', 'get'), {
-		what: "the Description to become Subscription → Get's",
-	});
+	await ui.waitUntil(
+		async () => (await ui.nodeOfType(TOOL_TYPE)).parameters.toolDescription,
+		(text) => text === descriptionOf('subscription', 'get'),
+		{
+			what: "the Description to become Subscription → Get's",
+		},
+	);
 	await ui.settled();
 	await screenshot(page, 'ai-tool-description', { docs: false });
-	await page.locator(`${byTestId('resource-locator-subscriptionId')} ${byTestId('from-ai-override-button')}`).first().click();
+	await page
+		.locator(
+			`${byTestId('resource-locator-subscriptionId')} ${byTestId('from-ai-override-button')}`,
+		)
+		.first()
+		.click();
 	await ui.waitUntil(
 		async () => (await ui.nodeOfType(TOOL_TYPE)).parameters.subscriptionId?.value ?? '',
 		(value) => value.includes('$fromAI('),
@@ -113,21 +162,32 @@ test('with the Subscription defined by the model, Execute step asks for it and s
 	await outputShows('billing_frequency');
 	await outputShows(sandbox.fixtures.subscriptionId);
 	await outputShows('ACTIVE');
-	expect(requestsOf(sandbox).map((r) => ({ method: r.method, path: r.path, apiKey: r.apiKey }))).toEqual([
-		{ method: 'GET', path: `/subscriptions/${sandbox.fixtures.subscriptionId}`, apiKey: sandbox.apiKey },
+	expect(
+		requestsOf(sandbox).map((r) => ({ method: r.method, path: r.path, apiKey: r.apiKey })),
+	).toEqual([
+		{
+			method: 'GET',
+			path: `/subscriptions/${sandbox.fixtures.subscriptionId}`,
+			apiKey: sandbox.apiKey,
+		},
 	]);
 	await ui.closeToasts();
 	await ui.settled();
 	await screenshot(page, 'ai-tool-from-ai-output', { docs: false });
 });
 
-test("a name where the Subscription ID belongs: the output panel names the tool argument and where the ID is found; nothing sent", async () => {
+test('a name where the Subscription ID belongs: the output panel names the tool argument and where the ID is found; nothing sent', async () => {
 	await executeStep();
 	const modal = page.locator(byTestId('fromAiParameters-modal'));
-	await modal.locator(`${byTestId('from-ai-parameters-modal-inputs')} input`).first().fill('Acme Corporation Growth');
+	await modal
+		.locator(`${byTestId('from-ai-parameters-modal-inputs')} input`)
+		.first()
+		.fill('Acme Corporation Growth');
 	await modal.getByRole('button', { name: /Execute step/i }).click();
 	// the ✨ button keys the argument by the field's name
-	await outputShows('Subscription (tool argument "Subscription"): "Acme Corporation Growth" is not an ID');
+	await outputShows(
+		'Subscription (tool argument "Subscription"): "Acme Corporation Growth" is not an ID',
+	);
 	await outputShows('Give the subscription_id from Customer → Search');
 	expect(requestsOf(sandbox)).toEqual([]);
 	await ui.closeToasts();

@@ -12,7 +12,13 @@ const session = useEditorSession({
 	name: 'e2e-all-or-nothing',
 	lastStateShot: 'all-or-nothing-last-state',
 	acceptDialogs: true,
-	workflows: () => [pinnedManualTrigger({ id: 'allOrNothing0001', name: 'Three milestone completions', items: [1, 1.5, 1].map((q) => ({ q })) })],
+	workflows: () => [
+		pinnedManualTrigger({
+			id: 'allOrNothing0001',
+			name: 'Three milestone completions',
+			items: [1, 1.5, 1].map((q) => ({ q })),
+		}),
+	],
 });
 
 test('three pinned items, the second with Quantity 1.5: executing Milestone Complete sends nothing and names item 1', async () => {
@@ -27,8 +33,16 @@ test('three pinned items, the second with Quantity 1.5: executing Milestone Comp
 	await ui.fillById('milestoneId', milestoneId);
 	await ui.choose('billOn', 'Immediately');
 	await ui.typeExpression(ui.fieldWith('parameter-input-quantity'), '{{ $json.q }}');
-	const node = await ui.waitUntil(() => ui.nodeOfType(NODE_TYPE), (n) => n?.parameters.quantity === '={{ $json.q }}', { what: 'Quantity to hold the expression' });
-	expect(node.parameters).toMatchObject({ resource: 'subscriptionMilestone', operation: 'complete', billOn: 'IMMEDIATELY' });
+	const node = await ui.waitUntil(
+		() => ui.nodeOfType(NODE_TYPE),
+		(n) => n?.parameters.quantity === '={{ $json.q }}',
+		{ what: 'Quantity to hold the expression' },
+	);
+	expect(node.parameters).toMatchObject({
+		resource: 'subscriptionMilestone',
+		operation: 'complete',
+		billOn: 'IMMEDIATELY',
+	});
 
 	sandbox.clearRequests();
 	await ui.pushConnected();

@@ -25,10 +25,16 @@ const byTestId = (id) => `[data-test-id="${id}"]`;
 /** Chromium with one page at the editor's size, waiting up to UI_TIMEOUT for what it looks for. */
 async function openBrowser() {
 	if (!fs.existsSync(CHROMIUM)) {
-		throw new Error(`${CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium (scripts/ci-e2e.sh does it)`);
+		throw new Error(
+			`${CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium (scripts/ci-e2e.sh does it)`,
+		);
 	}
 	const { chromium } = require('playwright-core');
-	const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
+	const browser = await chromium.launch({
+		executablePath: CHROMIUM,
+		headless: true,
+		args: CHROMIUM_FLAGS,
+	});
 	const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
 	page.setDefaultTimeout(UI_TIMEOUT);
 	return { browser, page };
@@ -56,7 +62,10 @@ async function openNodeActions(page, n8n) {
 	await page.keyboard.press('Escape');
 	await page.click(byTestId('node-creator-plus-button'));
 	await page.fill(byTestId('node-creator-search-bar'), 'Subscription Billing');
-	await page.locator(byTestId('item-iterator-item'), { hasText: 'Subscription Billing' }).first().click();
+	await page
+		.locator(byTestId('item-iterator-item'), { hasText: 'Subscription Billing' })
+		.first()
+		.click();
 	await page.locator(byTestId('node-creator-category-item')).first().waitFor();
 }
 

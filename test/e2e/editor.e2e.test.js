@@ -19,13 +19,19 @@ const { useEditorSession } = require('./editorSession');
 // whose credential the HTTP Request node can reuse (generic `authenticate`): not in the description
 const EDITOR_ADDED_OPTIONS = ['Custom API Call'];
 
-const session = useEditorSession({ name: 'e2e-editor', lastStateShot: 'last-state', signedIn: false, workflows: () => [example('customer-onboarding.json')] });
+const session = useEditorSession({
+	name: 'e2e-editor',
+	lastStateShot: 'last-state',
+	signedIn: false,
+	workflows: () => [example('customer-onboarding.json')],
+});
 let sandbox, n8n, page;
 // the editor's helpers (test/e2e/editorUi.js), bound to this file's page
 let closeToasts, pushConnected, settled, stable, waitUntil, choose, fillById, optionNames;
 beforeAll(() => {
 	({ sandbox, n8n, page } = session);
-	({ closeToasts, pushConnected, settled, stable, waitUntil, choose, fillById, optionNames } = session.ui);
+	({ closeToasts, pushConnected, settled, stable, waitUntil, choose, fillById, optionNames } =
+		session.ui);
 });
 
 const screenshot = (name, options) => saveScreenshot(page, name, options);
@@ -41,18 +47,28 @@ test('runs an example workflow from the canvas', async () => {
 	await page.goto(`${n8n.baseUrl}/workflow/${wf.id}`);
 	await page.locator(byTestId('canvas-node')).first().waitFor();
 	const runButton = page.locator(byTestId('execute-workflow-button'));
-	await waitUntil(() => runButton.isEnabled(), (enabled) => enabled, { what: 'the run button to be enabled' });
+	await waitUntil(
+		() => runButton.isEnabled(),
+		(enabled) => enabled,
+		{ what: 'the run button to be enabled' },
+	);
 	await pushConnected();
 	await runButton.click();
 	// the run ends with the customer created in the sandbox and green nodes on the canvas
 	const calls = () => requestsOf(sandbox).map((r) => `${r.method} ${r.path}`);
 	await waitUntil(calls, (c) => c.length >= 2, { what: 'the workflow requests' });
 	expect(calls()).toEqual(['POST /customers/search', 'POST /customers']);
-	await page.locator('[data-test-id="canvas-node"] [data-test-id="canvas-node-status-success"]').first().waitFor();
+	await page
+		.locator('[data-test-id="canvas-node"] [data-test-id="canvas-node-status-success"]')
+		.first()
+		.waitFor();
 	// the whole workflow in view, without the toast
 	await page.click(byTestId('zoom-to-fit'));
 	await closeToasts();
-	await stable(() => page.locator('.vue-flow__viewport').getAttribute('style'), 'the canvas to stop moving');
+	await stable(
+		() => page.locator('.vue-flow__viewport').getAttribute('style'),
+		'the canvas to stop moving',
+	);
 	await settled();
 	await screenshot('canvas');
 });
@@ -62,7 +78,9 @@ test('the nodes panel offers the node with every action of the built description
 	await settled();
 	await screenshot('node-panel');
 
-	const listed = await page.locator(`${byTestId('item-iterator-item')} ${byTestId('node-creator-item-name')}`).allTextContents();
+	const listed = await page
+		.locator(`${byTestId('item-iterator-item')} ${byTestId('node-creator-item-name')}`)
+		.allTextContents();
 	const expected = Object.values(expectedOperations()).flatMap((r) => r.actions);
 	expect(listed.map((t) => t.trim()).sort()).toEqual([...expected].sort());
 });
@@ -76,14 +94,20 @@ test("each resource's operation picker lists exactly the operations of the built
 	await page.locator(byTestId('parameter-input-resource')).waitFor();
 
 	const resourceNames = await optionNames('resource');
-	expect(resourceNames).toEqual([...Object.values(expected).map((r) => r.name), ...EDITOR_ADDED_OPTIONS]);
+	expect(resourceNames).toEqual([
+		...Object.values(expected).map((r) => r.name),
+		...EDITOR_ADDED_OPTIONS,
+	]);
 	const seen = {};
 	for (const [value, resource] of Object.entries(expected)) {
 		await choose('resource', resource.name);
 		seen[value] = await optionNames('operation');
 	}
 	const wanted = Object.fromEntries(
-		Object.entries(expected).map(([value, r]) => [value, [...r.operations, ...EDITOR_ADDED_OPTIONS]]),
+		Object.entries(expected).map(([value, r]) => [
+			value,
+			[...r.operations, ...EDITOR_ADDED_OPTIONS],
+		]),
 	);
 	expect(seen).toEqual(wanted);
 });
@@ -94,13 +118,19 @@ test('one operation, filled in and executed, shows the API answer in the output 
 	await choose('resource', 'Subscription');
 	await choose('operation', 'Get');
 	// the only credential of the type is picked by itself
-	await expect(page.locator(`${byTestId('node-credentials-select')} input`).inputValue()).resolves.toBe('Subscription Billing account');
+	await expect(
+		page.locator(`${byTestId('node-credentials-select')} input`).inputValue(),
+	).resolves.toBe('Subscription Billing account');
 	// the subscription is a resource locator: switch it from "From List" to "By ID"
 	await fillById('subscriptionId', fixtures.subscriptionId);
 	await pushConnected();
 	await page.click(byTestId('node-execute-button'));
 	const output = page.locator(byTestId('output-panel'));
-	await waitUntil(() => requestsOf(sandbox).length, (n) => n > 0, { what: 'the request of the executed node' });
+	await waitUntil(
+		() => requestsOf(sandbox).length,
+		(n) => n > 0,
+		{ what: 'the request of the executed node' },
+	);
 	// the output in the table view
 	await output.locator(byTestId('node-run-status-success')).first().waitFor();
 	const tableTab = output.locator(byTestId('radio-button-table'));
@@ -109,7 +139,9 @@ test('one operation, filled in and executed, shows the API answer in the output 
 	await closeToasts();
 	await screenshot('output-table');
 
-	expect(requestsOf(sandbox).map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([`GET /subscriptions/${fixtures.subscriptionId} 200`]);
+	expect(requestsOf(sandbox).map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+		`GET /subscriptions/${fixtures.subscriptionId} 200`,
+	]);
 	const text = await output.locator('table').first().innerText();
 	const subscription = sandbox.state.subscriptions.get(fixtures.subscriptionId);
 	expect(text).toMatch(/subscription_id/);
@@ -126,10 +158,20 @@ test('the credential dialog tests the credential: success with the right key, a 
 	await dialog.locator(byTestId('credentials-config-container-test-success')).waitFor();
 	sandbox.clearRequests();
 	await dialog.getByRole('button', { name: 'Retry' }).click();
-	await waitUntil(() => requestsOf(sandbox).length, (n) => n > 0, { what: 'the credential test request' });
+	await waitUntil(
+		() => requestsOf(sandbox).length,
+		(n) => n > 0,
+		{ what: 'the credential test request' },
+	);
 	await dialog.locator(byTestId('credentials-config-container-test-success')).waitFor();
-	await expect(dialog.locator(byTestId('credentials-config-container-test-success')).innerText()).resolves.toMatch(/tested successfully/i);
-	expect(requestsOf(sandbox).map((r) => `${r.method} ${r.path} ${r.status} ${r.apiKey === sandbox.apiKey}`)).toEqual(['GET /customers 200 true']);
+	await expect(
+		dialog.locator(byTestId('credentials-config-container-test-success')).innerText(),
+	).resolves.toMatch(/tested successfully/i);
+	expect(
+		requestsOf(sandbox).map(
+			(r) => `${r.method} ${r.path} ${r.status} ${r.apiKey === sandbox.apiKey}`,
+		),
+	).toEqual(['GET /customers 200 true']);
 	await dialog.getByRole('button', { name: 'Retry' }).waitFor();
 	await closeToasts();
 	await settled();
@@ -145,12 +187,16 @@ test('the credential dialog tests the credential: success with the right key, a 
 	await failure.waitFor();
 	await dialog.getByText('More details').click();
 	// the credential's own message, not n8n's generic "Authorization failed"
-	const cause = dialog.getByText(/The API key was not accepted \(ERR_UNAUTHORIZED\): check the API Key, and that it belongs to the environment chosen in Environment/);
+	const cause = dialog.getByText(
+		/The API key was not accepted \(ERR_UNAUTHORIZED\): check the API Key, and that it belongs to the environment chosen in Environment/,
+	);
 	await cause.first().waitFor();
 	await expect(dialog.getByText(/Authorization failed/).count()).resolves.toBe(0);
 	const requests = requestsOf(sandbox);
 	expect(requests.length).toBeGreaterThan(0);
-	expect(requests.every((r) => r.status === 401 && r.apiKey === 'sbx_wrong_key_from_the_editor')).toBe(true);
+	expect(
+		requests.every((r) => r.status === 401 && r.apiKey === 'sbx_wrong_key_from_the_editor'),
+	).toBe(true);
 	await closeToasts();
 	await settled();
 	await screenshot('credential-dialog-wrong-key');
@@ -168,7 +214,12 @@ test('the credential dialog tests the credential: success with the right key, a 
 	await dialog.getByText(/Couldn.t connect with these settings/).waitFor();
 	const details = dialog.getByText('More details');
 	if (await details.count()) await details.first().click();
-	await dialog.getByText(/The Production Base URL must use https: http:\/\/billing\.example\.com is plain http on another machine/).first().waitFor();
+	await dialog
+		.getByText(
+			/The Production Base URL must use https: http:\/\/billing\.example\.com is plain http on another machine/,
+		)
+		.first()
+		.waitFor();
 	await expect(dialog.getByText(/connection cannot be established/).count()).resolves.toBe(0);
 	expect(requestsOf(sandbox)).toEqual([]);
 	// the test's message at the top of the dialog, the notice under the field below it
@@ -188,7 +239,9 @@ test('the built description is the one the editor loaded', async () => {
 	const types = await n8n.rest('GET', '/types/nodes.json');
 	const served = types.body.find((t) => t.name.endsWith('.subscriptionBilling'));
 	const built = builtNodeDescription();
-	expect(served.properties.map((p) => p.name)).toEqual(expect.arrayContaining(built.properties.map((p) => p.name)));
+	expect(served.properties.map((p) => p.name)).toEqual(
+		expect.arrayContaining(built.properties.map((p) => p.name)),
+	);
 	expect(expectedOperations(served)).toEqual(expectedOperations(built));
 	expect(EXAMPLE_CREDENTIAL_ID).toBeTruthy();
 });

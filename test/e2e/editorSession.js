@@ -20,12 +20,21 @@ const PAGE_TIMEOUT = UI_TIMEOUT * 4;
  * Playwright dismisses them (on n8n 2.41.1 accepting them lost the AI Agent's tools list in the
  * nodes panel). afterAll keeps a screenshot of the last state as `lastStateShot`.
  */
-function useEditorSession({ name, workflows = () => [], lastStateShot, signedIn = true, acceptDialogs = false }) {
+function useEditorSession({
+	name,
+	workflows = () => [],
+	lastStateShot,
+	signedIn = true,
+	acceptDialogs = false,
+}) {
 	const session = { pageErrors: [] };
 	const usePage = (page) => {
 		Object.assign(session, { page, ui: editorUi(page) });
 		page.setDefaultTimeout(PAGE_TIMEOUT);
-		page.on('pageerror', (e) => isKnownN8nPageError(session.n8n.version, e) || session.pageErrors.push(e.message));
+		page.on(
+			'pageerror',
+			(e) => isKnownN8nPageError(session.n8n.version, e) || session.pageErrors.push(e.message),
+		);
 		if (acceptDialogs) page.on('dialog', (dialog) => dialog.accept().catch(() => {}));
 	};
 	session.newTab = async () => {
@@ -49,7 +58,8 @@ function useEditorSession({ name, workflows = () => [], lastStateShot, signedIn 
 		if (signedIn) await signIn(page, n8n);
 	});
 	afterAll(async () => {
-		if (session.page) await screenshot(session.page, lastStateShot, { docs: false }).catch(() => {});
+		if (session.page)
+			await screenshot(session.page, lastStateShot, { docs: false }).catch(() => {});
 		await session.browser?.close().catch(() => {});
 		await session.env?.close();
 	});

@@ -17,9 +17,13 @@ function editorUi(page) {
 		await waitUntil(
 			() =>
 				page.evaluate(() => {
-					const open = [...document.querySelectorAll('.el-notification')].filter((toast) => toast.checkVisibility({ visibilityProperty: true }));
+					const open = [...document.querySelectorAll('.el-notification')].filter((toast) =>
+						toast.checkVisibility({ visibilityProperty: true }),
+					);
 					for (const toast of open) toast.querySelector('.el-notification__closeBtn')?.click();
-					return open.map((toast) => toast.querySelector('.el-notification__title')?.innerText.trim() ?? '');
+					return open.map(
+						(toast) => toast.querySelector('.el-notification__title')?.innerText.trim() ?? '',
+					);
 				}),
 			(open) => open.length === 0,
 			{ what: 'the toasts to close' },
@@ -46,7 +50,9 @@ function editorUi(page) {
 
 	/** Waits until the page has no running animation or transition (before a screenshot). */
 	async function settled() {
-		await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => {}))));
+		await page.evaluate(() =>
+			Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => {}))),
+		);
 	}
 
 	/** Waits until `fn()` gives the same value twice in a row, e.g. a canvas that stopped moving. */
@@ -76,7 +82,6 @@ function editorUi(page) {
 		throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(last)}`);
 	}
 
-
 	/**
 	 * Opens the select (n8n's el-select) inside `select` and returns its list: the one its combobox
 	 * controls (aria-controls), not another dropdown still fading out (which also shows its options).
@@ -84,7 +89,11 @@ function editorUi(page) {
 	async function openSelect(select, what) {
 		const combobox = select.locator('[role="combobox"]').first();
 		await combobox.click();
-		await waitUntil(() => combobox.getAttribute('aria-expanded'), (expanded) => expanded === 'true', { what: `the ${what} dropdown to open` });
+		await waitUntil(
+			() => combobox.getAttribute('aria-expanded'),
+			(expanded) => expanded === 'true',
+			{ what: `the ${what} dropdown to open` },
+		);
 		const list = page.locator(`[id="${await combobox.getAttribute('aria-controls')}"]`);
 		await list.locator('.el-select-dropdown__item').first().waitFor();
 		return { combobox, list };
@@ -92,22 +101,37 @@ function editorUi(page) {
 
 	/** Opens the dropdown of the options parameter `parameterName` and returns its list. */
 	async function openDropdown(parameterName) {
-		return await openSelect(page.locator(byTestId(`parameter-input-${parameterName}`)), parameterName);
+		return await openSelect(
+			page.locator(byTestId(`parameter-input-${parameterName}`)),
+			parameterName,
+		);
 	}
 
 	/** Waits until the dropdown is closed and its list hidden. */
 	async function dropdownClosed({ combobox, list }, parameterName) {
-		await waitUntil(() => combobox.getAttribute('aria-expanded'), (expanded) => expanded !== 'true', { what: `the ${parameterName} dropdown to close` });
+		await waitUntil(
+			() => combobox.getAttribute('aria-expanded'),
+			(expanded) => expanded !== 'true',
+			{ what: `the ${parameterName} dropdown to close` },
+		);
 		await list.waitFor({ state: 'hidden' });
 	}
 
 	/** Picks `optionName` in the options parameter `parameterName` of the open node panel. */
 	async function choose(parameterName, optionName) {
 		const dropdown = await openDropdown(parameterName);
-		await dropdown.list.locator('.el-select-dropdown__item .option-headline').filter({ hasText: new RegExp(`^${literally(optionName)}$`) }).first().click();
+		await dropdown.list
+			.locator('.el-select-dropdown__item .option-headline')
+			.filter({ hasText: new RegExp(`^${literally(optionName)}$`) })
+			.first()
+			.click();
 		await dropdownClosed(dropdown, parameterName);
 		const input = page.locator(`${byTestId(`parameter-input-${parameterName}`)} input`).first();
-		await waitUntil(() => input.inputValue(), (value) => value === optionName, { what: `${parameterName} to show ${optionName}` });
+		await waitUntil(
+			() => input.inputValue(),
+			(value) => value === optionName,
+			{ what: `${parameterName} to show ${optionName}` },
+		);
 	}
 
 	/**
@@ -119,19 +143,33 @@ function editorUi(page) {
 		const locator = page.locator(byTestId(`resource-locator-${parameterName}`));
 		const what = `${parameterName} mode`;
 		const dropdown = await openSelect(locator.locator(byTestId('rlc-mode-selector')), what);
-		await dropdown.list.locator('.el-select-dropdown__item').filter({ hasText: /^\s*By ID\s*$/ }).first().click();
+		await dropdown.list
+			.locator('.el-select-dropdown__item')
+			.filter({ hasText: /^\s*By ID\s*$/ })
+			.first()
+			.click();
 		await dropdownClosed(dropdown, what);
-		const id = locator.locator(`input${byTestId('rlc-input')}, ${byTestId('rlc-input')} input, ${byTestId('rlc-input')} textarea`).first();
+		const id = locator
+			.locator(
+				`input${byTestId('rlc-input')}, ${byTestId('rlc-input')} input, ${byTestId('rlc-input')} textarea`,
+			)
+			.first();
 		await id.click();
 		await id.fill(value);
 		await page.locator(byTestId('node-parameters')).click({ position: { x: 5, y: 5 } }); // blur
-		await waitUntil(() => id.inputValue(), (shown) => shown === value, { what: `${parameterName} to show ${value}` });
+		await waitUntil(
+			() => id.inputValue(),
+			(shown) => shown === value,
+			{ what: `${parameterName} to show ${value}` },
+		);
 	}
 
 	/** The names (headlines, not descriptions) of the options the dropdown of `parameterName` lists. */
 	async function optionNames(parameterName) {
 		const dropdown = await openDropdown(parameterName);
-		const names = (await dropdown.list.locator('.el-select-dropdown__item .option-headline').allTextContents()).map((t) => t.trim());
+		const names = (
+			await dropdown.list.locator('.el-select-dropdown__item .option-headline').allTextContents()
+		).map((t) => t.trim());
 		await page.keyboard.press('Escape'); // closes the dropdown, not the node panel
 		await dropdownClosed(dropdown, parameterName);
 		return names;
@@ -156,10 +194,18 @@ function editorUi(page) {
 						})),
 				),
 			(toasts) => toasts.some(isIssuesRefusal),
-			{ timeout, what: `a toast titled ${Object.keys(ISSUES_REFUSALS).map((t) => `"${t}"`).join(' or ')}` },
+			{
+				timeout,
+				what: `a toast titled ${Object.keys(ISSUES_REFUSALS)
+					.map((t) => `"${t}"`)
+					.join(' or ')}`,
+			},
 		);
 		const refusal = shown.find(isIssuesRefusal);
-		return { shown: refusal, expected: { title: refusal.title, message: ISSUES_REFUSALS[refusal.title](nodeName, issues) } };
+		return {
+			shown: refusal,
+			expected: { title: refusal.title, message: ISSUES_REFUSALS[refusal.title](nodeName, issues) },
+		};
 	}
 
 	/** The name, parameters and parameter issues the editor holds for the node of type `type` (Pinia's stores). */
@@ -170,7 +216,14 @@ function editorUi(page) {
 			for (const store of pinia._s.values()) {
 				for (const nodes of [store.workflow?.nodes, store.allNodes, store.nodes]) {
 					const node = Array.isArray(nodes) ? nodes.find((n) => n?.type === nodeType) : undefined;
-					if (node) return JSON.parse(JSON.stringify({ name: node.name, parameters: node.parameters, issues: node.issues?.parameters ?? {} }));
+					if (node)
+						return JSON.parse(
+							JSON.stringify({
+								name: node.name,
+								parameters: node.parameters,
+								issues: node.issues?.parameters ?? {},
+							}),
+						);
 				}
 			}
 			return undefined;
@@ -190,7 +243,10 @@ function editorUi(page) {
 			async () => {
 				if (await ndv.isVisible()) return true;
 				await node.dblclick();
-				return await ndv.waitFor({ timeout: UI_TIMEOUT / 6 }).then(() => true, () => false);
+				return await ndv.waitFor({ timeout: UI_TIMEOUT / 6 }).then(
+					() => true,
+					() => false,
+				);
 			},
 			(open) => open,
 			{ timeout: 2 * UI_TIMEOUT, what: "the node's panel to open" },
@@ -203,8 +259,16 @@ function editorUi(page) {
 		await after.click();
 		await page.click(byTestId('node-creator-plus-button'));
 		await page.fill(byTestId('node-creator-search-bar'), 'Subscription Billing');
-		await page.locator(byTestId('item-iterator-item'), { hasText: 'Subscription Billing' }).first().click();
-		await page.locator(byTestId('node-creator-item-name'), { hasText: new RegExp(`^\\s*${literally(action)}\\s*$`) }).first().click();
+		await page
+			.locator(byTestId('item-iterator-item'), { hasText: 'Subscription Billing' })
+			.first()
+			.click();
+		await page
+			.locator(byTestId('node-creator-item-name'), {
+				hasText: new RegExp(`^\\s*${literally(action)}\\s*$`),
+			})
+			.first()
+			.click();
 		await page.locator(byTestId('ndv')).waitFor();
 	}
 
@@ -212,7 +276,9 @@ function editorUi(page) {
 	async function typeExpression(field, expression) {
 		await field.hover();
 		await field.locator(byTestId('radio-button-expression')).click();
-		const editor = field.locator(`${byTestId('inline-expression-editor-input')} .cm-content`).first();
+		const editor = field
+			.locator(`${byTestId('inline-expression-editor-input')} .cm-content`)
+			.first();
 		await editor.click();
 		// keys typed before the editor has the focus go elsewhere
 		await field.locator('.cm-focused').first().waitFor();
@@ -222,7 +288,11 @@ function editorUi(page) {
 	}
 
 	/** The open node panel's field holding `inner` (a test ID inside it). */
-	const fieldWith = (inner) => page.locator(`${byTestId('node-parameters')} .parameter-item`).filter({ has: page.locator(byTestId(inner)) }).first();
+	const fieldWith = (inner) =>
+		page
+			.locator(`${byTestId('node-parameters')} .parameter-item`)
+			.filter({ has: page.locator(byTestId(inner)) })
+			.first();
 
 	return {
 		closeToasts,
@@ -254,8 +324,10 @@ function editorUi(page) {
  *   of its own (n8n pull request #30944, "Include node and field details in WorkflowHasIssuesError").
  */
 const ISSUES_REFUSALS = {
-	'Problem running workflow': () => 'The workflow has issues and cannot be executed for that reason. Please fix them first.',
-	'Workflow execution cannot start': (nodeName, issues) => [`The '${nodeName}' node has issues:`, ...issues.map((issue) => `- ${issue}`)].join('\n'),
+	'Problem running workflow': () =>
+		'The workflow has issues and cannot be executed for that reason. Please fix them first.',
+	'Workflow execution cannot start': (nodeName, issues) =>
+		[`The '${nodeName}' node has issues:`, ...issues.map((issue) => `- ${issue}`)].join('\n'),
 };
 const isIssuesRefusal = (toast) => Object.hasOwn(ISSUES_REFUSALS, toast.title ?? '');
 

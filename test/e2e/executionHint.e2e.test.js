@@ -21,9 +21,19 @@ const session = useEditorSession({
 	acceptDialogs: true,
 	workflows: (sandbox) => [
 		...[10, 9].map((count) =>
-			pinnedManualTrigger({ id: lookUp(count), name: `Look up ${count} customers`, items: [...sandbox.state.customers.keys()].slice(0, count).map((customerId) => ({ customerId })) }),
+			pinnedManualTrigger({
+				id: lookUp(count),
+				name: `Look up ${count} customers`,
+				items: [...sandbox.state.customers.keys()]
+					.slice(0, count)
+					.map((customerId) => ({ customerId })),
+			}),
 		),
-		pinnedManualTrigger({ id: SETTING, name: 'Look up 10 customers, selected fields', items: [...sandbox.state.customers.keys()].slice(0, 10).map((customerId) => ({ customerId })) }),
+		pinnedManualTrigger({
+			id: SETTING,
+			name: 'Look up 10 customers, selected fields',
+			items: [...sandbox.state.customers.keys()].slice(0, 10).map((customerId) => ({ customerId })),
+		}),
 	],
 });
 
@@ -36,8 +46,16 @@ async function customerGetAfterTrigger(workflowId) {
 	await ui.addActionAfter(trigger, actionOf('customer', 'get'));
 	await ui.fillById('customerId', sandbox.fixtures.customerId);
 	await ui.typeExpression(ui.fieldWith('resource-locator-customerId'), '{{ $json.customerId }}');
-	const node = await ui.waitUntil(() => ui.nodeOfType(NODE_TYPE), (n) => String(n?.parameters.customerId?.value).startsWith('={{'), { what: 'Customer to hold the expression' });
-	expect(node.parameters).toMatchObject({ resource: 'customer', operation: 'get', customerId: { mode: 'id', value: '={{ $json.customerId }}' } });
+	const node = await ui.waitUntil(
+		() => ui.nodeOfType(NODE_TYPE),
+		(n) => String(n?.parameters.customerId?.value).startsWith('={{'),
+		{ what: 'Customer to hold the expression' },
+	);
+	expect(node.parameters).toMatchObject({
+		resource: 'customer',
+		operation: 'get',
+		customerId: { mode: 'id', value: '={{ $json.customerId }}' },
+	});
 }
 
 /** Executes the open node and waits for its `items` output items; the customer list reads it sent. */
@@ -48,7 +66,9 @@ async function execute(items) {
 	await page.click(byTestId('node-execute-button'));
 	const output = page.locator(byTestId('output-panel'));
 	await output.getByText(`${items} items`).first().waitFor();
-	const listReads = requestsOf(sandbox).filter((request) => request.method === 'GET' && request.path === '/customers');
+	const listReads = requestsOf(sandbox).filter(
+		(request) => request.method === 'GET' && request.path === '/customers',
+	);
 	return { output, listReads };
 }
 
@@ -74,11 +94,19 @@ test('ten items, Selected Fields naming an unknown field: nothing is sent, and t
 	const { page, ui, sandbox } = session;
 	await customerGetAfterTrigger(SETTING);
 	await ui.choose('customerOutput', 'Selected Fields');
-	const fields = page.locator(`${byTestId('parameter-input-customerFields')} input, ${byTestId('parameter-input-customerFields')} textarea`).first();
+	const fields = page
+		.locator(
+			`${byTestId('parameter-input-customerFields')} input, ${byTestId('parameter-input-customerFields')} textarea`,
+		)
+		.first();
 	await fields.click();
 	await fields.fill('name, nmae');
 	await page.locator(byTestId('node-parameters')).click({ position: { x: 5, y: 5 } }); // blur
-	await ui.waitUntil(() => ui.nodeOfType(NODE_TYPE), (n) => n?.parameters.customerFields === 'name, nmae', { what: 'Fields to hold the names' });
+	await ui.waitUntil(
+		() => ui.nodeOfType(NODE_TYPE),
+		(n) => n?.parameters.customerFields === 'name, nmae',
+		{ what: 'Fields to hold the names' },
+	);
 	sandbox.clearRequests();
 	await ui.pushConnected();
 	await page.click(byTestId('node-execute-button'));

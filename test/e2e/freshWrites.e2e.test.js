@@ -18,9 +18,22 @@ const { PAGE_TIMEOUT, useEditorSession } = require('./editorSession');
  */
 const FRESH_WRITES = [
 	{ resource: 'customer', operation: 'create', marked: { name: 'Name' } },
-	{ resource: 'customer', operation: 'upsert', marked: { name: 'Name', externalId: 'External ID' } },
-	{ resource: 'customer', operation: 'update', marked: { customerId: 'Customer' }, unmarked: 'Update Fields' },
-	{ resource: 'paymentMethod', operation: 'setDefault', marked: { subscriptionId: 'Subscription', paymentMethodId: 'Payment Method ID' } },
+	{
+		resource: 'customer',
+		operation: 'upsert',
+		marked: { name: 'Name', externalId: 'External ID' },
+	},
+	{
+		resource: 'customer',
+		operation: 'update',
+		marked: { customerId: 'Customer' },
+		unmarked: 'Update Fields',
+	},
+	{
+		resource: 'paymentMethod',
+		operation: 'setDefault',
+		marked: { subscriptionId: 'Subscription', paymentMethodId: 'Payment Method ID' },
+	},
 	{ resource: 'paymentMethod', operation: 'setUp', marked: { subscriptionId: 'Subscription' } },
 	{
 		resource: 'subscriptionMilestone',
@@ -31,20 +44,55 @@ const FRESH_WRITES = [
 	{
 		resource: 'subscriptionRecast',
 		operation: 'create',
-		marked: { subscriptionId: 'Subscription', startsAt: 'Starts At', billingFrequency: 'Billing Frequency' },
+		marked: {
+			subscriptionId: 'Subscription',
+			startsAt: 'Starts At',
+			billingFrequency: 'Billing Frequency',
+		},
 		unmarked: 'Bricks',
 	},
-	{ resource: 'subscriptionRecast', operation: 'delete', marked: { subscriptionId: 'Subscription', orderId: 'Order ID' } },
-	{ resource: 'subscriptionRecast', operation: 'start', marked: { subscriptionId: 'Subscription', orderId: 'Order ID' } },
-	{ resource: 'subscriptionUpgrade', operation: 'create', marked: { subscriptionId: 'Subscription', startsAt: 'Starts At' }, unmarked: 'Bricks' },
-	{ resource: 'subscriptionUpgrade', operation: 'start', marked: { subscriptionId: 'Subscription', orderId: 'Order ID' } },
-	{ resource: 'usage', operation: 'create', marked: { transactionId: 'Transaction ID', subscriptionId: 'Subscription', brickId: 'Brick' }, unmarked: 'Value' },
+	{
+		resource: 'subscriptionRecast',
+		operation: 'delete',
+		marked: { subscriptionId: 'Subscription', orderId: 'Order ID' },
+	},
+	{
+		resource: 'subscriptionRecast',
+		operation: 'start',
+		marked: { subscriptionId: 'Subscription', orderId: 'Order ID' },
+	},
+	{
+		resource: 'subscriptionUpgrade',
+		operation: 'create',
+		marked: { subscriptionId: 'Subscription', startsAt: 'Starts At' },
+		unmarked: 'Bricks',
+	},
+	{
+		resource: 'subscriptionUpgrade',
+		operation: 'start',
+		marked: { subscriptionId: 'Subscription', orderId: 'Order ID' },
+	},
+	{
+		resource: 'usage',
+		operation: 'create',
+		marked: { transactionId: 'Transaction ID', subscriptionId: 'Subscription', brickId: 'Brick' },
+		unmarked: 'Value',
+	},
 	{ resource: 'usage', operation: 'delete', marked: { transactionId: 'Transaction ID' } },
-	{ resource: 'usage', operation: 'update', marked: { transactionId: 'Transaction ID' }, unmarked: 'Value' },
+	{
+		resource: 'usage',
+		operation: 'update',
+		marked: { transactionId: 'Transaction ID' },
+		unmarked: 'Value',
+	},
 ];
 
 // leaving an unsaved workflow: the browser's "leave this page?" is answered yes
-const session = useEditorSession({ name: 'e2e-fresh-writes', lastStateShot: 'fresh-writes-last-state', acceptDialogs: true });
+const session = useEditorSession({
+	name: 'e2e-fresh-writes',
+	lastStateShot: 'fresh-writes-last-state',
+	acceptDialogs: true,
+});
 let sandbox, n8n, page;
 // the editor's helpers (test/e2e/editorUi.js), bound to this file's page
 let closeToasts, issuesRefusal, fillById, choose, nodeOfType;
@@ -60,7 +108,12 @@ const editorNode = () => nodeOfType(NODE_TYPE);
 /** A new workflow with a Manual Trigger, then the action added from the nodes panel; its panel opens. */
 async function addFresh(action) {
 	await openNodeActions(page, n8n);
-	await page.locator(byTestId('node-creator-item-name'), { hasText: new RegExp(`^\\s*${literally(action)}\\s*$`) }).first().click();
+	await page
+		.locator(byTestId('node-creator-item-name'), {
+			hasText: new RegExp(`^\\s*${literally(action)}\\s*$`),
+		})
+		.first()
+		.click();
 	await page.locator(byTestId('ndv')).waitFor();
 	await page.locator(byTestId('parameter-input-operation')).waitFor();
 }
@@ -81,7 +134,8 @@ async function fillMarked(resource, name) {
 		subscriptionId: () => fillById('subscriptionId', f.subscriptionId),
 		brickId: () => fillById('brickId', f.usageBrickId),
 		milestoneId: () => fillById('milestoneId', f.milestoneId),
-		transactionId: () => fillText('transactionId', resource === 'usage' ? f.usageTransactionId : 'txn-e2e'),
+		transactionId: () =>
+			fillText('transactionId', resource === 'usage' ? f.usageTransactionId : 'txn-e2e'),
 		startsAt: () => fillText('startsAt', '2026-10-01'),
 		billOn: () => choose('billOn', 'Next Invoice'),
 		billingFrequency: () => choose('billingFrequency', 'Monthly'),
@@ -102,49 +156,63 @@ test('every write operation of the built description is here', () => {
 	expect(writes.length).toBe(14);
 });
 
-describe.each(FRESH_WRITES)('$resource → $operation added fresh from the nodes panel', ({ resource, operation, marked, unmarked }) => {
-	test('run untouched: n8n refuses, the panel marks each missing field, the sandbox receives nothing', async () => {
-		await addFresh(actionOf(resource, operation, description));
-		const fresh = await editorNode();
-		expect(fresh.parameters).toMatchObject({ resource, operation });
-		expect(Object.fromEntries(Object.entries(fresh.issues).map(([name, issues]) => [name, issues.join(' ')]))).toEqual(
-			Object.fromEntries(Object.entries(marked).map(([name, label]) => [name, `Parameter "${label}" is required.`])),
-		);
-		// a number box of a fresh node holds nothing (not n8n's 0)
-		for (const p of description.properties.filter((p) => p.type === 'number' && p.required && p.name in fresh.parameters)) {
-			expect([p.name, fresh.parameters[p.name]]).toEqual([p.name, null]);
-		}
+describe.each(FRESH_WRITES)(
+	'$resource → $operation added fresh from the nodes panel',
+	({ resource, operation, marked, unmarked }) => {
+		test('run untouched: n8n refuses, the panel marks each missing field, the sandbox receives nothing', async () => {
+			await addFresh(actionOf(resource, operation, description));
+			const fresh = await editorNode();
+			expect(fresh.parameters).toMatchObject({ resource, operation });
+			expect(
+				Object.fromEntries(
+					Object.entries(fresh.issues).map(([name, issues]) => [name, issues.join(' ')]),
+				),
+			).toEqual(
+				Object.fromEntries(
+					Object.entries(marked).map(([name, label]) => [
+						name,
+						`Parameter "${label}" is required.`,
+					]),
+				),
+			);
+			// a number box of a fresh node holds nothing (not n8n's 0)
+			for (const p of description.properties.filter(
+				(p) => p.type === 'number' && p.required && p.name in fresh.parameters,
+			)) {
+				expect([p.name, fresh.parameters[p.name]]).toEqual([p.name, null]);
+			}
 
-		await executeStep();
-		const issues = Object.values(marked).map((label) => `Parameter "${label}" is required.`);
-		const refusal = await issuesRefusal(fresh.name, issues, { timeout: PAGE_TIMEOUT });
-		expect(refusal.shown).toEqual(refusal.expected);
-		// after the attempt, each marked field shows n8n's warning sign beside it
-		const signs = page.locator(`${byTestId('ndv')} ${byTestId('parameter-issues')}`);
-		await signs.nth(Object.keys(marked).length - 1).waitFor();
-		expect(await signs.count()).toBe(Object.keys(marked).length);
-		await screenshot(page, `fresh-write-${resource}-${operation}`, { docs: false });
-		expect(requestsOf(sandbox)).toEqual([]);
-		await closeToasts();
-	});
+			await executeStep();
+			const issues = Object.values(marked).map((label) => `Parameter "${label}" is required.`);
+			const refusal = await issuesRefusal(fresh.name, issues, { timeout: PAGE_TIMEOUT });
+			expect(refusal.shown).toEqual(refusal.expected);
+			// after the attempt, each marked field shows n8n's warning sign beside it
+			const signs = page.locator(`${byTestId('ndv')} ${byTestId('parameter-issues')}`);
+			await signs.nth(Object.keys(marked).length - 1).waitFor();
+			expect(await signs.count()).toBe(Object.keys(marked).length);
+			await screenshot(page, `fresh-write-${resource}-${operation}`, { docs: false });
+			expect(requestsOf(sandbox)).toEqual([]);
+			await closeToasts();
+		});
 
-	if (!unmarked) return;
+		if (!unmarked) return;
 
-	test(`with the marked fields filled in, the untouched ${unmarked} is refused by the node, naming it and the item; nothing is sent`, async () => {
-		for (const name of Object.keys(marked)) await fillMarked(resource, name);
-		const filled = await editorNode();
-		expect(filled.issues).toEqual({});
+		test(`with the marked fields filled in, the untouched ${unmarked} is refused by the node, naming it and the item; nothing is sent`, async () => {
+			for (const name of Object.keys(marked)) await fillMarked(resource, name);
+			const filled = await editorNode();
+			expect(filled.issues).toEqual({});
 
-		await executeStep();
-		const output = page.locator(byTestId('output-panel'));
-		const message = output.getByText(new RegExp(`^${unmarked} in item 0: `)).first();
-		await message.waitFor();
-		await output.getByText('Nothing was sent to the API for this item').first().waitFor();
-		await closeToasts();
-		await screenshot(page, `fresh-write-${resource}-${operation}-marked`, { docs: false });
-		expect(requestsOf(sandbox)).toEqual([]);
-	});
-});
+			await executeStep();
+			const output = page.locator(byTestId('output-panel'));
+			const message = output.getByText(new RegExp(`^${unmarked} in item 0: `)).first();
+			await message.waitFor();
+			await output.getByText('Nothing was sent to the API for this item').first().waitFor();
+			await closeToasts();
+			await screenshot(page, `fresh-write-${resource}-${operation}-marked`, { docs: false });
+			expect(requestsOf(sandbox)).toEqual([]);
+		});
+	},
+);
 
 test('the page raised no script errors', () => {
 	expect(session.pageErrors).toEqual([]);

@@ -7,9 +7,15 @@ const { ensureN8n } = require('../../scripts/n8n-local');
 
 module.exports = async function globalSetup() {
 	const root = path.resolve(__dirname, '..', '..');
-	if (!fs.existsSync(path.join(root, 'dist', 'nodes', 'SubscriptionBilling', 'SubscriptionBilling.node.js'))) {
+	if (
+		!fs.existsSync(
+			path.join(root, 'dist', 'nodes', 'SubscriptionBilling', 'SubscriptionBilling.node.js'),
+		)
+	) {
 		throw new Error('dist/ is missing: run `npm run build` before the end-to-end tests');
 	}
 	const n8n = ensureN8n();
-	process.stderr.write(`\n[e2e] n8n ${n8n.version} (${path.relative(root, n8n.dir)}) on Node ${n8n.node === process.execPath ? process.version : n8n.node}\n`);
+	process.stderr.write(
+		`\n[e2e] n8n ${n8n.version} (${path.relative(root, n8n.dir)}) on Node ${n8n.node === process.execPath ? process.version : n8n.node}\n`,
+	);
 };

@@ -20,19 +20,34 @@ function loadExamples() {
 		.readdirSync(EXAMPLES_DIR)
 		.filter((f) => f.endsWith('.json'))
 		.sort()
-		.map((file) => ({ file, workflow: JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) }));
+		.map((file) => ({
+			file,
+			workflow: JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')),
+		}));
 }
 
 function example(file) {
 	return JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8'));
 }
 
-function credentialFor(sandbox, { id = EXAMPLE_CREDENTIAL_ID, name = 'Subscription Billing account', apiKey = sandbox.apiKey } = {}) {
+function credentialFor(
+	sandbox,
+	{
+		id = EXAMPLE_CREDENTIAL_ID,
+		name = 'Subscription Billing account',
+		apiKey = sandbox.apiKey,
+	} = {},
+) {
 	return {
 		id,
 		name,
 		type: CREDENTIAL_TYPE,
-		data: { apiKey, environment: 'production', productionBaseUrl: sandbox.baseUrl, stagingBaseUrl: '' },
+		data: {
+			apiKey,
+			environment: 'production',
+			productionBaseUrl: sandbox.baseUrl,
+			stagingBaseUrl: '',
+		},
 	};
 }
 
@@ -59,7 +74,10 @@ async function startEnvironment({ name, seed, env } = {}) {
 /** The run data of one node: its first run. */
 function nodeRun(run, nodeName) {
 	const runs = run?.data?.resultData?.runData?.[nodeName];
-	if (!runs) throw new Error(`node "${nodeName}" did not run; ran: ${Object.keys(run?.data?.resultData?.runData ?? {}).join(', ')}`);
+	if (!runs)
+		throw new Error(
+			`node "${nodeName}" did not run; ran: ${Object.keys(run?.data?.resultData?.runData ?? {}).join(', ')}`,
+		);
 	return runs[0];
 }
 
@@ -68,7 +86,8 @@ function outputItems(run, nodeName, output = 0) {
 	return nodeRun(run, nodeName).data?.main?.[output] ?? [];
 }
 
-const outputJson = (run, nodeName, output = 0) => outputItems(run, nodeName, output).map((i) => i.json);
+const outputJson = (run, nodeName, output = 0) =>
+	outputItems(run, nodeName, output).map((i) => i.json);
 
 /** Requests the sandbox received, as 'METHOD /path' (relative to /api/v2) with query and body. */
 function requestsOf(sandbox) {
@@ -89,7 +108,13 @@ function describeRun(r) {
 
 /** The node's description as built in dist/ (what n8n loads). */
 function builtNodeDescription() {
-	const file = path.join(ROOT, 'dist', 'nodes', 'SubscriptionBilling', 'SubscriptionBilling.node.js');
+	const file = path.join(
+		ROOT,
+		'dist',
+		'nodes',
+		'SubscriptionBilling',
+		'SubscriptionBilling.node.js',
+	);
 	delete require.cache[require.resolve(file)];
 	const { SubscriptionBilling } = require(file);
 	return new SubscriptionBilling().description;
@@ -97,7 +122,9 @@ function builtNodeDescription() {
 
 /** The action's name in the nodes panel for `resource` → `operation`, from the built description. */
 function actionOf(resource, operation, description = builtNodeDescription()) {
-	const picker = description.properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource));
+	const picker = description.properties.find(
+		(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource),
+	);
 	return picker.options.find((o) => o.value === operation).action;
 }
 
@@ -106,10 +133,16 @@ function expectedOperations(description = builtNodeDescription()) {
 	const resources = description.properties.find((p) => p.name === 'resource');
 	const out = {};
 	for (const r of resources.options) {
-		const picker = description.properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(r.value));
+		const picker = description.properties.find(
+			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(r.value),
+		);
 		if (!picker) continue; // the "Custom API Call" resource n8n adds to the served description
 		const options = picker.options.filter((o) => o.value !== CUSTOM_API_CALL);
-		out[r.value] = { name: r.name, operations: options.map((o) => o.name), actions: options.map((o) => o.action) };
+		out[r.value] = {
+			name: r.name,
+			operations: options.map((o) => o.name),
+			actions: options.map((o) => o.action),
+		};
 	}
 	return out;
 }
@@ -121,7 +154,8 @@ function expectedOperations(description = builtNodeDescription()) {
  */
 function pollEverySeconds(seconds) {
 	const item = [];
-	for (let second = 0; second < 60; second += seconds) item.push({ mode: 'custom', cronExpression: `${second} * * * * *` });
+	for (let second = 0; second < 60; second += seconds)
+		item.push({ mode: 'custom', cronExpression: `${second} * * * * *` });
 	return { item };
 }
 
@@ -139,7 +173,8 @@ function panelVersion(n8n, relativeFile) {
 }
 
 const AI_AGENT_FILE = '@n8n/n8n-nodes-langchain/dist/nodes/agents/Agent/Agent.node.js';
-const OPENAI_CHAT_MODEL_FILE = '@n8n/n8n-nodes-langchain/dist/nodes/llms/LMChatOpenAi/LmChatOpenAi.node.js';
+const OPENAI_CHAT_MODEL_FILE =
+	'@n8n/n8n-nodes-langchain/dist/nodes/llms/LMChatOpenAi/LmChatOpenAi.node.js';
 
 /**
  * A Manual Trigger "Start" feeding an "AI Agent" (the version the panel adds) that is asked
@@ -149,7 +184,14 @@ const OPENAI_CHAT_MODEL_FILE = '@n8n/n8n-nodes-langchain/dist/nodes/llms/LMChatO
 function agentWorkflowStart(n8n, prompt) {
 	return {
 		nodes: [
-			{ id: 'agent-start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'agent-start',
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
 			{
 				id: 'agent-agent',
 				name: 'AI Agent',
@@ -170,7 +212,16 @@ function pinnedManualTrigger({ id, name, items }) {
 		id,
 		name,
 		active: false,
-		nodes: [{ id: crypto.randomUUID(), name: trigger, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} }],
+		nodes: [
+			{
+				id: crypto.randomUUID(),
+				name: trigger,
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+		],
 		connections: {},
 		pinData: { [trigger]: items.map((json) => ({ json })) },
 		settings: { executionOrder: 'v1' },

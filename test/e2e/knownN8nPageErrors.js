@@ -18,7 +18,9 @@ function knownN8nPageErrorsFor(version) {
 
 /** Whether `error` (a Playwright `pageerror`) is a known error of n8n `version`'s own editor. */
 function isKnownN8nPageError(version, error) {
-	return knownN8nPageErrorsFor(version).some((k) => error.message === k.message && k.stack.test(error.stack ?? ''));
+	return knownN8nPageErrorsFor(version).some(
+		(k) => error.message === k.message && k.stack.test(error.stack ?? ''),
+	);
 }
 
 module.exports = { isKnownN8nPageError, knownN8nPageErrorsFor };

@@ -28,7 +28,9 @@ afterAll(async () => {
 });
 
 test('no community package is installed or served', async () => {
-	expect(fs.existsSync(path.join(n8n.userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME))).toBe(false);
+	expect(
+		fs.existsSync(path.join(n8n.userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME)),
+	).toBe(false);
 	const types = await n8n.rest('GET', '/types/nodes.json');
 	expect(types.status).toBe(200);
 	expect(types.body.filter((t) => t.name.startsWith(`${PACKAGE_NAME}.`))).toEqual([]);

@@ -15,9 +15,13 @@ const taken = [];
 /** Listens on `port` of 127.0.0.1: an HTTP server answering 200 with JSON to everything, or a bare TCP listener. */
 async function takePort(port, { http: answersLikeN8n = false } = {}) {
 	const server = answersLikeN8n
-		? http.createServer((req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":{"decoy":true}}'))
+		? http.createServer((req, res) =>
+				res.writeHead(200, { 'content-type': 'application/json' }).end('{"data":{"decoy":true}}'),
+			)
 		: net.createServer((socket) => socket.destroy());
-	await new Promise((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', resolve));
+	await new Promise((resolve, reject) =>
+		server.once('error', reject).listen(port, '127.0.0.1', resolve),
+	);
 	taken.push(server);
 	return server;
 }
@@ -49,10 +53,23 @@ test('startOnFreePorts chooses again while the start says a port was taken, and 
 	expect(calls).toBe(3);
 	expect(log).toHaveLength(2);
 	await expect(
-		startOnFreePorts({ what: 'a server', choose: async () => ({}), start: async () => Promise.reject(new PortTakenError('a server', 'always')), attempts: 2, log: () => {} }),
+		startOnFreePorts({
+			what: 'a server',
+			choose: async () => ({}),
+			start: async () => Promise.reject(new PortTakenError('a server', 'always')),
+			attempts: 2,
+			log: () => {},
+		}),
 	).rejects.toThrow(/always/);
 	// any other failure is not retried
-	await expect(startOnFreePorts({ what: 'a server', choose: async () => ({}), start: async () => Promise.reject(new Error('broken')), log: () => {} })).rejects.toThrow('broken');
+	await expect(
+		startOnFreePorts({
+			what: 'a server',
+			choose: async () => ({}),
+			start: async () => Promise.reject(new Error('broken')),
+			log: () => {},
+		}),
+	).rejects.toThrow('broken');
 });
 
 describe('n8n start when its ports are taken between the choice and the start', () => {
@@ -92,7 +109,8 @@ describe('n8n start when its ports are taken between the choice and the start', 
 		expect(new Set(starts.map((s) => s.port)).size).toBe(starts.length);
 		const log = fs.readFileSync(n8n.logFile, 'utf8');
 		expect(log).toContain(`n8n's port ${first.port} is already in use`);
-		if (taskRunners) expect(log).toContain(`n8n Task Broker's port ${starts[1].brokerPort} is already in use`);
+		if (taskRunners)
+			expect(log).toContain(`n8n Task Broker's port ${starts[1].brokerPort} is already in use`);
 		else expect(log).not.toContain('Task Broker');
 		expect(log).toContain(`n8n ready on 127.0.0.1, port ${last.port}`);
 	});
@@ -103,18 +121,32 @@ describe('n8n start when its ports are taken between the choice and the start', 
 		expect(settings.status).toBe(200);
 		// n8n-core's InstanceSettings: sha256 of the second half of the encryption key
 		const key = n8n.encryptionKey;
-		const instanceId = crypto.createHash('sha256').update(key.slice(Math.round(key.length / 2))).digest('hex');
+		const instanceId = crypto
+			.createHash('sha256')
+			.update(key.slice(Math.round(key.length / 2)))
+			.digest('hex');
 		expect(settings.body.data.instanceId).toBe(instanceId);
-		const decoy = await fetch(`http://127.0.0.1:${chosen[0].port}/rest/settings`).then((r) => r.json());
+		const decoy = await fetch(`http://127.0.0.1:${chosen[0].port}/rest/settings`).then((r) =>
+			r.json(),
+		);
 		expect(decoy.data.decoy).toBe(true);
 	});
 
-	test("n8n execute runs when the port chosen for its task broker is taken: with task runners its broker moves to a new port", async () => {
+	test('n8n execute runs when the port chosen for its task broker is taken: with task runners its broker moves to a new port', async () => {
 		const workflow = {
 			id: 'portsNoOpWorkflow1',
 			name: 'ports: a manual trigger',
 			active: false,
-			nodes: [{ id: 'a1b2c3d4-0000-4000-8000-000000000001', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} }],
+			nodes: [
+				{
+					id: 'a1b2c3d4-0000-4000-8000-000000000001',
+					name: 'Start',
+					type: 'n8n-nodes-base.manualTrigger',
+					typeVersion: 1,
+					position: [0, 0],
+					parameters: {},
+				},
+			],
 			connections: {},
 			settings: {},
 		};

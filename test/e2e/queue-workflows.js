@@ -44,7 +44,9 @@ function usageCreateNode(fixtures, { position = [440, 0], batching } = {}) {
 			faultHandling: { idempotency: 'custom', idempotencyKey: USAGE_IDEMPOTENCY_KEY },
 			...(batching ? { requestOptions: { batching: { batch: batching } } } : {}),
 		},
-		credentials: { subscriptionBillingApi: { id: EXAMPLE_CREDENTIAL_ID, name: 'Subscription Billing account' } },
+		credentials: {
+			subscriptionBillingApi: { id: EXAMPLE_CREDENTIAL_ID, name: 'Subscription Billing account' },
+		},
 	};
 }
 
@@ -84,9 +86,18 @@ function triggerWorkflow({ id, event, pollTimes = EVERY_10_SECONDS }) {
 		typeVersion: 1,
 		position: [0, 0],
 		parameters: { pollTimes, events: [event] },
-		credentials: { subscriptionBillingApi: { id: EXAMPLE_CREDENTIAL_ID, name: 'Subscription Billing account' } },
+		credentials: {
+			subscriptionBillingApi: { id: EXAMPLE_CREDENTIAL_ID, name: 'Subscription Billing account' },
+		},
 	};
-	const received = { id: crypto.randomUUID(), name: 'Received', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [220, 0], parameters: {} };
+	const received = {
+		id: crypto.randomUUID(),
+		name: 'Received',
+		type: 'n8n-nodes-base.noOp',
+		typeVersion: 1,
+		position: [220, 0],
+		parameters: {},
+	};
 	return {
 		id,
 		name: `Queue: ${event} trigger`,

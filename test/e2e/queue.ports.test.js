@@ -21,9 +21,17 @@ const chosen = [];
 async function takePort(port, kind) {
 	const server =
 		kind === 'http'
-			? http.createServer((req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok","decoy":true}'))
-			: net.createServer((socket) => socket.on('data', () => socket.write(kind === 'redis' ? '+PONG\r\n' : '')));
-	await new Promise((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', resolve));
+			? http.createServer((req, res) =>
+					res
+						.writeHead(200, { 'content-type': 'application/json' })
+						.end('{"status":"ok","decoy":true}'),
+				)
+			: net.createServer((socket) =>
+					socket.on('data', () => socket.write(kind === 'redis' ? '+PONG\r\n' : '')),
+				);
+	await new Promise((resolve, reject) =>
+		server.once('error', reject).listen(port, '127.0.0.1', resolve),
+	);
 	decoys.push(server);
 }
 
@@ -39,13 +47,23 @@ async function onPortsChosen(service, ports, attempt) {
 let sandbox;
 let cluster;
 
-beforeAll(async () => {
-	sandbox = await startSandbox();
-	cluster = await QueueCluster.create({ name: 'e2e-queue-ports', workers: 1, concurrency: 2, onPortsChosen });
-	await cluster.main.importCredentials([credentialFor(sandbox)]);
-	await cluster.importAndPublish(usageBatchWorkflow({ ...WEBHOOK, fixtures: sandbox.fixtures, responseMode: 'lastNode' }));
-	await cluster.start();
-}, 10 * 60 * 1000);
+beforeAll(
+	async () => {
+		sandbox = await startSandbox();
+		cluster = await QueueCluster.create({
+			name: 'e2e-queue-ports',
+			workers: 1,
+			concurrency: 2,
+			onPortsChosen,
+		});
+		await cluster.main.importCredentials([credentialFor(sandbox)]);
+		await cluster.importAndPublish(
+			usageBatchWorkflow({ ...WEBHOOK, fixtures: sandbox.fixtures, responseMode: 'lastNode' }),
+		);
+		await cluster.start();
+	},
+	10 * 60 * 1000,
+);
 
 afterAll(async () => {
 	await cluster?.dispose();
@@ -53,19 +71,23 @@ afterAll(async () => {
 	await Promise.all(decoys.map((s) => new Promise((r) => s.close(r))));
 });
 
-const startsOf = (service) => chosen.filter((c) => c.service === service && (c.ports.port || c.ports.healthPort));
+const startsOf = (service) =>
+	chosen.filter((c) => c.service === service && (c.ports.port || c.ports.healthPort));
 
 test.each([
 	['postgres', (c) => c.postgres.port, 'port'],
 	['redis', (c) => c.redis.port, 'port'],
 	['main', (c) => c.main.port, 'port'],
 	['worker 1', (c) => c.workers[0].healthPort, 'healthPort'],
-])('%s runs on the ports chosen the second time, not on the taken first ones', (service, runningPort, key) => {
-	const starts = startsOf(service);
-	expect(starts.map((s) => s.attempt)).toEqual([1, 2]);
-	expect(runningPort(cluster)).toBe(starts[1].ports[key]);
-	expect(runningPort(cluster)).not.toBe(starts[0].ports[key]);
-});
+])(
+	'%s runs on the ports chosen the second time, not on the taken first ones',
+	(service, runningPort, key) => {
+		const starts = startsOf(service);
+		expect(starts.map((s) => s.attempt)).toEqual([1, 2]);
+		expect(runningPort(cluster)).toBe(starts[1].ports[key]);
+		expect(runningPort(cluster)).not.toBe(starts[0].ports[key]);
+	},
+);
 
 test('a webhook execution runs on the worker, through the new ports of Redis, Postgres and the main', async () => {
 	const response = await fetch(`${cluster.main.baseUrl}/webhook/${WEBHOOK.path}`, {

@@ -3,7 +3,13 @@
 // n8n's "Retry execution" of a failed execution (POST /rest/executions/:id/retry, as the
 // executions list does) sends the failed attempt's key, so what that attempt applied is not
 // applied twice.
-const { NODE_TYPE, EXAMPLE_CREDENTIAL_ID, credentialFor, startEnvironment, describeRun } = require('./helpers');
+const {
+	NODE_TYPE,
+	EXAMPLE_CREDENTIAL_ID,
+	credentialFor,
+	startEnvironment,
+	describeRun,
+} = require('./helpers');
 
 const WORKFLOW_ID = 'sbE2eRetryMilestone';
 const KEY_HEADER = 'x-service-idempotent-operation-key';
@@ -20,7 +26,14 @@ function milestoneWorkflow() {
 		active: false,
 		settings: { executionOrder: 'v1' },
 		nodes: [
-			{ id: 'c1d7a3a0-6f0e-4f4e-9d55-1f1d3b7e0a01', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'c1d7a3a0-6f0e-4f4e-9d55-1f1d3b7e0a01',
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
 			{
 				id: 'c1d7a3a0-6f0e-4f4e-9d55-1f1d3b7e0a02',
 				name: 'Complete Milestone',
@@ -36,15 +49,27 @@ function milestoneWorkflow() {
 					billOn: 'IMMEDIATELY',
 					faultHandling: { maxRetries: 0 },
 				},
-				credentials: { subscriptionBillingApi: { id: EXAMPLE_CREDENTIAL_ID, name: 'Subscription Billing account' } },
+				credentials: {
+					subscriptionBillingApi: {
+						id: EXAMPLE_CREDENTIAL_ID,
+						name: 'Subscription Billing account',
+					},
+				},
 			},
 		],
 		connections: { Start: { main: [[{ node: 'Complete Milestone', type: 'main', index: 0 }]] } },
 	};
 }
 
-const completed = () => sandbox.state.milestones.get(sandbox.fixtures.milestoneId).quantity_completed;
-const seen = () => sandbox.requests.map((r) => ({ key: r.headers[KEY_HEADER], fault: r.fault ?? null, status: r.status, replayed: Boolean(r.replayed) }));
+const completed = () =>
+	sandbox.state.milestones.get(sandbox.fixtures.milestoneId).quantity_completed;
+const seen = () =>
+	sandbox.requests.map((r) => ({
+		key: r.headers[KEY_HEADER],
+		fault: r.fault ?? null,
+		status: r.status,
+		replayed: Boolean(r.replayed),
+	}));
 
 beforeAll(async () => {
 	env = await startEnvironment({ name: 'e2e-retry' });
@@ -73,20 +98,39 @@ test('a failed execution retried from the executions list resends its key; a new
 	if (again.code !== 0) throw new Error(describeRun(again));
 	expect(completed()).toBe(before + 2);
 	const [first, second] = seen();
-	expect(first).toEqual({ key: expect.stringMatching(/^n8n-[0-9a-f]{32}$/), fault: 'truncate', status: 200, replayed: false });
-	expect(second).toEqual({ key: expect.stringMatching(/^n8n-/), fault: null, status: 200, replayed: false });
+	expect(first).toEqual({
+		key: expect.stringMatching(/^n8n-[0-9a-f]{32}$/),
+		fault: 'truncate',
+		status: 200,
+		replayed: false,
+	});
+	expect(second).toEqual({
+		key: expect.stringMatching(/^n8n-/),
+		fault: null,
+		status: 200,
+		replayed: false,
+	});
 	expect(second.key).not.toBe(first.key);
 
 	// 3. Retry of the failed execution, through the server as the editor's executions list does it.
 	await n8n.start();
 	await n8n.setupOwner();
-	const list = await n8n.rest('GET', `/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: WORKFLOW_ID }))}`);
+	const list = await n8n.rest(
+		'GET',
+		`/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: WORKFLOW_ID }))}`,
+	);
 	expect(list.status).toBe(200);
 	const failedExecution = list.body.data.results.find((execution) => execution.status === 'error');
 	expect(failedExecution).toBeDefined();
-	const retry = await n8n.rest('POST', `/rest/executions/${failedExecution.id}/retry`, { loadWorkflow: false });
+	const retry = await n8n.rest('POST', `/rest/executions/${failedExecution.id}/retry`, {
+		loadWorkflow: false,
+	});
 	expect(retry.status).toBe(200);
-	expect(retry.body.data).toMatchObject({ mode: 'retry', retryOf: failedExecution.id, status: 'success' });
+	expect(retry.body.data).toMatchObject({
+		mode: 'retry',
+		retryOf: failedExecution.id,
+		status: 'success',
+	});
 	expect(retry.body.data.id).not.toBe(failedExecution.id);
 
 	const third = seen()[2];

@@ -15,7 +15,9 @@ function chatToolResult(body) {
 
 /** The tool's result in a Responses conversation (a `function_call_output` input item), or undefined. */
 function responsesToolResult(body) {
-	return Array.isArray(body.input) ? body.input.find((i) => i.type === 'function_call_output' && i.call_id === CALL_ID)?.output : undefined;
+	return Array.isArray(body.input)
+		? body.input.find((i) => i.type === 'function_call_output' && i.call_id === CALL_ID)?.output
+		: undefined;
 }
 
 function chatCompletion(body, script) {
@@ -24,7 +26,13 @@ function chatCompletion(body, script) {
 			? {
 					role: 'assistant',
 					content: null,
-					tool_calls: [{ id: CALL_ID, type: 'function', function: { name: script.toolName, arguments: JSON.stringify(script.toolArguments) } }],
+					tool_calls: [
+						{
+							id: CALL_ID,
+							type: 'function',
+							function: { name: script.toolName, arguments: JSON.stringify(script.toolArguments) },
+						},
+					],
 				}
 			: { role: 'assistant', content: script.finalText };
 	return {
@@ -32,7 +40,14 @@ function chatCompletion(body, script) {
 		object: 'chat.completion',
 		created: Math.floor(Date.now() / 1000),
 		model: body.model,
-		choices: [{ index: 0, message, logprobs: null, finish_reason: message.tool_calls ? 'tool_calls' : 'stop' }],
+		choices: [
+			{
+				index: 0,
+				message,
+				logprobs: null,
+				finish_reason: message.tool_calls ? 'tool_calls' : 'stop',
+			},
+		],
 		usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
 	};
 }
@@ -97,14 +112,24 @@ async function startScriptedChatModel(script) {
 			} catch {
 				body = { unparsed: text };
 			}
-			const api = { '/v1/chat/completions': 'chat', '/v1/responses': 'responses' }[req.url.split('?')[0]];
-			calls.push({ method: req.method, path: req.url, api, authorization: req.headers.authorization, body });
+			const api = { '/v1/chat/completions': 'chat', '/v1/responses': 'responses' }[
+				req.url.split('?')[0]
+			];
+			calls.push({
+				method: req.method,
+				path: req.url,
+				api,
+				authorization: req.headers.authorization,
+				body,
+			});
 			const answer = (status, json) => {
 				res.writeHead(status, { 'content-type': 'application/json' });
 				res.end(JSON.stringify(json));
 			};
-			if (req.method !== 'POST' || !api) return answer(404, { error: { message: `not scripted: ${req.method} ${req.url}` } });
-			if (body.stream) return answer(400, { error: { message: 'not scripted: a streamed request' } });
+			if (req.method !== 'POST' || !api)
+				return answer(404, { error: { message: `not scripted: ${req.method} ${req.url}` } });
+			if (body.stream)
+				return answer(400, { error: { message: 'not scripted: a streamed request' } });
 			answer(200, api === 'chat' ? chatCompletion(body, script) : response(body, script));
 		});
 	});

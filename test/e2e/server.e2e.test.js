@@ -2,7 +2,15 @@
 // The package in a running n8n server (`n8n start`): its node types are served to the editor,
 // and the credential test (`POST /rest/credentials/test`) passes with the right key and fails
 // with a wrong one.
-const { NODE_TYPE, CREDENTIAL_TYPE, credentialFor, startEnvironment, requestsOf, builtNodeDescription, expectedOperations } = require('./helpers');
+const {
+	NODE_TYPE,
+	CREDENTIAL_TYPE,
+	credentialFor,
+	startEnvironment,
+	requestsOf,
+	builtNodeDescription,
+	expectedOperations,
+} = require('./helpers');
 
 let env;
 let sandbox;
@@ -28,16 +36,28 @@ describe('node and credential types', () => {
 	});
 
 	test('the node and its tool variant are served in /types/nodes.json', () => {
-		const ours = types.filter((t) => t.name.startsWith(`${NODE_TYPE.split('.')[0]}.`)).map((t) => t.name).sort();
+		const ours = types
+			.filter((t) => t.name.startsWith(`${NODE_TYPE.split('.')[0]}.`))
+			.map((t) => t.name)
+			.sort();
 		expect(ours).toEqual([NODE_TYPE, `${NODE_TYPE}Tool`, `${NODE_TYPE}Trigger`]);
 		const node = types.find((t) => t.name === NODE_TYPE);
 		const tool = types.find((t) => t.name === `${NODE_TYPE}Tool`);
-		expect(node.credentials).toEqual([expect.objectContaining({ name: CREDENTIAL_TYPE, required: true })]);
+		expect(node.credentials).toEqual([
+			expect.objectContaining({ name: CREDENTIAL_TYPE, required: true }),
+		]);
 		expect(tool.outputs).toEqual(['ai_tool']);
 		expect(tool.credentials).toEqual(node.credentials);
 		// the node's own tool Description, one per operation, and no "Tool Description" choice of n8n's
-		const operations = Object.values(expectedOperations(builtNodeDescription())).reduce((count, resource) => count + resource.operations.length, 0);
-		expect(tool.properties.filter((p) => p.name === 'toolDescription' && p.displayOptions.show['@tool'][0] === true)).toHaveLength(operations);
+		const operations = Object.values(expectedOperations(builtNodeDescription())).reduce(
+			(count, resource) => count + resource.operations.length,
+			0,
+		);
+		expect(
+			tool.properties.filter(
+				(p) => p.name === 'toolDescription' && p.displayOptions.show['@tool'][0] === true,
+			),
+		).toHaveLength(operations);
 		expect(tool.properties.filter((p) => p.name === 'descriptionType')).toEqual([]);
 	});
 
@@ -51,7 +71,9 @@ describe('node and credential types', () => {
 		expect(r.status).toBe(200);
 		const credential = r.body.find((c) => c.name === CREDENTIAL_TYPE);
 		expect(credential).toBeDefined();
-		expect(credential.properties.map((p) => p.name)).toEqual(expect.arrayContaining(['apiKey', 'environment', 'productionBaseUrl', 'stagingBaseUrl']));
+		expect(credential.properties.map((p) => p.name)).toEqual(
+			expect.arrayContaining(['apiKey', 'environment', 'productionBaseUrl', 'stagingBaseUrl']),
+		);
 	});
 });
 
@@ -59,7 +81,11 @@ describe('credential test through the server', () => {
 	let stored;
 	beforeAll(async () => {
 		const { data } = credentialFor(sandbox);
-		const r = await n8n.rest('POST', '/rest/credentials', { name: 'Sandbox', type: CREDENTIAL_TYPE, data });
+		const r = await n8n.rest('POST', '/rest/credentials', {
+			name: 'Sandbox',
+			type: CREDENTIAL_TYPE,
+			data,
+		});
 		expect(r.status).toBe(200);
 		stored = { id: r.body.data.id, name: 'Sandbox', type: CREDENTIAL_TYPE, data };
 	});
@@ -71,7 +97,9 @@ describe('credential test through the server', () => {
 		expect(r.status).toBe(200);
 		expect(r.body.data).toEqual({ status: 'OK', message: expect.any(String) });
 		const requests = requestsOf(sandbox);
-		expect(requests.map((q) => `${q.method} ${q.path} ${q.status}`)).toEqual(['GET /customers 200']);
+		expect(requests.map((q) => `${q.method} ${q.path} ${q.status}`)).toEqual([
+			'GET /customers 200',
+		]);
 		expect(requests[0].apiKey).toBe(sandbox.apiKey);
 	});
 
@@ -90,16 +118,27 @@ describe('credential test through the server', () => {
 	});
 
 	test('fails with a base URL that is not the API (no /api/v2), saying to check it, never "successful"', async () => {
-		const notTheApi = { ...stored, data: { ...stored.data, productionBaseUrl: stored.data.productionBaseUrl.replace(/\/api\/v2$/, '') } };
+		const notTheApi = {
+			...stored,
+			data: {
+				...stored.data,
+				productionBaseUrl: stored.data.productionBaseUrl.replace(/\/api\/v2$/, ''),
+			},
+		};
 		const r = await n8n.rest('POST', '/rest/credentials/test', { credentials: notTheApi });
 		expect(r.status).toBe(200);
 		expect(r.body.data.status).toBe('Error');
-		expect(r.body.data.message).toMatch(/^The credential's base URL http:\/\/127\.0\.0\.1:\d+ does not end in \/api\/v2: set it to the API's address ending in \/api\/v2 .*\(HTTP 404\)$/);
+		expect(r.body.data.message).toMatch(
+			/^The credential's base URL http:\/\/127\.0\.0\.1:\d+ does not end in \/api\/v2: set it to the API's address ending in \/api\/v2 .*\(HTTP 404\)$/,
+		);
 		expect(requestsOf(sandbox).map((q) => q.status)).toEqual([404]);
 	});
 
 	test('an http base URL on another host: says https is required (the scheme, not the host), and sends nothing', async () => {
-		const plainHttp = { ...stored, data: { ...stored.data, productionBaseUrl: 'http://billing.example.com/api/v2' } };
+		const plainHttp = {
+			...stored,
+			data: { ...stored.data, productionBaseUrl: 'http://billing.example.com/api/v2' },
+		};
 		const r = await n8n.rest('POST', '/rest/credentials/test', { credentials: plainHttp });
 		expect(r.status).toBe(200);
 		expect(r.body.data).toEqual({
@@ -111,10 +150,18 @@ describe('credential test through the server', () => {
 	});
 
 	test('fails with a base URL where no API answers', async () => {
-		const nowhere = { ...stored, data: { ...stored.data, productionBaseUrl: 'http://127.0.0.1:9/api/v2' } };
+		const nowhere = {
+			...stored,
+			data: { ...stored.data, productionBaseUrl: 'http://127.0.0.1:9/api/v2' },
+		};
 		const r = await n8n.rest('POST', '/rest/credentials/test', { credentials: nowhere });
 		expect(r.status).toBe(200);
-		expect(r.body.data).toEqual({ status: 'Error', message: expect.stringMatching(/^Could not connect to http:\/\/127\.0\.0\.1:9 .*check the Production Base URL/) });
+		expect(r.body.data).toEqual({
+			status: 'Error',
+			message: expect.stringMatching(
+				/^Could not connect to http:\/\/127\.0\.0\.1:9 .*check the Production Base URL/,
+			),
+		});
 		expect(requestsOf(sandbox)).toEqual([]);
 	});
 });

@@ -12,7 +12,11 @@ const { example } = require('./helpers');
 const { byTestId, screenshot } = require('./browser');
 const { useEditorSession } = require('./editorSession');
 
-const session = useEditorSession({ name: 'e2e-trigger-editor', lastStateShot: 'trigger-last-state', workflows: () => [example('invoice-paid-message.json')] });
+const session = useEditorSession({
+	name: 'e2e-trigger-editor',
+	lastStateShot: 'trigger-last-state',
+	workflows: () => [example('invoice-paid-message.json')],
+});
 let sandbox, n8n, page;
 // the editor's helpers (test/e2e/editorUi.js), bound to the page open now
 let ui;
@@ -27,19 +31,28 @@ test('the trigger panel explains first activation and cost; Fetch Test Event sho
 	const number = sandbox.state.invoicesById.get(newest.invoice_id).invoice_number;
 
 	await page.goto(`${n8n.baseUrl}/workflow/${wf.id}`);
-	const ndv = await ui.openNode(page.locator(byTestId('canvas-node'), { hasText: 'Invoice Paid' }).first());
+	const ndv = await ui.openNode(
+		page.locator(byTestId('canvas-node'), { hasText: 'Invoice Paid' }).first(),
+	);
 	await ndv.getByText('emits nothing from the past').first().waitFor();
 	await ndv.getByText('publishing waits for it').first().waitFor();
 	await ndv.getByText('one request per customer').first().waitFor();
 
 	sandbox.clearRequests();
-	await ndv.getByRole('button', { name: /Fetch Test Event/i }).first().click();
+	await ndv
+		.getByRole('button', { name: /Fetch Test Event/i })
+		.first()
+		.click();
 	const output = page.locator(byTestId('output-panel'));
 	await output.getByText('1 item').first().waitFor();
 	await output.getByText('JSON', { exact: true }).first().click();
 	await output.getByText(number).first().waitFor();
 	await page.mouse.move(5, 790);
-	expect(sandbox.requests.filter((r) => r.path.startsWith('/api/v2/')).every((r) => r.method === 'GET' && r.status === 200)).toBe(true);
+	expect(
+		sandbox.requests
+			.filter((r) => r.path.startsWith('/api/v2/'))
+			.every((r) => r.method === 'GET' && r.status === 200),
+	).toBe(true);
 	await shotReady();
 	await screenshot(page, 'trigger-panel-example', { docs: false });
 });
@@ -54,7 +67,10 @@ async function shotReady() {
 async function pickAll(ndv, parameterName, names) {
 	const dropdown = await ui.openDropdown(parameterName);
 	for (const name of names) {
-		await dropdown.list.locator('.el-select-dropdown__item', { hasText: new RegExp(`^\\s*${name}`) }).first().click();
+		await dropdown.list
+			.locator('.el-select-dropdown__item', { hasText: new RegExp(`^\\s*${name}`) })
+			.first()
+			.click();
 	}
 	await page.keyboard.press('Escape');
 	await ui.dropdownClosed(dropdown, parameterName);
@@ -75,27 +91,56 @@ async function searchInNewWorkflow(search) {
 }
 
 test('added fresh from the nodes panel: Events, All Customers by default, a word on why Fetch Test Event waits, one item per event, a subtitle in words', async () => {
-	sandbox.world.updateSubscription({ subscription_id: sandbox.fixtures.noPhasesSubscriptionId, ends_in_days: 9 });
+	sandbox.world.updateSubscription({
+		subscription_id: sandbox.fixtures.noPhasesSubscriptionId,
+		ends_in_days: 9,
+	});
 	await searchInNewWorkflow('Subscription Billing Trigger');
 	// the trigger panel lists the package by its name, and inside it every event as a trigger
-	await page.locator(byTestId('item-iterator-item'), { hasText: 'Subscription Billing' }).first().click();
-	await page.locator(byTestId('item-iterator-item'), { hasText: 'On subscription ending soon' }).first().waitFor();
-	const triggers = (await page.locator(byTestId('item-iterator-item')).allTextContents()).join('\n');
-	for (const name of ['On customer updated', 'On invoice payment failed', 'On subscription renewal due', 'On subscription resumed']) expect(triggers).toContain(name);
+	await page
+		.locator(byTestId('item-iterator-item'), { hasText: 'Subscription Billing' })
+		.first()
+		.click();
+	await page
+		.locator(byTestId('item-iterator-item'), { hasText: 'On subscription ending soon' })
+		.first()
+		.waitFor();
+	const triggers = (await page.locator(byTestId('item-iterator-item')).allTextContents()).join(
+		'\n',
+	);
+	for (const name of [
+		'On customer updated',
+		'On invoice payment failed',
+		'On subscription renewal due',
+		'On subscription resumed',
+	])
+		expect(triggers).toContain(name);
 	await screenshot(page, 'trigger-nodes-panel', { docs: false });
-	await page.locator(byTestId('item-iterator-item'), { hasText: 'On invoice paid' }).first().click();
+	await page
+		.locator(byTestId('item-iterator-item'), { hasText: 'On invoice paid' })
+		.first()
+		.click();
 	const ndv = page.locator(byTestId('ndv'));
 	await ndv.waitFor();
 	await ndv.locator(byTestId('parameter-input-events')).first().waitFor();
 	await ndv.getByText('emits nothing from the past').first().waitFor();
 
 	// added with the event picked in the panel; a second one is picked in Events
-	await ndv.locator(byTestId('parameter-input-events')).getByText('Invoice Paid', { exact: true }).first().waitFor();
+	await ndv
+		.locator(byTestId('parameter-input-events'))
+		.getByText('Invoice Paid', { exact: true })
+		.first()
+		.waitFor();
 	await pickAll(ndv, 'events', ['Subscription Ending Soon']);
 	// All Customers is the default, with its cost; Days Before End appears with its default
 	await ndv.getByText('one request per customer').first().waitFor();
 	await ndv.locator(byTestId('parameter-input-endingSoonDays')).first().waitFor();
-	expect(await ndv.locator(`${byTestId('parameter-input-endingSoonDays')} input`).first().inputValue()).toBe('30');
+	expect(
+		await ndv
+			.locator(`${byTestId('parameter-input-endingSoonDays')} input`)
+			.first()
+			.inputValue(),
+	).toBe('30');
 
 	// One Customer without a customer: the panel says why Fetch Test Event is unavailable
 	await ui.choose('scope', 'One Customer');
@@ -107,13 +152,20 @@ test('added fresh from the nodes panel: Events, All Customers by default, a word
 
 	// The credential: the only one there is, picked by n8n; Fetch Test Event gives one item per event
 	sandbox.clearRequests();
-	await ndv.getByRole('button', { name: /Fetch Test Event/i }).first().click();
+	await ndv
+		.getByRole('button', { name: /Fetch Test Event/i })
+		.first()
+		.click();
 	const output = page.locator(byTestId('output-panel'));
 	await output.getByText('2 items').first().waitFor();
 	await output.getByText('JSON', { exact: true }).first().click();
 	await output.getByText('subscriptionEndingSoon').first().waitFor();
 	await page.mouse.move(5, 790);
-	expect(sandbox.requests.filter((r) => r.path.startsWith('/api/v2/')).every((r) => r.method === 'GET' && r.status === 200)).toBe(true);
+	expect(
+		sandbox.requests
+			.filter((r) => r.path.startsWith('/api/v2/'))
+			.every((r) => r.method === 'GET' && r.status === 200),
+	).toBe(true);
 	await shotReady();
 	await screenshot(page, 'trigger-panel');
 
@@ -137,43 +189,91 @@ test('added fresh from the nodes panel: Events, All Customers by default, a word
 	// Renewal Due: its days, what it costs, and the bound on the subscriptions a poll reads
 	await pickAll(ndv, 'events', ['Subscription Renewal Due']);
 	await ndv.locator(byTestId('parameter-input-subscriptionReadsPerPoll')).first().waitFor();
-	expect(await ndv.locator(`${byTestId('parameter-input-subscriptionReadsPerPoll')} input`).first().inputValue()).toBe('1000');
-	expect(await ndv.locator(`${byTestId('parameter-input-renewalDueDays')} input`).first().inputValue()).toBe('30');
+	expect(
+		await ndv
+			.locator(`${byTestId('parameter-input-subscriptionReadsPerPoll')} input`)
+			.first()
+			.inputValue(),
+	).toBe('1000');
+	expect(
+		await ndv
+			.locator(`${byTestId('parameter-input-renewalDueDays')} input`)
+			.first()
+			.inputValue(),
+	).toBe('30');
 	await ndv.getByText('at most Subscription Reads Per Poll a poll').first().waitFor();
-	await ndv.locator(byTestId('parameter-input-subscriptionReadsPerPoll')).first().scrollIntoViewIfNeeded();
+	await ndv
+		.locator(byTestId('parameter-input-subscriptionReadsPerPoll'))
+		.first()
+		.scrollIntoViewIfNeeded();
 	await shotReady();
 	await screenshot(page, 'trigger-renewal-due', { docs: false });
 });
 
 test('a dunning trigger: Fetch Test Event shows event, customer_id and the IDs at the top level of every item, and says what an event with nothing to show will look like', async () => {
 	await searchInNewWorkflow('failed payment');
-	await page.locator(byTestId('item-iterator-item'), { hasText: 'Subscription Billing' }).first().click();
-	await page.locator(byTestId('item-iterator-item'), { hasText: 'On invoice payment failed' }).first().click();
+	await page
+		.locator(byTestId('item-iterator-item'), { hasText: 'Subscription Billing' })
+		.first()
+		.click();
+	await page
+		.locator(byTestId('item-iterator-item'), { hasText: 'On invoice payment failed' })
+		.first()
+		.click();
 	const ndv = page.locator(byTestId('ndv'));
 	await ndv.waitFor();
-	await ndv.locator(byTestId('parameter-input-events')).getByText('Invoice Payment Failed', { exact: true }).first().waitFor();
-	await pickAll(ndv, 'events', ['Invoice Overdue', 'Subscription Updated', 'Subscription Status Changed']);
+	await ndv
+		.locator(byTestId('parameter-input-events'))
+		.getByText('Invoice Payment Failed', { exact: true })
+		.first()
+		.waitFor();
+	await pickAll(ndv, 'events', [
+		'Invoice Overdue',
+		'Subscription Updated',
+		'Subscription Status Changed',
+	]);
 
 	// the sandbox has overdue invoices and no failed payment
 	sandbox.clearRequests();
-	await ndv.getByRole('button', { name: /Fetch Test Event/i }).first().click();
+	await ndv
+		.getByRole('button', { name: /Fetch Test Event/i })
+		.first()
+		.click();
 	const output = page.locator(byTestId('output-panel'));
 	await output.getByText('4 items').first().waitFor();
 	await output.getByText('Table', { exact: true }).first().click();
-	const headers = async () => (await output.locator('table thead th').allTextContents()).map((text) => text.trim()).filter(Boolean);
-	const columns = await ui.waitUntil(headers, (list) => list.includes('no_example'), { what: 'the table of the fetched items' });
+	const headers = async () =>
+		(await output.locator('table thead th').allTextContents())
+			.map((text) => text.trim())
+			.filter(Boolean);
+	const columns = await ui.waitUntil(headers, (list) => list.includes('no_example'), {
+		what: 'the table of the fetched items',
+	});
 	// the columns are the items' top-level keys, in order of first appearance
 	expect(columns.slice(0, 3)).toEqual(['event', 'customer_id', 'subscription_id']);
-	expect(columns).toEqual(expect.arrayContaining(['invoice_id', 'invoice', 'subscription', 'no_example']));
+	expect(columns).toEqual(
+		expect.arrayContaining(['invoice_id', 'invoice', 'subscription', 'no_example']),
+	);
 	// a row's cells stand under the header cells, in the same order
-	const allHeaders = (await output.locator('table thead th').allTextContents()).map((text) => text.trim());
+	const allHeaders = (await output.locator('table thead th').allTextContents()).map((text) =>
+		text.trim(),
+	);
 	const cellsOf = async (column) => {
 		const rows = await output.locator('table tbody tr').all();
-		return await Promise.all(rows.map(async (row) => (await row.locator('td').nth(allHeaders.indexOf(column)).innerText()).trim()));
+		return await Promise.all(
+			rows.map(async (row) =>
+				(await row.locator('td').nth(allHeaders.indexOf(column)).innerText()).trim(),
+			),
+		);
 	};
 	const customers = await cellsOf('customer_id');
 	const events = await cellsOf('event');
-	expect(events).toEqual(['subscriptionUpdated', 'subscriptionStatusChanged', 'invoiceOverdue', 'invoicePaymentFailed']);
+	expect(events).toEqual([
+		'subscriptionUpdated',
+		'subscriptionStatusChanged',
+		'invoiceOverdue',
+		'invoicePaymentFailed',
+	]);
 	for (const id of customers.slice(0, 3)) expect(sandbox.state.customers.has(id)).toBe(true);
 	await page.mouse.move(5, 790);
 	await shotReady();
@@ -181,12 +281,25 @@ test('a dunning trigger: Fetch Test Event shows event, customer_id and the IDs a
 
 	// the item for Payment Failed says, in the editor, what its items will look like and what to wait for
 	const [told] = (await cellsOf('no_example')).slice(3);
-	expect(told).toMatch(/to see one here, wait until a payment attempt on an invoice fails, then fetch again/);
-	expect(told).toMatch(/with the keys event, customer_id, subscription_id, invoice_id, detected_at, error, attempt_count, payment, invoice/);
+	expect(told).toMatch(
+		/to see one here, wait until a payment attempt on an invoice fails, then fetch again/,
+	);
+	expect(told).toMatch(
+		/with the keys event, customer_id, subscription_id, invoice_id, detected_at, error, attempt_count, payment, invoice/,
+	);
 	expect(told).not.toMatch(/README/);
-	await output.locator('table tbody tr').nth(3).locator('td').nth(allHeaders.indexOf('no_example')).scrollIntoViewIfNeeded();
+	await output
+		.locator('table tbody tr')
+		.nth(3)
+		.locator('td')
+		.nth(allHeaders.indexOf('no_example'))
+		.scrollIntoViewIfNeeded();
 	await page.mouse.move(5, 790);
 	await shotReady();
 	await screenshot(page, 'trigger-fetch-test-event-no-example', { docs: false });
-	expect(sandbox.requests.filter((r) => r.path.startsWith('/api/v2/')).every((r) => r.method === 'GET' && r.status === 200)).toBe(true);
+	expect(
+		sandbox.requests
+			.filter((r) => r.path.startsWith('/api/v2/'))
+			.every((r) => r.method === 'GET' && r.status === 200),
+	).toBe(true);
 });

@@ -28,24 +28,36 @@ let sandbox;
 let n8n;
 
 beforeAll(async () => {
-	env = await startEnvironment({ name: 'e2e-workflows', seed: { bigCustomerInvoices: BIG_CUSTOMER_INVOICES } });
+	env = await startEnvironment({
+		name: 'e2e-workflows',
+		seed: { bigCustomerInvoices: BIG_CUSTOMER_INVOICES },
+	});
 	({ sandbox, n8n } = env);
 	await n8n.importCredentials([
 		credentialFor(sandbox),
-		credentialFor(sandbox, { id: WRONG_KEY_CREDENTIAL_ID, name: 'Wrong key', apiKey: 'sbx_wrong_key_0000' }),
+		credentialFor(sandbox, {
+			id: WRONG_KEY_CREDENTIAL_ID,
+			name: 'Wrong key',
+			apiKey: 'sbx_wrong_key_0000',
+		}),
 	]);
 	// all examples in one import, plus a copy of one of them that uses the wrong key
 	const dir = path.join(n8n.dir, 'workflows');
 	fs.mkdirSync(dir);
-	for (const { file, workflow } of loadExamples()) fs.writeFileSync(path.join(dir, file), JSON.stringify(workflow));
+	for (const { file, workflow } of loadExamples())
+		fs.writeFileSync(path.join(dir, file), JSON.stringify(workflow));
 	const wrong = example('usage-correction.json');
 	wrong.id = WRONG_KEY_WORKFLOW_ID;
 	wrong.name = 'e2e: usage correction with a wrong API key';
 	for (const node of wrong.nodes) {
-		if (node.credentials) node.credentials.subscriptionBillingApi = { id: WRONG_KEY_CREDENTIAL_ID, name: 'Wrong key' };
+		if (node.credentials)
+			node.credentials.subscriptionBillingApi = { id: WRONG_KEY_CREDENTIAL_ID, name: 'Wrong key' };
 	}
 	fs.writeFileSync(path.join(dir, 'wrong-key.json'), JSON.stringify(wrong));
-	fs.writeFileSync(path.join(dir, 'http-request.json'), JSON.stringify(httpRequestWorkflow(sandbox)));
+	fs.writeFileSync(
+		path.join(dir, 'http-request.json'),
+		JSON.stringify(httpRequestWorkflow(sandbox)),
+	);
 	await n8n.cliOk(['import:workflow', '--separate', `--input=${dir}`]);
 });
 
@@ -63,7 +75,14 @@ function httpRequestWorkflow(sb) {
 		id: HTTP_REQUEST_WORKFLOW_ID,
 		name: 'e2e: HTTP Request node with the Subscription Billing credential',
 		nodes: [
-			{ id: 'e2e-http-1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'e2e-http-1',
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
 			{
 				id: 'e2e-http-2',
 				name: 'Subscription Invoices',
@@ -77,7 +96,12 @@ function httpRequestWorkflow(sb) {
 					nodeCredentialType: 'subscriptionBillingApi',
 					options: {},
 				},
-				credentials: { subscriptionBillingApi: { id: EXAMPLE_CREDENTIAL_ID, name: 'Subscription Billing account' } },
+				credentials: {
+					subscriptionBillingApi: {
+						id: EXAMPLE_CREDENTIAL_ID,
+						name: 'Subscription Billing account',
+					},
+				},
 			},
 		],
 		connections: { Start: { main: [[{ node: 'Subscription Invoices', type: 'main', index: 0 }]] } },
@@ -92,7 +116,8 @@ async function execute(workflowId) {
 
 async function executeOk(workflowId) {
 	const r = await execute(workflowId);
-	if (r.code !== 0 || !r.run || r.error) throw new Error(`workflow ${workflowId} failed: ${describeRun(r)}`);
+	if (r.code !== 0 || !r.run || r.error)
+		throw new Error(`workflow ${workflowId} failed: ${describeRun(r)}`);
 	return r.run;
 }
 
@@ -110,14 +135,27 @@ describe('the example workflows', () => {
 			]),
 		);
 		for (const { file, workflow } of examples) {
-			expect({ file, id: typeof workflow.id, name: typeof workflow.name }).toEqual({ file, id: 'string', name: 'string' });
+			expect({ file, id: typeof workflow.id, name: typeof workflow.name }).toEqual({
+				file,
+				id: 'string',
+				name: 'string',
+			});
 			// a workflow started by the package's trigger (run in trigger.e2e.test.js) or by the MCP Server
 			// Trigger (mcpClient.e2e.test.js) has it instead of a Manual Trigger
-			const triggers = workflow.nodes.filter((n) => n.type === `${NODE_TYPE}Trigger` || n.type === '@n8n/n8n-nodes-langchain.mcpTrigger');
-			expect(workflow.nodes.filter((n) => n.type === 'n8n-nodes-base.manualTrigger')).toHaveLength(triggers.length > 0 ? 0 : 1);
-			const billing = workflow.nodes.filter((n) => [NODE_TYPE, `${NODE_TYPE}Trigger`, `${NODE_TYPE}Tool`].includes(n.type));
+			const triggers = workflow.nodes.filter(
+				(n) => n.type === `${NODE_TYPE}Trigger` || n.type === '@n8n/n8n-nodes-langchain.mcpTrigger',
+			);
+			expect(workflow.nodes.filter((n) => n.type === 'n8n-nodes-base.manualTrigger')).toHaveLength(
+				triggers.length > 0 ? 0 : 1,
+			);
+			const billing = workflow.nodes.filter((n) =>
+				[NODE_TYPE, `${NODE_TYPE}Trigger`, `${NODE_TYPE}Tool`].includes(n.type),
+			);
 			expect(billing.length).toBeGreaterThan(0);
-			for (const node of billing) expect(node.credentials).toEqual({ subscriptionBillingApi: { id: EXAMPLE_CREDENTIAL_ID, name: expect.any(String) } });
+			for (const node of billing)
+				expect(node.credentials).toEqual({
+					subscriptionBillingApi: { id: EXAMPLE_CREDENTIAL_ID, name: expect.any(String) },
+				});
 			// every connection points at an existing node
 			const names = new Set(workflow.nodes.map((n) => n.name));
 			for (const [from, outputs] of Object.entries(workflow.connections)) {
@@ -139,13 +177,17 @@ describe('the example workflows', () => {
 		const ids = [];
 		const collect = (value) => {
 			if (typeof value === 'string') {
-				for (const m of value.matchAll(/\b([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|txn_\w+|pm_\w+)\b/g)) ids.push(m[1]);
+				for (const m of value.matchAll(
+					/\b([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|txn_\w+|pm_\w+)\b/g,
+				))
+					ids.push(m[1]);
 			} else if (value && typeof value === 'object') {
 				for (const [k, v] of Object.entries(value)) if (k !== 'id') collect(v); // not the ids of Set fields
 			}
 		};
 		for (const { workflow } of examples) {
-			for (const node of workflow.nodes) if (node.type !== 'n8n-nodes-base.if') collect(node.parameters);
+			for (const node of workflow.nodes)
+				if (node.type !== 'n8n-nodes-base.if') collect(node.parameters);
 		}
 		expect(ids.length).toBeGreaterThan(0);
 		expect(ids.filter((id) => !known.has(id))).toEqual([]);
@@ -155,7 +197,9 @@ describe('the example workflows', () => {
 describe('customer onboarding', () => {
 	const wf = example('customer-onboarding.json');
 	const crm = Object.fromEntries(
-		wf.nodes.find((n) => n.name === 'Customer from CRM').parameters.assignments.assignments.map((a) => [a.name, a.value]),
+		wf.nodes
+			.find((n) => n.name === 'Customer from CRM')
+			.parameters.assignments.assignments.map((a) => [a.name, a.value]),
 	);
 
 	test('one Create or Update node: creates the customer when the external ID is unknown, updates it on the next run', async () => {
@@ -173,7 +217,10 @@ describe('customer onboarding', () => {
 			}),
 		]);
 		expect(sandbox.state.customers.size).toBe(before + 1);
-		expect(requestsOf(sandbox).map((r) => `${r.method} ${r.path}`)).toEqual(['POST /customers/search', 'POST /customers']);
+		expect(requestsOf(sandbox).map((r) => `${r.method} ${r.path}`)).toEqual([
+			'POST /customers/search',
+			'POST /customers',
+		]);
 		const [search, create] = requestsOf(sandbox);
 		expect(search.body).toEqual({ external_id: crm.externalId });
 		expect(create.body).toEqual({
@@ -193,7 +240,11 @@ describe('customer onboarding', () => {
 			'POST /customers/search',
 			`PATCH /customers/${created[0].customer_id}`,
 		]);
-		expect(requestsOf(sandbox)[1].body).toEqual({ name: crm.name, legal_name: crm.legalName, address: { city: crm.city, country: crm.country } });
+		expect(requestsOf(sandbox)[1].body).toEqual({
+			name: crm.name,
+			legal_name: crm.legalName,
+			address: { city: crm.city, country: crm.country },
+		});
 		expect(sandbox.state.customers.size).toBe(before + 1);
 	});
 });
@@ -214,8 +265,19 @@ describe('invoice export', () => {
 
 		const rows = outputJson(run, 'Reporting Columns');
 		expect(rows).toHaveLength(BIG_CUSTOMER_INVOICES);
-		expect(Object.keys(rows[0]).sort()).toEqual(['currency', 'due_at', 'grand_total', 'invoice_number', 'issued_at', 'remaining_amount', 'status']);
-		expect(rows[0]).toMatchObject({ invoice_number: invoices[0].invoice_number, grand_total: invoices[0].grand_total });
+		expect(Object.keys(rows[0]).sort()).toEqual([
+			'currency',
+			'due_at',
+			'grand_total',
+			'invoice_number',
+			'issued_at',
+			'remaining_amount',
+			'status',
+		]);
+		expect(rows[0]).toMatchObject({
+			invoice_number: invoices[0].invoice_number,
+			grand_total: invoices[0].grand_total,
+		});
 
 		const [file] = outputItems(run, 'Invoices CSV');
 		expect(file.binary.data).toMatchObject({ fileName: 'invoices.csv', mimeType: 'text/csv' });
@@ -229,7 +291,9 @@ describe('invoice export', () => {
 			expect(r.query.ordering).toBe('issued_at');
 			expect(r.status).toBe(200);
 		}
-		expect(requests.map((r) => Number(r.query.offset ?? 0))).toEqual(requests.map((_, i) => i * pageSize));
+		expect(requests.map((r) => Number(r.query.offset ?? 0))).toEqual(
+			requests.map((_, i) => i * pageSize),
+		);
 	});
 });
 
@@ -241,13 +305,20 @@ describe('usage correction', () => {
 		expect(sandbox.state.usage.has(del.transactionId)).toBe(true);
 		const run = await executeOk(wf.id);
 
-		expect(outputJson(run, 'Correct Usage Value')).toEqual([expect.objectContaining({ message: expect.stringMatching(/updated/i) })]);
-		expect(outputJson(run, 'Delete Wrong Entry')).toEqual([expect.objectContaining({ deleted: true, transaction_id: del.transactionId })]);
+		expect(outputJson(run, 'Correct Usage Value')).toEqual([
+			expect.objectContaining({ message: expect.stringMatching(/updated/i) }),
+		]);
+		expect(outputJson(run, 'Delete Wrong Entry')).toEqual([
+			expect.objectContaining({ deleted: true, transaction_id: del.transactionId }),
+		]);
 		expect(sandbox.state.usage.get(update.transactionId).value).toBe(update.value);
 		expect(sandbox.state.usage.has(del.transactionId)).toBe(false);
 
 		const requests = requestsOf(sandbox);
-		expect(requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['PATCH /usage 200', 'DELETE /usage 200']);
+		expect(requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+			'PATCH /usage 200',
+			'DELETE /usage 200',
+		]);
 		expect(requests[0].body).toEqual({ transaction_id: update.transactionId, value: update.value });
 		expect(requests[1].body).toEqual({ transaction_id: del.transactionId });
 		// writes carry an idempotency key
@@ -274,7 +345,9 @@ describe("send a subscription's sign URL", () => {
 		expect(email.to).toMatch(/@/);
 
 		const requests = requestsOf(sandbox);
-		expect(requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([`POST /subscriptions/${subscriptionId}/sign 200`]);
+		expect(requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+			`POST /subscriptions/${subscriptionId}/sign 200`,
+		]);
 		expect(requests[0].body).toEqual({ redirect_url: params.redirectUrl });
 	});
 });
@@ -283,7 +356,9 @@ describe('default payment method', () => {
 	test("makes the card the default payment method of the subscription's customer", async () => {
 		const wf = example('default-payment-method.json');
 		const input = Object.fromEntries(
-			wf.nodes.find((n) => n.name === 'Card from Checkout').parameters.assignments.assignments.map((a) => [a.name, a.value]),
+			wf.nodes
+				.find((n) => n.name === 'Card from Checkout')
+				.parameters.assignments.assignments.map((a) => [a.name, a.value]),
 		);
 		const subscription = sandbox.state.subscriptions.get(input.subscriptionId);
 		const customer = sandbox.state.customers.get(subscription.customer_id);
@@ -292,7 +367,10 @@ describe('default payment method', () => {
 		const run = await executeOk(wf.id);
 
 		expect(outputJson(run, 'Make Card the Default')).toEqual([
-			expect.objectContaining({ subscription_id: input.subscriptionId, default_payment_method_id: input.paymentMethodId }),
+			expect.objectContaining({
+				subscription_id: input.subscriptionId,
+				default_payment_method_id: input.paymentMethodId,
+			}),
 		]);
 		expect(customer.default_payment_method_id).toBe(input.paymentMethodId);
 		const requests = requestsOf(sandbox);
@@ -309,7 +387,9 @@ describe('a wrong API key', () => {
 		const r = await execute(WRONG_KEY_WORKFLOW_ID);
 		expect(r.code).not.toBe(0);
 		expect(r.error).toBeTruthy();
-		expect(r.error.node?.name ?? r.run?.data?.resultData?.lastNodeExecuted).toBe('Correct Usage Value');
+		expect(r.error.node?.name ?? r.run?.data?.resultData?.lastNodeExecuted).toBe(
+			'Correct Usage Value',
+		);
 		// the API's own code and message, not a generic failure, and no key in it
 		expect(r.error.message).toMatch(/unauthori[sz]ed|api key|401/i);
 		expect(JSON.stringify(r.error)).not.toContain('sbx_wrong_key_0000');
@@ -335,7 +415,8 @@ describe("n8n's HTTP Request node", () => {
 		const [page] = outputJson(run, 'Subscription Invoices');
 		expect(Array.isArray(page.results)).toBe(true);
 		expect(page.results.length).toBeGreaterThan(0);
-		for (const invoice of page.results) expect(invoice.subscription_id).toBe(sandbox.fixtures.subscriptionId);
+		for (const invoice of page.results)
+			expect(invoice.subscription_id).toBe(sandbox.fixtures.subscriptionId);
 		const requests = requestsOf(sandbox);
 		expect(requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
 			`GET /subscriptions/${sandbox.fixtures.subscriptionId}/invoices 200`,

@@ -60,7 +60,8 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		workflow: Workflow,
 		node: INode,
 	): Promise<IHttpRequestOptions> {
-		const requestOptions = incoming as IHttpRequestOptions & Record<string, Record<string, unknown>>;
+		const requestOptions = incoming as IHttpRequestOptions &
+			Record<string, Record<string, unknown>>;
 		const { authenticate } = this.getType(typeName);
 		if (typeof authenticate === 'function') return await authenticate(credentials, requestOptions);
 		if (authenticate?.type !== 'generic') return requestOptions;
@@ -68,7 +69,12 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		const resolve = (value: string): string => {
 			if (!isExpression(value)) return value;
 			const resolved = workflow.expression.getSimpleParameterValue(
-				node, value, 'internal', { $credentials: credentials }, undefined, '',
+				node,
+				value,
+				'internal',
+				{ $credentials: credentials },
+				undefined,
+				'',
 			);
 			return resolved ? String(resolved) : '';
 		};
@@ -94,14 +100,21 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		);
 		if (!expirable || typeof type.preAuthentication !== 'function') return undefined;
 		if (credentials[expirable.name] !== '' && !credentialsExpired) return undefined;
-		const output = (await type.preAuthentication.call(helpers, credentials)) as ICredentialDataDecryptedObject;
+		const output = (await type.preAuthentication.call(
+			helpers,
+			credentials,
+		)) as ICredentialDataDecryptedObject;
 		if (output[expirable.name] === undefined) return undefined;
 		const nodeCredentials = node.credentials?.[typeName];
-		if (nodeCredentials) await this.updateCredentials(nodeCredentials, typeName, { ...credentials, ...output });
+		if (nodeCredentials)
+			await this.updateCredentials(nodeCredentials, typeName, { ...credentials, ...output });
 		return Object.assign(credentials, output);
 	}
 
-	async getCredentials(nodeCredentials: INodeCredentialsDetails, type: string): Promise<Credentials> {
+	async getCredentials(
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+	): Promise<Credentials> {
 		const credentials = new Credentials(nodeCredentials, type); // encrypts with the fake instance key
 		credentials.setData(deepCopy(this.data[this.key(nodeCredentials, type)]));
 		return credentials;
@@ -120,24 +133,54 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		if (raw) return stored;
 		// Defaults for missing fields; fields hidden by displayOptions are dropped, as in n8n.
 		const withDefaults = NodeHelpers.getNodeParameters(
-			this.getCredentialsProperties(type), stored as INodeParameters, true, false, null, null,
+			this.getCredentialsProperties(type),
+			stored as INodeParameters,
+			true,
+			false,
+			null,
+			null,
 		) as ICredentialDataDecryptedObject;
 		if (stored.oauthTokenData !== undefined) withDefaults.oauthTokenData = stored.oauthTokenData;
 		const additionalKeys = getAdditionalKeys(additionalData, mode, null);
 		if (resolveValues) {
-			const { workflow, runExecutionData, runIndex, itemIndex, node, connectionInputData } = resolveValues;
+			const { workflow, runExecutionData, runIndex, itemIndex, node, connectionInputData } =
+				resolveValues;
 			return workflow.expression.getParameterValue(
-				withDefaults as INodeParameters, runExecutionData, runIndex, itemIndex, node.name,
-				connectionInputData, mode, additionalKeys, executeData, false, withDefaults,
+				withDefaults as INodeParameters,
+				runExecutionData,
+				runIndex,
+				itemIndex,
+				node.name,
+				connectionInputData,
+				mode,
+				additionalKeys,
+				executeData,
+				false,
+				withDefaults,
 			) as ICredentialDataDecryptedObject;
 		}
 		const mockNode: INode = {
-			id: 'cred', name: 'Credentials', type: Object.keys(this.nodeTypes.getKnownTypes())[0],
-			typeVersion: 1, position: [0, 0], parameters: {},
+			id: 'cred',
+			name: 'Credentials',
+			type: Object.keys(this.nodeTypes.getKnownTypes())[0],
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
 		};
-		const workflow = new Workflow({ nodes: [mockNode], connections: {}, active: false, nodeTypes: this.nodeTypes });
+		const workflow = new Workflow({
+			nodes: [mockNode],
+			connections: {},
+			active: false,
+			nodeTypes: this.nodeTypes,
+		});
 		return workflow.expression.getComplexParameterValue(
-			mockNode, withDefaults as INodeParameters, mode, additionalKeys, undefined, undefined, withDefaults,
+			mockNode,
+			withDefaults as INodeParameters,
+			mode,
+			additionalKeys,
+			undefined,
+			undefined,
+			withDefaults,
 		) as ICredentialDataDecryptedObject;
 	}
 

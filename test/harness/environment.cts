@@ -73,7 +73,9 @@ export function ensureN8nCoreEnvironment(): void {
 }
 
 /** Runs fn with its own log buffer and returns the buffer alongside fn's result. */
-export async function withCapturedLogs<T>(fn: () => Promise<T>): Promise<{ value: T; logs: string[] }> {
+export async function withCapturedLogs<T>(
+	fn: () => Promise<T>,
+): Promise<{ value: T; logs: string[] }> {
 	const logs: string[] = [];
 	const value = await runLogs.run(logs, fn);
 	return { value, logs };

@@ -3,7 +3,13 @@
  * WorkflowExecute. Call shutdownN8nCore() from afterAll / a jest global teardown.
  */
 export { runNode, runWorkflow } from './run.cjs';
-export type { HarnessError, RunNodeOptions, RunResult, RunWorkflowOptions, WorkflowRunResult } from './run.cjs';
+export type {
+	HarnessError,
+	RunNodeOptions,
+	RunResult,
+	RunWorkflowOptions,
+	WorkflowRunResult,
+} from './run.cjs';
 export { shutdownN8nCore } from './environment.cjs';
 export { START_NODE_TYPE, HarnessNodeTypes } from './node-types.cjs';
 export { HarnessCredentialsHelper } from './credentials-helper.cjs';

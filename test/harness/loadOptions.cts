@@ -46,7 +46,11 @@ export interface ListSearchRun extends INodeListSearchResult {
 	logs: string[];
 }
 
-type ListSearchMethod = (this: ILoadOptionsFunctions, filter?: string, paginationToken?: string) => Promise<INodeListSearchResult>;
+type ListSearchMethod = (
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+) => Promise<INodeListSearchResult>;
 
 const BASE_URL = 'http://localhost:5678';
 
@@ -64,7 +68,8 @@ export async function runListSearch(opts: RunListSearchOptions): Promise<ListSea
 	const nodeType = nodeTypes.getByNameAndVersion(name, typeVersion);
 	// DynamicNodeParametersService.getMethod
 	const method = nodeType.methods?.listSearch?.[opts.method] as ListSearchMethod | undefined;
-	if (typeof method !== 'function') throw new Error(`Node type does not have method defined: listSearch.${opts.method}`);
+	if (typeof method !== 'function')
+		throw new Error(`Node type does not have method defined: listSearch.${opts.method}`);
 
 	const parameters = opts.parameters ?? {};
 	// DynamicNodeParametersService.getWorkflow
@@ -76,7 +81,9 @@ export async function runListSearch(opts: RunListSearchOptions): Promise<ListSea
 		typeVersion,
 		position: [0, 0],
 		...(opts.credentialType && {
-			credentials: { [opts.credentialType.name]: { id: 'harness-credential', name: 'Harness credential' } },
+			credentials: {
+				[opts.credentialType.name]: { id: 'harness-credential', name: 'Harness credential' },
+			},
 		}),
 	};
 	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
@@ -96,7 +103,14 @@ export async function runListSearch(opts: RunListSearchOptions): Promise<ListSea
 		logAiEvent: () => {},
 	} as unknown as IWorkflowExecuteAdditionalData;
 	// DynamicNodeParametersService.getThisArg
-	const context = new LoadOptionsContext(workflow, workflow.nodes['Temp-Node'], additionalData, opts.path ?? 'parameters');
-	const { value, logs } = await withCapturedLogs(async () => await method.call(context, opts.filter, opts.paginationToken));
+	const context = new LoadOptionsContext(
+		workflow,
+		workflow.nodes['Temp-Node'],
+		additionalData,
+		opts.path ?? 'parameters',
+	);
+	const { value, logs } = await withCapturedLogs(
+		async () => await method.call(context, opts.filter, opts.paginationToken),
+	);
 	return { ...value, logs };
 }

@@ -71,7 +71,8 @@ export class HarnessNodeTypes implements INodeTypes {
 	constructor(nodeTypes: Array<INodeType | IVersionedNodeType>) {
 		for (const nodeType of nodeTypes) {
 			this.types.set(nodeType.description.name, nodeType);
-			const versions = 'nodeVersions' in nodeType ? Object.values(nodeType.nodeVersions) : [nodeType];
+			const versions =
+				'nodeVersions' in nodeType ? Object.values(nodeType.nodeVersions) : [nodeType];
 			for (const v of versions) if (isDeclarative(v)) addRequestOptions(v);
 		}
 	}

@@ -85,23 +85,45 @@ export class Poller {
 		ensureN8nCoreEnvironment();
 		const { description } = options.nodeType;
 		this.nodeTypes = new HarnessNodeTypes([options.nodeType]);
-		this.credentialsHelper = new HarnessCredentialsHelper([options.credentialType], { 'harness-credential': options.credentials }, this.nodeTypes);
+		this.credentialsHelper = new HarnessCredentialsHelper(
+			[options.credentialType],
+			{ 'harness-credential': options.credentials },
+			this.nodeTypes,
+		);
 		this.node = {
-			id: options.nodeId ?? `harness-trigger-${++pollerCounter}`, name: options.nodeName ?? description.defaults.name ?? description.displayName, type: description.name,
-			typeVersion: options.typeVersion ?? 1, position: [0, 0], parameters: deepCopy(options.parameters),
-			credentials: { [options.credentialType.name]: { id: 'harness-credential', name: 'Harness credential' } },
+			id: options.nodeId ?? `harness-trigger-${++pollerCounter}`,
+			name: options.nodeName ?? description.defaults.name ?? description.displayName,
+			type: description.name,
+			typeVersion: options.typeVersion ?? 1,
+			position: [0, 0],
+			parameters: deepCopy(options.parameters),
+			credentials: {
+				[options.credentialType.name]: { id: 'harness-credential', name: 'Harness credential' },
+			},
 		};
 		this.workflowData = {
-			id: 'harness-workflow', name: 'Harness trigger workflow', active: true, isArchived: false,
-			nodes: [this.node], connections: {}, settings: { executionOrder: 'v1' },
-			createdAt: new Date(), updatedAt: new Date(), activeVersionId: null,
+			id: 'harness-workflow',
+			name: 'Harness trigger workflow',
+			active: true,
+			isArchived: false,
+			nodes: [this.node],
+			connections: {},
+			settings: { executionOrder: 'v1' },
+			createdAt: new Date(),
+			updatedAt: new Date(),
+			activeVersionId: null,
 		};
-		this.workflow = new Workflow({ ...this.workflowData, nodeTypes: this.nodeTypes, staticData: deepCopy(options.staticData ?? {}) });
+		this.workflow = new Workflow({
+			...this.workflowData,
+			nodeTypes: this.nodeTypes,
+			staticData: deepCopy(options.staticData ?? {}),
+		});
 	}
 
 	/** The node's static data, as n8n would save it (without its change marker). */
 	get nodeStaticData(): IDataObject {
-		const data = deepCopy(this.workflow.staticData[`node:${this.node.name}`] as IDataObject | undefined) ?? {};
+		const data =
+			deepCopy(this.workflow.staticData[`node:${this.node.name}`] as IDataObject | undefined) ?? {};
 		return data;
 	}
 
@@ -120,14 +142,23 @@ export class Poller {
 
 	/** One scheduled poll of the active workflow, saved as n8n saves it (see above). */
 	async poll(activation: WorkflowActivateMode = 'init'): Promise<PollResult> {
-		const result = await this.run(activation, this.options.durableCursors ? (this.options.pollBudgetMs ?? 36_000) : undefined);
+		const result = await this.run(
+			activation,
+			this.options.durableCursors ? (this.options.pollBudgetMs ?? 36_000) : undefined,
+		);
 		if (!result.error && (this.options.durableCursors || result.items !== null)) this.save();
 		return result;
 	}
 
 	/** n8n stopped and started again: the trigger loaded afresh (`nodeType`), handed what the database holds. */
 	restarted(nodeType: INodeType): Poller {
-		return new Poller({ ...this.options, nodeType, nodeId: this.node.id, nodeName: this.node.name, staticData: this.saved });
+		return new Poller({
+			...this.options,
+			nodeType,
+			nodeId: this.node.id,
+			nodeName: this.node.name,
+			staticData: this.saved,
+		});
 	}
 
 	private save(): void {
@@ -135,10 +166,21 @@ export class Poller {
 	}
 
 	private async run(activation: WorkflowActivateMode, pollBudgetMs?: number): Promise<PollResult> {
-		const additionalData = buildAdditionalData(`harness-poll-${++pollCounter}`, this.workflowData, this.credentialsHelper, 'trigger');
+		const additionalData = buildAdditionalData(
+			`harness-poll-${++pollCounter}`,
+			this.workflowData,
+			this.credentialsHelper,
+			'trigger',
+		);
 		// n8n gives a poll WorkflowExecuteAdditionalData.getBase(): no execution exists until it emits.
 		delete additionalData.executionId;
-		const context = new PollContext(this.workflow, this.node, additionalData, 'trigger', activation);
+		const context = new PollContext(
+			this.workflow,
+			this.node,
+			additionalData,
+			'trigger',
+			activation,
+		);
 		// n8n-core 2.8's PollContext has no getPollBudgetMs (2.41's does: durable cursors).
 		if (pollBudgetMs !== undefined) Object.assign(context, { getPollBudgetMs: () => pollBudgetMs });
 		const { value, logs } = await withCapturedLogs(async () => {
@@ -154,9 +196,16 @@ export class Poller {
 
 	/** The editor's "Fetch Test Event": a manual run through WorkflowExecute starting at the trigger. */
 	async fetchTestEvent(): Promise<PollResult> {
-		const additionalData = buildAdditionalData(`harness-manual-${++pollCounter}`, this.workflowData, this.credentialsHelper, 'manual');
+		const additionalData = buildAdditionalData(
+			`harness-manual-${++pollCounter}`,
+			this.workflowData,
+			this.credentialsHelper,
+			'manual',
+		);
 		const startNode = this.workflow.getNode(this.node.name) ?? undefined;
-		const { value: run, logs } = await withCapturedLogs(() => new WorkflowExecute(additionalData, 'manual').run({ workflow: this.workflow, startNode }));
+		const { value: run, logs } = await withCapturedLogs(() =>
+			new WorkflowExecute(additionalData, 'manual').run({ workflow: this.workflow, startNode }),
+		);
 		const task = run.data.resultData.runData[this.node.name]?.at(-1);
 		const error = task?.error as HarnessError | undefined;
 		const output = task?.data?.[NodeConnectionTypes.Main]?.[0];

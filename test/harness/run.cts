@@ -1,7 +1,12 @@
 /**
  * Runs workflows in-process through n8n-core's real WorkflowExecute.
  */
-import { ExecutionLifecycleHooks, ExternalSecretsProxy, WorkflowExecute, WorkflowHasIssuesError } from 'n8n-core';
+import {
+	ExecutionLifecycleHooks,
+	ExternalSecretsProxy,
+	WorkflowExecute,
+	WorkflowHasIssuesError,
+} from 'n8n-core';
 import { NodeConnectionTypes, NodeHelpers, Workflow, deepCopy } from 'n8n-workflow';
 import type {
 	ICredentialDataDecryptedObject,
@@ -22,9 +27,18 @@ import type {
 
 import { HarnessCredentialsHelper } from './credentials-helper.cjs';
 import { ensureN8nCoreEnvironment, withCapturedLogs } from './environment.cjs';
-import { HarnessNodeTypes, START_NODE_TYPE, createStartNodeType, defaultTypeVersion } from './node-types.cjs';
+import {
+	HarnessNodeTypes,
+	START_NODE_TYPE,
+	createStartNodeType,
+	defaultTypeVersion,
+} from './node-types.cjs';
 
-export type HarnessError = Error & { description?: string; context?: IDataObject; httpCode?: string };
+export type HarnessError = Error & {
+	description?: string;
+	context?: IDataObject;
+	httpCode?: string;
+};
 
 export interface RunWorkflowOptions {
 	nodeTypes: Array<INodeType | IVersionedNodeType>;
@@ -55,7 +69,8 @@ let executionCounter = 0;
 
 /** Task data errors are stored as plain spreads of the thrown error: give them Error's prototype back. */
 function toError(recorded: unknown): HarnessError | undefined {
-	if (recorded === undefined || recorded === null || recorded instanceof Error) return recorded ?? undefined;
+	if (recorded === undefined || recorded === null || recorded instanceof Error)
+		return recorded ?? undefined;
 	return Object.assign(Object.create(Error.prototype) as HarnessError, recorded);
 }
 
@@ -76,7 +91,8 @@ function dataForRetry(failed: IRun, workflow: Workflow): IRunExecutionData {
 	}
 	for (const entry of data.executionData?.nodeExecutionStack ?? []) {
 		const node = workflow.getNode(entry.node.name);
-		if (!node) throw new Error(`Harness: cannot retry, node "${entry.node.name}" is not in the workflow`);
+		if (!node)
+			throw new Error(`Harness: cannot retry, node "${entry.node.name}" is not in the workflow`);
 		entry.node = node;
 	}
 	return data;
@@ -113,30 +129,49 @@ export function buildAdditionalData(
 
 export async function runWorkflow(opts: RunWorkflowOptions): Promise<WorkflowRunResult> {
 	ensureN8nCoreEnvironment();
-	const nodeTypes = new HarnessNodeTypes([createStartNodeType(opts.startItems ?? [{}]), ...opts.nodeTypes]);
-	const credentialsHelper = new HarnessCredentialsHelper(opts.credentialTypes ?? [], opts.credentials ?? {}, nodeTypes);
+	const nodeTypes = new HarnessNodeTypes([
+		createStartNodeType(opts.startItems ?? [{}]),
+		...opts.nodeTypes,
+	]);
+	const credentialsHelper = new HarnessCredentialsHelper(
+		opts.credentialTypes ?? [],
+		opts.credentials ?? {},
+		nodeTypes,
+	);
 	const nodes = deepCopy(opts.workflow.nodes);
 	const { connections } = opts.workflow;
 	const settings = { executionOrder: 'v1' as const };
 	const workflowData: IWorkflowBase = {
-		id: 'harness-workflow', name: 'Harness workflow', active: false, isArchived: false,
-		nodes, connections, settings, createdAt: new Date(), updatedAt: new Date(), activeVersionId: null,
+		id: 'harness-workflow',
+		name: 'Harness workflow',
+		active: false,
+		isArchived: false,
+		nodes,
+		connections,
+		settings,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+		activeVersionId: null,
 	};
 	const workflow = new Workflow({ ...workflowData, nodeTypes });
 	const executionId = `harness-${++executionCounter}`;
 	const mode = opts.retryOf ? RETRY_MODE : MODE;
 	const additionalData = buildAdditionalData(executionId, workflowData, credentialsHelper, mode);
 	const start = nodes.find((node) => node.type === START_NODE_TYPE);
-	const startNode = start ? workflow.getNode(start.name) ?? undefined : workflow.getStartNode();
+	const startNode = start ? (workflow.getNode(start.name) ?? undefined) : workflow.getStartNode();
 
-	const workflowExecute = opts.retryOf ? new WorkflowExecute(additionalData, mode, dataForRetry(opts.retryOf, workflow)) : new WorkflowExecute(additionalData, mode);
+	const workflowExecute = opts.retryOf
+		? new WorkflowExecute(additionalData, mode, dataForRetry(opts.retryOf, workflow))
+		: new WorkflowExecute(additionalData, mode);
 	const { value: run, logs } = await withCapturedLogs(async () => {
 		try {
 			if (opts.retryOf) return await workflowExecute.processRunExecutionData(workflow);
 			return await workflowExecute.run({ workflow, startNode });
 		} catch (error) {
 			if (error instanceof WorkflowHasIssuesError) {
-				const issues = workflowExecute.checkReadyForExecution(workflow, { startNode: startNode?.name });
+				const issues = workflowExecute.checkReadyForExecution(workflow, {
+					startNode: startNode?.name,
+				});
 				error.message += ` ${JSON.stringify(issues)}`;
 			}
 			throw error;
@@ -148,7 +183,8 @@ export async function runWorkflow(opts: RunWorkflowOptions): Promise<WorkflowRun
 		executionId,
 		run,
 		logs,
-		outputOf: (nodeName, outputIndex = 0) => runData[nodeName]?.at(-1)?.data?.[NodeConnectionTypes.Main]?.[outputIndex] ?? [],
+		outputOf: (nodeName, outputIndex = 0) =>
+			runData[nodeName]?.at(-1)?.data?.[NodeConnectionTypes.Main]?.[outputIndex] ?? [],
 		errorOf: (nodeName) => toError(runData[nodeName]?.at(-1)?.error),
 	};
 }
@@ -185,13 +221,24 @@ export async function runNode(opts: RunNodeOptions): Promise<RunResult> {
 	const { description } = NodeHelpers.getVersionedNodeType(opts.nodeType, typeVersion);
 	const name = description.defaults.name ?? description.displayName;
 	const start: INode = {
-		id: 'harness-start', name: 'Start', type: START_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {},
+		id: 'harness-start',
+		name: 'Start',
+		type: START_NODE_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
 	};
 	const node: INode = {
-		id: 'harness-node', name, type: description.name, typeVersion, position: [200, 0],
+		id: 'harness-node',
+		name,
+		type: description.name,
+		typeVersion,
+		position: [200, 0],
 		parameters: opts.parameters,
 		...(opts.credentialType && {
-			credentials: { [opts.credentialType.name]: { id: 'harness-credential', name: 'Harness credential' } },
+			credentials: {
+				[opts.credentialType.name]: { id: 'harness-credential', name: 'Harness credential' },
+			},
 		}),
 		...(opts.continueOnFail && { onError: 'continueRegularOutput' as const }),
 		...(opts.continueErrorOutput && { onError: 'continueErrorOutput' as const }),
@@ -200,10 +247,13 @@ export async function runNode(opts: RunNodeOptions): Promise<RunResult> {
 	const result = await runWorkflow({
 		nodeTypes: [opts.nodeType],
 		credentialTypes: opts.credentialType ? [opts.credentialType] : [],
-		credentials: opts.credentialType && opts.credentials ? { 'harness-credential': opts.credentials } : {},
+		credentials:
+			opts.credentialType && opts.credentials ? { 'harness-credential': opts.credentials } : {},
 		workflow: {
 			nodes: [start, node],
-			connections: { [start.name]: { main: [[{ node: name, type: NodeConnectionTypes.Main, index: 0 }]] } },
+			connections: {
+				[start.name]: { main: [[{ node: name, type: NodeConnectionTypes.Main, index: 0 }]] },
+			},
 		},
 		startItems: opts.items,
 		retryOf: opts.retryOf,

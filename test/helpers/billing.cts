@@ -1,4 +1,10 @@
-import type { ICredentialDataDecryptedObject, IDataObject, INode, INodeParameters, IRun } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	INode,
+	INodeParameters,
+	IRun,
+} from 'n8n-workflow';
 import { SubscriptionBillingApi } from '../../credentials/SubscriptionBillingApi.credentials';
 import { SubscriptionBilling } from '../../nodes/SubscriptionBilling/SubscriptionBilling.node';
 import { runNode, shutdownN8nCore, type RunResult } from '../harness/index.cjs';
@@ -36,7 +42,14 @@ export interface Sandbox {
 	setFaults(config: IDataObject | null): void;
 	/** Latency and a gateway's limits (test/sandbox/limits.js); its statistics restart. */
 	setLimits(config: IDataObject | null): void;
-	limits: { stats(): { inFlight: number; maxInFlightSeen: number; limited: number; rejectedInFlight: number } };
+	limits: {
+		stats(): {
+			inFlight: number;
+			maxInFlightSeen: number;
+			limited: number;
+			rejectedInFlight: number;
+		};
+	};
 	close(): Promise<void>;
 	/** Test-only changes to the world (test/sandbox/world.js). */
 	world: SandboxWorld;
@@ -73,8 +86,21 @@ export interface BillingRunOptions {
  * Runs the Subscription Billing node once through n8n-core's engine against the sandbox, with the
  * parameters the editor stores: a fresh node's fields with `parameters` changed in the panel.
  */
-export async function runBilling(sandbox: Sandbox, parameters: INodeParameters, options: BillingRunOptions = {}): Promise<BillingRun> {
-	const changes = options.retryDelay === undefined ? parameters : { ...parameters, faultHandling: { ...(parameters.faultHandling as IDataObject), retryDelay: options.retryDelay } };
+export async function runBilling(
+	sandbox: Sandbox,
+	parameters: INodeParameters,
+	options: BillingRunOptions = {},
+): Promise<BillingRun> {
+	const changes =
+		options.retryDelay === undefined
+			? parameters
+			: {
+					...parameters,
+					faultHandling: {
+						...(parameters.faultHandling as IDataObject),
+						retryDelay: options.retryDelay,
+					},
+				};
 	const result = await runNode({
 		nodeType: new SubscriptionBilling(),
 		credentialType: new SubscriptionBillingApi(),
@@ -84,7 +110,9 @@ export async function runBilling(sandbox: Sandbox, parameters: INodeParameters, 
 			productionBaseUrl: options.baseUrl ?? sandbox.baseUrl,
 			...options.credential,
 		},
-		parameters: editedParameters(changes as INodeParameters & { resource: string; operation: string }),
+		parameters: editedParameters(
+			changes as INodeParameters & { resource: string; operation: string },
+		),
 		items: options.items,
 		continueOnFail: options.continueOnFail,
 		continueErrorOutput: options.continueErrorOutput,
@@ -95,8 +123,15 @@ export async function runBilling(sandbox: Sandbox, parameters: INodeParameters, 
 }
 
 /** Subscription → Get once per input item `{ id }`, with Continue On Fail: one item per ID, failures as error items. */
-export function getSubscriptionsContinuingOnFail(sandbox: Sandbox, ids: string[]): Promise<BillingRun> {
-	return runBilling(sandbox, { resource: 'subscription', operation: 'get', subscriptionId: '={{ $json.id }}' }, { items: ids.map((id) => ({ id })), continueOnFail: true });
+export function getSubscriptionsContinuingOnFail(
+	sandbox: Sandbox,
+	ids: string[],
+): Promise<BillingRun> {
+	return runBilling(
+		sandbox,
+		{ resource: 'subscription', operation: 'get', subscriptionId: '={{ $json.id }}' },
+		{ items: ids.map((id) => ({ id })), continueOnFail: true },
+	);
 }
 
 /**
@@ -119,7 +154,10 @@ export function useSandbox(options?: IDataObject, { resetEachTest = true } = {})
 export async function invoiceIdsOf(sandbox: Sandbox, customerId: string): Promise<string[]> {
 	const ids: string[] = [];
 	for (let offset = 0; ; offset += 1000) {
-		const response = await fetch(`${sandbox.baseUrl}/customers/${customerId}/invoices?limit=1000&offset=${offset}`, { headers: { 'X-SERVICE-KEY': sandbox.apiKey } });
+		const response = await fetch(
+			`${sandbox.baseUrl}/customers/${customerId}/invoices?limit=1000&offset=${offset}`,
+			{ headers: { 'X-SERVICE-KEY': sandbox.apiKey } },
+		);
 		const page = (await response.json()) as { results: IDataObject[]; next: string | null };
 		ids.push(...page.results.map((invoice) => String(invoice.invoice_id)));
 		if (!page.next) return ids;

@@ -31,7 +31,8 @@ function numberBoxValue(value: unknown): unknown {
 function asNumberBoxesStore(properties: INodeProperties[], values: INodeParameters): void {
 	for (const property of properties) {
 		if (!(property.name in values)) continue;
-		if (property.type === 'number') values[property.name] = numberBoxValue(values[property.name]) as INodeParameters[string];
+		if (property.type === 'number')
+			values[property.name] = numberBoxValue(values[property.name]) as INodeParameters[string];
 	}
 }
 
@@ -40,7 +41,15 @@ function asNumberBoxesStore(properties: INodeProperties[], values: INodeParamete
  * operation (NodeHelpers.getNodeParameters, as the editor calls it), as the number boxes store them.
  */
 export function freshParameters(resource: string, operation: string): INodeParameters {
-	const values = NodeHelpers.getNodeParameters(description.properties, { resource, operation }, true, false, NODE, description) ?? {};
+	const values =
+		NodeHelpers.getNodeParameters(
+			description.properties,
+			{ resource, operation },
+			true,
+			false,
+			NODE,
+			description,
+		) ?? {};
 	asNumberBoxesStore(description.properties, values);
 	return values;
 }
@@ -49,17 +58,29 @@ export function freshParameters(resource: string, operation: string): INodeParam
  * A fresh node's parameters with `changes` made in the panel (top-level fields replaced), and
  * what n8n fills in for the fields the change shows, as the editor does.
  */
-export function editedParameters(changes: INodeParameters & { resource: string; operation: string }): INodeParameters {
+export function editedParameters(
+	changes: INodeParameters & { resource: string; operation: string },
+): INodeParameters {
 	const edited = { ...freshParameters(changes.resource, changes.operation), ...changes };
-	const values = NodeHelpers.getNodeParameters(description.properties, edited, true, false, NODE, description) ?? {};
+	const values =
+		NodeHelpers.getNodeParameters(description.properties, edited, true, false, NODE, description) ??
+		{};
 	asNumberBoxesStore(description.properties, values);
 	return values;
 }
 
 /** The parameters the editor marks as issues ("Parameter … is required."), by name, as it does before running. */
 export function editorIssues(parameters: INodeParameters): Record<string, string[]> {
-	const node: INode = { id: 'fresh', name: 'Subscription Billing', type: 'subscriptionBilling', ...NODE, position: [0, 0], parameters };
-	return (NodeHelpers.getNodeParametersIssues(description.properties, node, description)?.parameters ?? {}) as Record<string, string[]>;
+	const node: INode = {
+		id: 'fresh',
+		name: 'Subscription Billing',
+		type: 'subscriptionBilling',
+		...NODE,
+		position: [0, 0],
+		parameters,
+	};
+	return (NodeHelpers.getNodeParametersIssues(description.properties, node, description)
+		?.parameters ?? {}) as Record<string, string[]>;
 }
 
 /** The operations that send a body or change something (every one that is not a GET): [resource, operation]. */
@@ -67,8 +88,13 @@ export function nonGetOperations(): Array<[string, string]> {
 	const found: Array<[string, string]> = [];
 	for (const resource of description.properties.find((p) => p.name === 'resource')?.options ?? []) {
 		const value = (resource as { value: string }).value;
-		const picker = description.properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(value));
-		for (const option of (picker?.options ?? []) as Array<{ value: string; routing?: { request?: { method?: string } } }>) {
+		const picker = description.properties.find(
+			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(value),
+		);
+		for (const option of (picker?.options ?? []) as Array<{
+			value: string;
+			routing?: { request?: { method?: string } };
+		}>) {
 			if (option.routing?.request?.method !== 'GET') found.push([value, option.value]);
 		}
 	}

@@ -42,15 +42,24 @@ export interface OperationRow {
 const API_PATH = '/api/v2';
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** The description of the node's refusal of an item, with nothing sent. */
-export const NOTHING_SENT = 'Nothing was sent to the API for this item. Correct the value and run again.';
+export const NOTHING_SENT =
+	'Nothing was sent to the API for this item. Correct the value and run again.';
 
 /** The received request in the row's terms: only the checks the row asks for beyond method, path, query and body. */
 function asSent(request: ReceivedRequest, expected: SentRequest): SentRequest {
-	const sent: SentRequest = { method: request.method, path: request.path.replace(API_PATH, ''), query: request.query as Record<string, string>, body: request.body };
+	const sent: SentRequest = {
+		method: request.method,
+		path: request.path.replace(API_PATH, ''),
+		query: request.query as Record<string, string>,
+		body: request.body,
+	};
 	if ('status' in expected) sent.status = request.status;
 	if ('rawBody' in expected) sent.rawBody = request.rawBody;
 	if ('contentType' in expected) sent.contentType = request.contentType;
-	if (expected.headers) sent.headers = Object.fromEntries(Object.keys(expected.headers).map((name) => [name, request.headers[name]]));
+	if (expected.headers)
+		sent.headers = Object.fromEntries(
+			Object.keys(expected.headers).map((name) => [name, request.headers[name]]),
+		);
 	return sent;
 }
 
@@ -61,14 +70,19 @@ function asSent(request: ReceivedRequest, expected: SentRequest): SentRequest {
 function inOrderOf(expected: SentRequest[], requests: ReceivedRequest[]): SentRequest[] {
 	const left = [...requests];
 	const placed = expected.map((want) => {
-		const index = left.findIndex((request) => expect.objectContaining(want).asymmetricMatch(asSent(request, want)));
+		const index = left.findIndex((request) =>
+			expect.objectContaining(want).asymmetricMatch(asSent(request, want)),
+		);
 		return index < 0 ? undefined : asSent(left.splice(index, 1)[0], want);
 	});
 	const unmatched = (index: number) => {
 		const request = left.shift();
 		return request && asSent(request, expected[index] ?? { method: '', path: '' });
 	};
-	return [...placed.map((sent, index) => sent ?? unmatched(index)), ...left.map((request) => asSent(request, { method: '', path: '' }))].filter((sent) => sent !== undefined);
+	return [
+		...placed.map((sent, index) => sent ?? unmatched(index)),
+		...left.map((request) => asSent(request, { method: '', path: '' })),
+	].filter((sent) => sent !== undefined);
 }
 
 function matching(expected: string | RegExp): unknown {
@@ -80,42 +94,73 @@ export async function expectOperation(sandbox: Sandbox, row: OperationRow): Prom
 	const run = await runBilling(sandbox, row.parameters, { items: row.items });
 
 	if (row.fails) {
-		expect({ message: run.error?.message, items: run.items }).toEqual({ message: matching(row.fails.message), items: [] });
-		if (row.fails.description !== undefined) expect(run.error?.description).toEqual(matching(row.fails.description));
+		expect({ message: run.error?.message, items: run.items }).toEqual({
+			message: matching(row.fails.message),
+			items: [],
+		});
+		if (row.fails.description !== undefined)
+			expect(run.error?.description).toEqual(matching(row.fails.description));
 	} else {
 		expect(run.error).toBeUndefined();
 	}
 
 	const expected = row.sends.map((request) => ({ query: {}, ...request }));
 	expect(inOrderOf(expected, sandbox.requests)).toEqual(expected);
-	for (const request of sandbox.requests) expect(request.headers['x-service-key']).toBe(sandbox.apiKey);
+	for (const request of sandbox.requests)
+		expect(request.headers['x-service-key']).toBe(sandbox.apiKey);
 
 	if (typeof row.outputs === 'function') row.outputs(run.json);
 	else if (row.outputs) expect(run.json).toEqual(row.outputs);
-	if (row.pairedItems) expect(run.items.map((item) => item.pairedItem)).toEqual(row.pairedItems.map((item) => ({ item })));
+	if (row.pairedItems)
+		expect(run.items.map((item) => item.pairedItem)).toEqual(
+			row.pairedItems.map((item) => ({ item })),
+		);
 	await row.then?.({ run, sandbox, startedAt });
 }
 
 /** Runs the node to read something back; its request is left in the log (clear it before the next check of requests). */
-export async function readBack(sandbox: Sandbox, parameters: OperationRow['parameters']): Promise<IDataObject[]> {
+export async function readBack(
+	sandbox: Sandbox,
+	parameters: OperationRow['parameters'],
+): Promise<IDataObject[]> {
 	const run = await runBilling(sandbox, parameters);
 	expect(run.error).toBeUndefined();
 	return run.json;
 }
 
 /** The subscription as Subscription → Get with Output Raw returns it. */
-export async function subscriptionDetail(sandbox: Sandbox, subscriptionId: string): Promise<IDataObject> {
-	const [detail] = await readBack(sandbox, { resource: 'subscription', operation: 'get', subscriptionId, subscriptionOutput: 'raw' });
+export async function subscriptionDetail(
+	sandbox: Sandbox,
+	subscriptionId: string,
+): Promise<IDataObject> {
+	const [detail] = await readBack(sandbox, {
+		resource: 'subscription',
+		operation: 'get',
+		subscriptionId,
+		subscriptionOutput: 'raw',
+	});
 	return detail;
 }
 
 /** The stage of an upgrade or recast order as its Get Many lists it. */
-export async function orderStage(sandbox: Sandbox, resource: 'subscriptionUpgrade' | 'subscriptionRecast', subscriptionId: string, orderId: string): Promise<unknown> {
-	const orders = await readBack(sandbox, { resource, operation: 'getMany', subscriptionId, returnAll: true });
+export async function orderStage(
+	sandbox: Sandbox,
+	resource: 'subscriptionUpgrade' | 'subscriptionRecast',
+	subscriptionId: string,
+	orderId: string,
+): Promise<unknown> {
+	const orders = await readBack(sandbox, {
+		resource,
+		operation: 'getMany',
+		subscriptionId,
+		returnAll: true,
+	});
 	return orders.find((order) => order.order_id === orderId)?.stage;
 }
 
 /** One test per row, named by its title. */
 export function operationTable(sandbox: Sandbox, rows: OperationRow[]): void {
-	test.each(rows.map((row) => [row.title, row] as const))('%s', (_title, row) => expectOperation(sandbox, row));
+	test.each(rows.map((row) => [row.title, row] as const))('%s', (_title, row) =>
+		expectOperation(sandbox, row),
+	);
 }

@@ -12,19 +12,29 @@
  */
 import { RoutingNode, type ExecuteContext } from 'n8n-core';
 import { NodeConnectionTypes, deepCopy } from 'n8n-workflow';
-import type { IExecuteFunctions, INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeProperties,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
 function isFullDescription(obj: unknown): obj is INodeTypeDescription {
 	return typeof obj === 'object' && obj !== null && 'properties' in obj;
 }
-function setToolCodex(description: INodeTypeDescription, toolSubcategory: string, preserveExisting = false): void {
+function setToolCodex(
+	description: INodeTypeDescription,
+	toolSubcategory: string,
+	preserveExisting = false,
+): void {
 	const resources = description.codex?.resources ?? {};
 	const existingToolsSubcategory = description.codex?.subcategories?.Tools;
 	description.codex = {
 		categories: ['AI'],
 		subcategories: {
 			AI: ['Tools'],
-			Tools: preserveExisting && existingToolsSubcategory ? existingToolsSubcategory : [toolSubcategory],
+			Tools:
+				preserveExisting && existingToolsSubcategory ? existingToolsSubcategory : [toolSubcategory],
 		},
 		resources,
 	};
@@ -49,7 +59,11 @@ export function convertNodeToAiTool<T extends { description: INodeTypeDescriptio
 				type: 'options',
 				noDataExpression: true,
 				options: [
-					{ name: 'Set Automatically', value: 'auto', description: 'Automatically set based on resource and operation' },
+					{
+						name: 'Set Automatically',
+						value: 'auto',
+						description: 'Automatically set based on resource and operation',
+					},
 					{ name: 'Set Manually', value: 'manual', description: 'Manually set the description' },
 				],
 				default: 'auto',
@@ -86,10 +100,14 @@ export function toolTypeForExecution(versionedNodeType: INodeType): INodeType {
 		const routingNode = new RoutingNode(this as ExecuteContext, versionedNodeType);
 		return (await routingNode.runNode()) ?? [];
 	};
-	const clonedProperties = Object.create(versionedNodeType.description.properties) as INodeProperties[];
+	const clonedProperties = Object.create(
+		versionedNodeType.description.properties,
+	) as INodeProperties[];
 	const clonedDescription = Object.create(versionedNodeType.description, {
 		properties: { value: clonedProperties, writable: false },
 	}) as INodeTypeDescription;
-	const clonedNode = Object.create(versionedNodeType, { description: { value: clonedDescription } }) as INodeType;
+	const clonedNode = Object.create(versionedNodeType, {
+		description: { value: clonedDescription },
+	}) as INodeType;
 	return convertNodeToAiTool(clonedNode);
 }

@@ -23,14 +23,21 @@ interface TriggerNode {
 export function triggerOfNewProcess(): INodeType {
 	let nodeType: INodeType | undefined;
 	jest.isolateModules(() => {
-		const loaded = require('../../nodes/SubscriptionBilling/SubscriptionBillingTrigger.node') as { SubscriptionBillingTrigger: new () => INodeType };
+		const loaded = require('../../nodes/SubscriptionBilling/SubscriptionBillingTrigger.node') as {
+			SubscriptionBillingTrigger: new () => INodeType;
+		};
 		nodeType = new loaded.SubscriptionBillingTrigger();
 	});
 	return nodeType!;
 }
 
 /** The trigger in an active workflow against the sandbox; each `poll()` is one scheduled poll. */
-export function activeTrigger(sandbox: Sandbox, parameters: INodeParameters, staticData?: IDataObject, { nodeId, nodeName, nodeType, durableCursors, pollBudgetMs }: TriggerNode = {}): Poller {
+export function activeTrigger(
+	sandbox: Sandbox,
+	parameters: INodeParameters,
+	staticData?: IDataObject,
+	{ nodeId, nodeName, nodeType, durableCursors, pollBudgetMs }: TriggerNode = {},
+): Poller {
 	return new Poller({
 		nodeId,
 		nodeName,
@@ -38,7 +45,11 @@ export function activeTrigger(sandbox: Sandbox, parameters: INodeParameters, sta
 		pollBudgetMs,
 		nodeType: nodeType ?? new SubscriptionBillingTrigger(),
 		credentialType: new SubscriptionBillingApi(),
-		credentials: { apiKey: sandbox.apiKey, environment: 'production', productionBaseUrl: sandbox.baseUrl },
+		credentials: {
+			apiKey: sandbox.apiKey,
+			environment: 'production',
+			productionBaseUrl: sandbox.baseUrl,
+		},
 		parameters,
 		staticData,
 	});
@@ -48,7 +59,9 @@ export function activeTrigger(sandbox: Sandbox, parameters: INodeParameters, sta
  * n8n stopped and started again: the trigger of a new process handed what n8n had saved, and
  * activated as n8n activates it at startup (without durable cursors, a poll that is saved).
  */
-export async function restartedTrigger(trigger: Poller): Promise<{ trigger: Poller; items: IDataObject[] }> {
+export async function restartedTrigger(
+	trigger: Poller,
+): Promise<{ trigger: Poller; items: IDataObject[] }> {
 	const restarted = trigger.restarted(triggerOfNewProcess());
 	const { items, error } = await restarted.activate('init');
 	if (error) throw error;
@@ -59,5 +72,8 @@ export async function restartedTrigger(trigger: Poller): Promise<{ trigger: Poll
 export function apiRequests(sandbox: Sandbox): string[] {
 	return sandbox.requests
 		.filter((request: ReceivedRequest) => request.path.startsWith('/api/v2/'))
-		.map((request) => `${request.method} ${request.path.slice('/api/v2'.length)}${request.rawQuery ? `?${request.rawQuery}` : ''}`);
+		.map(
+			(request) =>
+				`${request.method} ${request.path.slice('/api/v2'.length)}${request.rawQuery ? `?${request.rawQuery}` : ''}`,
+		);
 }

@@ -23,38 +23,79 @@ describe('Customer → Get', () => {
 			title: 'a customer on the first page: one request, the customer in the Simplified shape',
 			parameters: { resource: 'customer', operation: 'get', customerId: byId(customerId) },
 			sends: [FIRST_PAGE],
-			outputs: [expect.objectContaining({ customer_id: customerId, name: customerName, country: expect.any(String) })],
+			outputs: [
+				expect.objectContaining({
+					customer_id: customerId,
+					name: customerName,
+					country: expect.any(String),
+				}),
+			],
 		},
 		{
 			title: 'a customer on the second page: the list is read up to it and no further',
-			parameters: { resource: 'customer', operation: 'get', customerId: byId(onSecondPage.customer_id), customerOutput: 'raw' },
+			parameters: {
+				resource: 'customer',
+				operation: 'get',
+				customerId: byId(onSecondPage.customer_id),
+				customerOutput: 'raw',
+			},
 			sends: [FIRST_PAGE, SECOND_PAGE],
-			outputs: [expect.objectContaining({ customer_id: onSecondPage.customer_id, name: onSecondPage.name, subscriptions: expect.any(Array) })],
+			outputs: [
+				expect.objectContaining({
+					customer_id: onSecondPage.customer_id,
+					name: onSecondPage.name,
+					subscriptions: expect.any(Array),
+				}),
+			],
 		},
 		{
-			title: 'an ID no customer has: the whole list is read, and the error says so with what it cost',
-			parameters: { resource: 'customer', operation: 'get', customerId: byId('00000000-0000-4000-8000-000000000000') },
+			title:
+				'an ID no customer has: the whole list is read, and the error says so with what it cost',
+			parameters: {
+				resource: 'customer',
+				operation: 'get',
+				customerId: byId('00000000-0000-4000-8000-000000000000'),
+			},
 			sends: [FIRST_PAGE, SECOND_PAGE, THIRD_PAGE],
 			fails: {
-				message: 'Customer in item 0: no customer has the ID "00000000-0000-4000-8000-000000000000"',
-				description: new RegExp(`the node read the whole list: ${CUSTOMERS} customers in 3 request\\(s\\) of up to 1000`),
+				message:
+					'Customer in item 0: no customer has the ID "00000000-0000-4000-8000-000000000000"',
+				description: new RegExp(
+					`the node read the whole list: ${CUSTOMERS} customers in 3 request\\(s\\) of up to 1000`,
+				),
 			},
 		},
 		{
-			title: "an ID that is not an ID (from an expression, past the editor's own check): refused before anything is sent, naming the field",
-			parameters: { resource: 'customer', operation: 'get', customerId: byId('={{ "acme/../invoices" }}') },
+			title:
+				"an ID that is not an ID (from an expression, past the editor's own check): refused before anything is sent, naming the field",
+			parameters: {
+				resource: 'customer',
+				operation: 'get',
+				customerId: byId('={{ "acme/../invoices" }}'),
+			},
 			sends: [],
-			fails: { message: 'Customer in item 0: "acme/../invoices" is not an ID (an ID has only letters, digits and hyphens). Give the customer_id from Customer → Search (by name or your own External ID) or Customer → Get Many', description: NOTHING_SENT },
+			fails: {
+				message:
+					'Customer in item 0: "acme/../invoices" is not an ID (an ID has only letters, digits and hyphens). Give the customer_id from Customer → Search (by name or your own External ID) or Customer → Get Many',
+				description: NOTHING_SENT,
+			},
 		},
 		{
-			title: 'a number mapped into Customer is looked up as its text, as a path ID is (not refused as empty)',
+			title:
+				'a number mapped into Customer is looked up as its text, as a path ID is (not refused as empty)',
 			parameters: { resource: 'customer', operation: 'get', customerId: byId('={{ 12345 }}') },
 			sends: [FIRST_PAGE, SECOND_PAGE, THIRD_PAGE],
 			fails: { message: 'Customer in item 0: no customer has the ID "12345"' },
 		},
 		{
 			title: 'several items: each finds its own customer',
-			parameters: { resource: 'customer', operation: 'get', customerId: byId('={{ $json.id }}'), customerOutput: 'selected', customerFields: 'customer_id' },
+			parameters: {
+				resource: 'customer',
+				operation: 'get',
+				customerId: byId('={{ $json.id }}'),
+				customerOutput: 'selected',
+				customerFields: 'customer_id',
+			},
 			items: [{ id: first.customer_id }, { id: third.customer_id }],
 			sends: [FIRST_PAGE, FIRST_PAGE],
 			outputs: [{ customer_id: first.customer_id }, { customer_id: third.customer_id }],

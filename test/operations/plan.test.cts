@@ -24,7 +24,8 @@ describe('Plan', () => {
 			],
 		},
 		{
-			title: 'Get Many left at the default sort sends ordering=-created_at and the plans come newest first',
+			title:
+				'Get Many left at the default sort sends ordering=-created_at and the plans come newest first',
 			parameters: { resource: 'plan', operation: 'getMany', returnAll: true },
 			sends: [{ method: 'GET', path: '/plans', query: { ordering: '-created_at', limit: '1000' } }],
 			outputs: (plans) => {
@@ -33,17 +34,26 @@ describe('Plan', () => {
 			},
 		},
 		{
-			title: 'Get Many sorted Oldest First sends ordering=created_at and returns every plan with its bricks, oldest first',
-			parameters: { resource: 'plan', operation: 'getMany', ordering: 'created_at', returnAll: true },
+			title:
+				'Get Many sorted Oldest First sends ordering=created_at and returns every plan with its bricks, oldest first',
+			parameters: {
+				resource: 'plan',
+				operation: 'getMany',
+				ordering: 'created_at',
+				returnAll: true,
+			},
 			sends: [{ method: 'GET', path: '/plans', query: { ordering: 'created_at', limit: '1000' } }],
 			outputs: (plans) => {
-				expect(plans.map((plan) => plan.plan_id)).toEqual(expect.arrayContaining([planId, otherPlanId]));
+				expect(plans.map((plan) => plan.plan_id)).toEqual(
+					expect.arrayContaining([planId, otherPlanId]),
+				);
 				expect(createdDates(plans)).toEqual([...createdDates(plans)].sort());
 				for (const plan of plans) expect((plan.bricks as IDataObject[]).length).toBeGreaterThan(0);
 			},
 		},
 		{
-			title: 'Get Many sorted Oldest First with a limit of 2 sends both, and the two plans come oldest first',
+			title:
+				'Get Many sorted Oldest First with a limit of 2 sends both, and the two plans come oldest first',
 			parameters: { resource: 'plan', operation: 'getMany', ordering: 'created_at', limit: 2 },
 			sends: [{ method: 'GET', path: '/plans', query: { ordering: 'created_at', limit: '2' } }],
 			outputs: (plans) => {

@@ -1,12 +1,25 @@
 import type { IDataObject } from 'n8n-workflow';
 import { runBilling, useSandbox, type BillingRun } from '../helpers/billing.cjs';
-import { NOTHING_SENT, operationTable, orderStage, readBack, subscriptionDetail, UUID } from '../helpers/operationTable.cjs';
+import {
+	NOTHING_SENT,
+	operationTable,
+	orderStage,
+	readBack,
+	subscriptionDetail,
+	UUID,
+} from '../helpers/operationTable.cjs';
 
 const sandbox = useSandbox();
 const { subscriptionId, upgradeOrderId, addOnBrickId, seatsBrickId, planId } = sandbox.fixtures;
 const UNKNOWN_ORDER = '0f0e0d0c-0b0a-4909-8807-060504030201';
 const IDEMPOTENCY_KEY = { 'x-service-idempotent-operation-key': expect.stringMatching(/^n8n-/) };
-const create = (fields: IDataObject) => ({ resource: 'subscriptionUpgrade', operation: 'create', subscriptionId, startsAt: '2026-10-01', ...fields });
+const create = (fields: IDataObject) => ({
+	resource: 'subscriptionUpgrade',
+	operation: 'create',
+	subscriptionId,
+	startsAt: '2026-10-01',
+	...fields,
+});
 
 describe('Subscription Upgrade', () => {
 	operationTable(sandbox, [
@@ -23,7 +36,12 @@ describe('Subscription Upgrade', () => {
 				discountCouponsInput: 'fields',
 				discountCouponsUi: { entry: [{ value: 'WELCOME10' }, { value: 'Q4' }] },
 				metadataInput: 'fields',
-				metadataUi: { pair: [{ key: 'source', value: 'n8n' }, { key: 'ticket', value: 'T-17' }] },
+				metadataUi: {
+					pair: [
+						{ key: 'source', value: 'n8n' },
+						{ key: 'ticket', value: 'T-17' },
+					],
+				},
 				additionalFields: { planId, customOrderFormHtml: '<p>Terms</p>' },
 			}),
 			sends: [
@@ -68,33 +86,57 @@ describe('Subscription Upgrade', () => {
 			}),
 			items: [
 				{ bricks: [{ brick_id: addOnBrickId, quantity: 1 }], coupons: ['A'], meta: { row: 1 } },
-				{ bricks: [{ brick_id: seatsBrickId, quantity: 40, discount: { rate: 5, renews: false } }], coupons: [], meta: { row: 2 } },
+				{
+					bricks: [{ brick_id: seatsBrickId, quantity: 40, discount: { rate: 5, renews: false } }],
+					coupons: [],
+					meta: { row: 2 },
+				},
 			],
 			sends: [
 				{
 					method: 'POST',
 					path: `/subscriptions/${subscriptionId}/upgrade`,
-					body: { starts_at: '2026-10-01', bricks: [{ brick_id: addOnBrickId, quantity: 1 }], discount_coupons: ['A'], metadata: { row: 1 } },
+					body: {
+						starts_at: '2026-10-01',
+						bricks: [{ brick_id: addOnBrickId, quantity: 1 }],
+						discount_coupons: ['A'],
+						metadata: { row: 1 },
+					},
 				},
 				{
 					method: 'POST',
 					path: `/subscriptions/${subscriptionId}/upgrade`,
-					body: { starts_at: '2026-10-01', bricks: [{ brick_id: seatsBrickId, quantity: 40, discount: { rate: 5, renews: false } }], discount_coupons: [], metadata: { row: 2 } },
+					body: {
+						starts_at: '2026-10-01',
+						bricks: [
+							{ brick_id: seatsBrickId, quantity: 40, discount: { rate: 5, renews: false } },
+						],
+						discount_coupons: [],
+						metadata: { row: 2 },
+					},
 				},
 			],
-			outputs: [expect.objectContaining({ order_type: 'UPGRADE' }), expect.objectContaining({ order_type: 'UPGRADE' })],
+			outputs: [
+				expect.objectContaining({ order_type: 'UPGRADE' }),
+				expect.objectContaining({ order_type: 'UPGRADE' }),
+			],
 			pairedItems: [0, 1],
 		},
 		{
-			title: 'Create with a brick quantity of 0 given as JSON is refused by the node (the API would accept it: it removes the add-on); nothing is sent',
+			title:
+				'Create with a brick quantity of 0 given as JSON is refused by the node (the API would accept it: it removes the add-on); nothing is sent',
 			parameters: create({ bricksInput: 'json', bricksJson: '={{ $json.bricks }}' }),
 			items: [{ bricks: [{ brick_id: seatsBrickId, quantity: 0 }] }],
 			sends: [],
 			fails: { message: 'Bricks in item 0: the Quantity of entry 1, 0, is less than 1' },
 		},
 		{
-			title: 'Create with a brick quantity of 1.5 given as rows is refused by the node and nothing is sent',
-			parameters: create({ bricksInput: 'fields', bricksUi: { brick: [{ brickId: seatsBrickId, quantity: 1.5 }] } }),
+			title:
+				'Create with a brick quantity of 1.5 given as rows is refused by the node and nothing is sent',
+			parameters: create({
+				bricksInput: 'fields',
+				bricksUi: { brick: [{ brickId: seatsBrickId, quantity: 1.5 }] },
+			}),
 			sends: [],
 			fails: { message: 'Bricks in item 0: the Quantity of entry 1, "1.5", is not a whole number' },
 		},
@@ -106,45 +148,126 @@ describe('Subscription Upgrade', () => {
 		},
 		{
 			title: 'Get Many lists the upgrade orders of the subscription with their stage and bricks',
-			parameters: { resource: 'subscriptionUpgrade', operation: 'getMany', subscriptionId, returnAll: true },
+			parameters: {
+				resource: 'subscriptionUpgrade',
+				operation: 'getMany',
+				subscriptionId,
+				returnAll: true,
+			},
 			sends: [{ method: 'GET', path: `/subscriptions/${subscriptionId}/upgrade` }],
 			outputs: expect.arrayContaining([
-				expect.objectContaining({ order_id: upgradeOrderId, order_type: 'UPGRADE', stage: 'BUILDING', bricks: expect.arrayContaining([expect.anything()]) }),
+				expect.objectContaining({
+					order_id: upgradeOrderId,
+					order_type: 'UPGRADE',
+					stage: 'BUILDING',
+					bricks: expect.arrayContaining([expect.anything()]),
+				}),
 			]),
 		},
 		{
 			title: 'Get Sign URL posts the redirect URL to the order and returns the signing URL',
-			parameters: { resource: 'subscriptionUpgrade', operation: 'getSignUrl', subscriptionId, orderId: upgradeOrderId, redirectUrl: 'https://example.com/signed' },
-			sends: [{ method: 'POST', path: `/subscriptions/${subscriptionId}/upgrade/${upgradeOrderId}/sign`, body: { redirect_url: 'https://example.com/signed' } }],
+			parameters: {
+				resource: 'subscriptionUpgrade',
+				operation: 'getSignUrl',
+				subscriptionId,
+				orderId: upgradeOrderId,
+				redirectUrl: 'https://example.com/signed',
+			},
+			sends: [
+				{
+					method: 'POST',
+					path: `/subscriptions/${subscriptionId}/upgrade/${upgradeOrderId}/sign`,
+					body: { redirect_url: 'https://example.com/signed' },
+				},
+			],
 			outputs: [{ url: expect.stringContaining(`upgrade-${upgradeOrderId}`) }],
 		},
 		{
-			title: 'Get Sign URL still needs a redirect URL (the public reference requires it): refused before sending',
-			parameters: { resource: 'subscriptionUpgrade', operation: 'getSignUrl', subscriptionId, orderId: upgradeOrderId, redirectUrl: '={{ "" }}' },
+			title:
+				'Get Sign URL still needs a redirect URL (the public reference requires it): refused before sending',
+			parameters: {
+				resource: 'subscriptionUpgrade',
+				operation: 'getSignUrl',
+				subscriptionId,
+				orderId: upgradeOrderId,
+				redirectUrl: '={{ "" }}',
+			},
 			sends: [],
 			fails: { message: 'Redirect URL in item 0: is required', description: NOTHING_SENT },
 		},
 		{
-			title: 'Start with Charge Immediately sends charge_immediately=yes and raises an invoice for the upgrade',
-			parameters: { resource: 'subscriptionUpgrade', operation: 'start', subscriptionId, orderId: upgradeOrderId, chargeImmediately: true },
-			sends: [{ method: 'POST', path: `/subscriptions/${subscriptionId}/upgrade/${upgradeOrderId}/start`, query: { charge_immediately: 'yes' } }],
+			title:
+				'Start with Charge Immediately sends charge_immediately=yes and raises an invoice for the upgrade',
+			parameters: {
+				resource: 'subscriptionUpgrade',
+				operation: 'start',
+				subscriptionId,
+				orderId: upgradeOrderId,
+				chargeImmediately: true,
+			},
+			sends: [
+				{
+					method: 'POST',
+					path: `/subscriptions/${subscriptionId}/upgrade/${upgradeOrderId}/start`,
+					query: { charge_immediately: 'yes' },
+				},
+			],
 			outputs: [{ subscription_id: subscriptionId }],
 			then: async () => {
-				expect((await subscriptionDetail(sandbox, subscriptionId)).line_items).toEqual(expect.arrayContaining([expect.objectContaining({ brick_id: addOnBrickId, quantity: 1 })]));
-				const invoices = await readBack(sandbox, { resource: 'invoice', operation: 'getManyForSubscription', subscriptionId, returnAll: true, invoiceOutput: 'raw' });
-				expect(invoices.filter((invoice) => (invoice.metadata as IDataObject | null)?.order_id === upgradeOrderId)).toHaveLength(1);
+				expect((await subscriptionDetail(sandbox, subscriptionId)).line_items).toEqual(
+					expect.arrayContaining([
+						expect.objectContaining({ brick_id: addOnBrickId, quantity: 1 }),
+					]),
+				);
+				const invoices = await readBack(sandbox, {
+					resource: 'invoice',
+					operation: 'getManyForSubscription',
+					subscriptionId,
+					returnAll: true,
+					invoiceOutput: 'raw',
+				});
+				expect(
+					invoices.filter(
+						(invoice) => (invoice.metadata as IDataObject | null)?.order_id === upgradeOrderId,
+					),
+				).toHaveLength(1);
 			},
 		},
 		{
 			title: 'Start without Charge Immediately sends charge_immediately=no',
-			parameters: { resource: 'subscriptionUpgrade', operation: 'start', subscriptionId, orderId: upgradeOrderId },
-			sends: [{ method: 'POST', path: `/subscriptions/${subscriptionId}/upgrade/${upgradeOrderId}/start`, query: { charge_immediately: 'no' } }],
+			parameters: {
+				resource: 'subscriptionUpgrade',
+				operation: 'start',
+				subscriptionId,
+				orderId: upgradeOrderId,
+			},
+			sends: [
+				{
+					method: 'POST',
+					path: `/subscriptions/${subscriptionId}/upgrade/${upgradeOrderId}/start`,
+					query: { charge_immediately: 'no' },
+				},
+			],
 			outputs: [{ subscription_id: subscriptionId }],
 		},
 		{
-			title: "Get Sign URL of an order ID the subscription does not have is the API's 404, naming Order ID and where an order's ID is found",
-			parameters: { resource: 'subscriptionUpgrade', operation: 'getSignUrl', subscriptionId, orderId: UNKNOWN_ORDER, redirectUrl: 'https://example.com/signed' },
-			sends: [{ method: 'POST', path: `/subscriptions/${subscriptionId}/upgrade/${UNKNOWN_ORDER}/sign`, status: 404, body: { redirect_url: 'https://example.com/signed' } }],
+			title:
+				"Get Sign URL of an order ID the subscription does not have is the API's 404, naming Order ID and where an order's ID is found",
+			parameters: {
+				resource: 'subscriptionUpgrade',
+				operation: 'getSignUrl',
+				subscriptionId,
+				orderId: UNKNOWN_ORDER,
+				redirectUrl: 'https://example.com/signed',
+			},
+			sends: [
+				{
+					method: 'POST',
+					path: `/subscriptions/${subscriptionId}/upgrade/${UNKNOWN_ORDER}/sign`,
+					status: 404,
+					body: { redirect_url: 'https://example.com/signed' },
+				},
+			],
 			fails: {
 				message: `ERR_NOT_FOUND: Upgrade order ${UNKNOWN_ORDER} not found for subscription ${subscriptionId}.`,
 				description:
@@ -162,22 +285,53 @@ describe('Subscription Upgrade', () => {
 	}
 
 	test('a created upgrade is in stage BUILDING, can be signed and started once, then no longer', async () => {
-		const created = await runBilling(sandbox, create({ bricksUi: { brick: [{ brickId: addOnBrickId, quantity: 3 }] } }));
+		const created = await runBilling(
+			sandbox,
+			create({ bricksUi: { brick: [{ brickId: addOnBrickId, quantity: 3 }] } }),
+		);
 		expect(created.error).toBeUndefined();
 		const orderId = String(created.json[0].order_id);
-		expect(await orderStage(sandbox, 'subscriptionUpgrade', subscriptionId, orderId)).toBe('BUILDING');
+		expect(await orderStage(sandbox, 'subscriptionUpgrade', subscriptionId, orderId)).toBe(
+			'BUILDING',
+		);
 
-		const sign = { resource: 'subscriptionUpgrade', operation: 'getSignUrl', subscriptionId, orderId, redirectUrl: 'https://example.com/x' };
+		const sign = {
+			resource: 'subscriptionUpgrade',
+			operation: 'getSignUrl',
+			subscriptionId,
+			orderId,
+			redirectUrl: 'https://example.com/x',
+		};
 		expect((await runBilling(sandbox, sign)).error).toBeUndefined();
-		expect((await runBilling(sandbox, { resource: 'subscriptionUpgrade', operation: 'start', subscriptionId, orderId })).error).toBeUndefined();
-		expect(await orderStage(sandbox, 'subscriptionUpgrade', subscriptionId, orderId)).toBe('CLOSED');
-		expect((await subscriptionDetail(sandbox, subscriptionId)).line_items).toEqual(expect.arrayContaining([expect.objectContaining({ brick_id: addOnBrickId, quantity: 3 })]));
+		expect(
+			(
+				await runBilling(sandbox, {
+					resource: 'subscriptionUpgrade',
+					operation: 'start',
+					subscriptionId,
+					orderId,
+				})
+			).error,
+		).toBeUndefined();
+		expect(await orderStage(sandbox, 'subscriptionUpgrade', subscriptionId, orderId)).toBe(
+			'CLOSED',
+		);
+		expect((await subscriptionDetail(sandbox, subscriptionId)).line_items).toEqual(
+			expect.arrayContaining([expect.objectContaining({ brick_id: addOnBrickId, quantity: 3 })]),
+		);
 
 		sandbox.clearRequests();
 		expectStageClosed(await runBilling(sandbox, sign));
 		sandbox.clearRequests();
 		// A second execution carries a new derived key: the API processes the start again and refuses it.
-		expectStageClosed(await runBilling(sandbox, { resource: 'subscriptionUpgrade', operation: 'start', subscriptionId, orderId }));
+		expectStageClosed(
+			await runBilling(sandbox, {
+				resource: 'subscriptionUpgrade',
+				operation: 'start',
+				subscriptionId,
+				orderId,
+			}),
+		);
 		expect(sandbox.requests.at(-1)?.headers['x-service-idempotent-operation-key']).toMatch(/^n8n-/);
 	});
 });

@@ -6,29 +6,37 @@
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 class AppliedWrites {
-  constructor() {
-    this.counts = new Map();
-  }
+	constructor() {
+		this.counts = new Map();
+	}
 
-  clear() {
-    this.counts.clear();
-  }
+	clear() {
+		this.counts.clear();
+	}
 
-  record(method, path, rawBody, result) {
-    if (!WRITE_METHODS.has(method) || result.replayed || result.status < 200 || result.status >= 300) return;
-    const identity = `${method} ${path} ${rawBody}`;
-    this.counts.set(identity, (this.counts.get(identity) ?? 0) + 1);
-  }
+	record(method, path, rawBody, result) {
+		if (
+			!WRITE_METHODS.has(method) ||
+			result.replayed ||
+			result.status < 200 ||
+			result.status >= 300
+		)
+			return;
+		const identity = `${method} ${path} ${rawBody}`;
+		this.counts.set(identity, (this.counts.get(identity) ?? 0) + 1);
+	}
 
-  /** Writes applied (distinct identities). */
-  get distinct() {
-    return this.counts.size;
-  }
+	/** Writes applied (distinct identities). */
+	get distinct() {
+		return this.counts.size;
+	}
 
-  /** Identities applied more than once, with their counts. */
-  doubled() {
-    return [...this.counts].filter(([, count]) => count > 1).map(([identity, count]) => ({ identity, count }));
-  }
+	/** Identities applied more than once, with their counts. */
+	doubled() {
+		return [...this.counts]
+			.filter(([, count]) => count > 1)
+			.map(([identity, count]) => ({ identity, count }));
+	}
 }
 
 module.exports = { AppliedWrites };

@@ -1,7 +1,15 @@
 // Types of the Subscription Billing API v2 sandbox (implemented in index.js, CommonJS).
 import type { InvoiceTimelineWorld } from './world/invoiceTimeline.cjs';
 
-export type FaultKind = '429' | '500' | '502' | '503' | 'drop' | 'slow' | 'truncate' | ExtraFaultKind;
+export type FaultKind =
+	| '429'
+	| '500'
+	| '502'
+	| '503'
+	| 'drop'
+	| 'slow'
+	| 'truncate'
+	| ExtraFaultKind;
 /** Only injected when listed in `kinds`: 403/409/422/504 JSON errors, 200 with HTML, 500 with an empty body. */
 export type ExtraFaultKind = '403' | '409' | '422' | '504' | 'html' | 'empty';
 
@@ -167,7 +175,10 @@ export interface Sandbox {
 	setLimits(config: LimitsConfig | null): void;
 	readonly limits: { readonly config: Required<LimitsConfig>; stats(): LimitStats };
 	/** How often each write (method, path and body as received) was applied; not replays, not errors. */
-	readonly applied: { readonly distinct: number; doubled(): Array<{ identity: string; count: number }> };
+	readonly applied: {
+		readonly distinct: number;
+		doubled(): Array<{ identity: string; count: number }>;
+	};
 	close(): Promise<void>;
 }
 
@@ -179,20 +190,55 @@ export interface WorldInvoice {
 }
 
 export interface SandboxWorld extends InvoiceTimelineWorld {
-	createCustomer(input: { name: string; external_id?: string }): { customer_id: string; name: string };
-	createSubscription(input: { customer_id: string; name?: string; status?: string }): { subscription_id: string; customer_id: string; status: string };
-	setSubscriptionStatus(input: { subscription_id: string; status: string }): { subscription_id: string; previous_status: string; status: string };
+	createCustomer(input: { name: string; external_id?: string }): {
+		customer_id: string;
+		name: string;
+	};
+	createSubscription(input: { customer_id: string; name?: string; status?: string }): {
+		subscription_id: string;
+		customer_id: string;
+		status: string;
+	};
+	setSubscriptionStatus(input: { subscription_id: string; status: string }): {
+		subscription_id: string;
+		previous_status: string;
+		status: string;
+	};
 	/** An open invoice issued now (or at issued_at), due due_in_days later (default 30). */
-	issueInvoice(input: { customer_id: string; amount?: number; issued_at?: string; due_in_days?: number }): WorldInvoice;
+	issueInvoice(input: {
+		customer_id: string;
+		amount?: number;
+		issued_at?: string;
+		due_in_days?: number;
+	}): WorldInvoice;
 	payInvoice(input: { invoice_id: string; paid_at?: string }): WorldInvoice;
 	/** Due one second ago and, when unpaid, PAST_DUE. */
 	passDueDate(input: { invoice_id: string }): WorldInvoice;
 	/** From now on the subscription's detail answers `customer: null`. */
-	nullSubscriptionCustomer(input: { subscription_id: string }): { subscription_id: string; customer: null };
+	nullSubscriptionCustomer(input: { subscription_id: string }): {
+		subscription_id: string;
+		customer: null;
+	};
 	// world/customerChanges.js
-	updateCustomer(input: { customer_id: string; name?: string; legal_name?: string | null; external_id?: string | null; address?: Record<string, string | null> | null; processor_customer_id?: string | null; tax_id?: string | null }): { customer_id: string; changed: string[] };
-	pauseSubscription(input: { subscription_id: string }): { subscription_id: string; previous_status: string; status: string };
-	resumeSubscription(input: { subscription_id: string; status?: 'ACTIVE' | 'TERMINATING' }): { subscription_id: string; previous_status: string; status: string };
+	updateCustomer(input: {
+		customer_id: string;
+		name?: string;
+		legal_name?: string | null;
+		external_id?: string | null;
+		address?: Record<string, string | null> | null;
+		processor_customer_id?: string | null;
+		tax_id?: string | null;
+	}): { customer_id: string; changed: string[] };
+	pauseSubscription(input: { subscription_id: string }): {
+		subscription_id: string;
+		previous_status: string;
+		status: string;
+	};
+	resumeSubscription(input: { subscription_id: string; status?: 'ACTIVE' | 'TERMINATING' }): {
+		subscription_id: string;
+		previous_status: string;
+		status: string;
+	};
 	/** Dates as YYYY-MM-DD, or ends_in_days / renews_in_days from today (UTC); quantity: of the first line item. */
 	updateSubscription(input: {
 		subscription_id: string;
@@ -215,60 +261,68 @@ export function startSandbox(options?: SandboxOptions): Promise<Sandbox>;
 
 /** Deployments that differ from the contract where it is silent (deployments.js): each varies one thing. */
 export type DeploymentName =
-  | 'contract'
-  | 'relative-links'
-  | 'internal-links'
-  | 'no-next-links'
-  | 'repeated-next'
-  | 'link-header'
-  | 'not-found-past-end'
-  | 'added-at-head'
-  | 'page-cap-refuse'
-  | 'page-cap-clamp'
-  | 'gateway-statuses'
-  | 'gateway-pages'
-  | 'rate-limit-http-date'
-  | 'rate-limit-no-retry-after'
-  | 'gzip'
-  | 'deflate'
-  | 'tiny-chunks'
-  | 'cut-writes'
-  | 'unknown-fields-and-offsets'
-  | 'silent';
+	| 'contract'
+	| 'relative-links'
+	| 'internal-links'
+	| 'no-next-links'
+	| 'repeated-next'
+	| 'link-header'
+	| 'not-found-past-end'
+	| 'added-at-head'
+	| 'page-cap-refuse'
+	| 'page-cap-clamp'
+	| 'gateway-statuses'
+	| 'gateway-pages'
+	| 'rate-limit-http-date'
+	| 'rate-limit-no-retry-after'
+	| 'gzip'
+	| 'deflate'
+	| 'tiny-chunks'
+	| 'cut-writes'
+	| 'unknown-fields-and-offsets'
+	| 'silent';
 
 export interface DeploymentConfig {
-  links?: 'relative' | 'internal' | 'outside' | 'none' | 'repeat';
-  internalOrigin?: string;
-  /** Paging by a Link header only: the envelope without next, previous and count. */
-  linkHeader?: boolean;
-  /** A full page always links a next page; an empty page after the first is a 404 ERR_NOT_FOUND "Invalid page". */
-  pastEnd?: 'not-found';
-  /** Lists gain a record at their head once their first page was read: a later page is the API's page one place earlier. */
-  addedAtHead?: boolean;
-  /** Pages at this offset or more are answered 404 with an HTML page, not forwarded. */
-  notFoundFrom?: number;
-  pageCap?: { size: number; over: 'refuse' | 'clamp' };
-  statuses?: 'gateway';
-  gatewayPages?: boolean;
-  rateLimit?: 'http-date' | 'none';
-  compression?: 'gzip' | 'deflate';
-  chunkBytes?: number;
-  cutWrites?: boolean;
-  decorate?: boolean;
-  silent?: boolean;
+	links?: 'relative' | 'internal' | 'outside' | 'none' | 'repeat';
+	internalOrigin?: string;
+	/** Paging by a Link header only: the envelope without next, previous and count. */
+	linkHeader?: boolean;
+	/** A full page always links a next page; an empty page after the first is a 404 ERR_NOT_FOUND "Invalid page". */
+	pastEnd?: 'not-found';
+	/** Lists gain a record at their head once their first page was read: a later page is the API's page one place earlier. */
+	addedAtHead?: boolean;
+	/** Pages at this offset or more are answered 404 with an HTML page, not forwarded. */
+	notFoundFrom?: number;
+	pageCap?: { size: number; over: 'refuse' | 'clamp' };
+	statuses?: 'gateway';
+	gatewayPages?: boolean;
+	rateLimit?: 'http-date' | 'none';
+	compression?: 'gzip' | 'deflate';
+	chunkBytes?: number;
+	cutWrites?: boolean;
+	decorate?: boolean;
+	silent?: boolean;
 }
 
 export interface Deployment {
-  readonly config: DeploymentConfig & { name: string };
-  /** http://127.0.0.1:<port>/api/v2 */
-  readonly baseUrl: string;
-  readonly origin: string;
-  /** What the client sent, in arrival order, and how the front answered ("201", "502 (not forwarded)"). */
-  readonly requests: Array<{ method: string; url: string; headers: Record<string, string | string[] | undefined>; answeredWith?: string }>;
-  openConnections(): Promise<number>;
-  clear(): void;
-  close(): Promise<void>;
+	readonly config: DeploymentConfig & { name: string };
+	/** http://127.0.0.1:<port>/api/v2 */
+	readonly baseUrl: string;
+	readonly origin: string;
+	/** What the client sent, in arrival order, and how the front answered ("201", "502 (not forwarded)"). */
+	readonly requests: Array<{
+		method: string;
+		url: string;
+		headers: Record<string, string | string[] | undefined>;
+		answeredWith?: string;
+	}>;
+	openConnections(): Promise<number>;
+	clear(): void;
+	close(): Promise<void>;
 }
 
 export const DEPLOYMENTS: Record<DeploymentName, DeploymentConfig>;
-export function startDeployment(sandbox: Sandbox, variant: DeploymentName | DeploymentConfig): Promise<Deployment>;
+export function startDeployment(
+	sandbox: Sandbox,
+	variant: DeploymentName | DeploymentConfig,
+): Promise<Deployment>;

@@ -18,87 +18,100 @@
 const { Rng } = require('./prng');
 
 function normalise(config) {
-  const c = config || {};
-  const number = (name, fallback) => {
-    const value = c[name] === undefined ? fallback : Number(c[name]);
-    if (!(value >= 0) || !Number.isFinite(value)) throw new Error(`limits.${name} must be a number of at least 0`);
-    return value;
-  };
-  const ratePerSecond = number('ratePerSecond', 0);
-  return {
-    latencyMs: number('latencyMs', 0),
-    jitterMs: number('jitterMs', 0),
-    ratePerSecond,
-    burst: Math.max(1, number('burst', ratePerSecond)),
-    maxInFlight: Math.floor(number('maxInFlight', 0)),
-    seed: c.seed === undefined ? 1 : c.seed,
-  };
+	const c = config || {};
+	const number = (name, fallback) => {
+		const value = c[name] === undefined ? fallback : Number(c[name]);
+		if (!(value >= 0) || !Number.isFinite(value))
+			throw new Error(`limits.${name} must be a number of at least 0`);
+		return value;
+	};
+	const ratePerSecond = number('ratePerSecond', 0);
+	return {
+		latencyMs: number('latencyMs', 0),
+		jitterMs: number('jitterMs', 0),
+		ratePerSecond,
+		burst: Math.max(1, number('burst', ratePerSecond)),
+		maxInFlight: Math.floor(number('maxInFlight', 0)),
+		seed: c.seed === undefined ? 1 : c.seed,
+	};
 }
 
 class Limits {
-  constructor(config) {
-    this.set(config);
-  }
+	constructor(config) {
+		this.set(config);
+	}
 
-  /** New settings; restarts the buckets, the jitter PRNG and the statistics. */
-  set(config) {
-    this.config = normalise(config);
-    this.rng = new Rng(this.config.seed, 'latency');
-    this.buckets = new Map();
-    this.inFlight = 0;
-    this.maxInFlightSeen = 0;
-    this.limited = 0;
-    this.rejectedInFlight = 0;
-  }
+	/** New settings; restarts the buckets, the jitter PRNG and the statistics. */
+	set(config) {
+		this.config = normalise(config);
+		this.rng = new Rng(this.config.seed, 'latency');
+		this.buckets = new Map();
+		this.inFlight = 0;
+		this.maxInFlightSeen = 0;
+		this.limited = 0;
+		this.rejectedInFlight = 0;
+	}
 
-  get active() {
-    const c = this.config;
-    return c.latencyMs > 0 || c.jitterMs > 0 || c.ratePerSecond > 0 || c.maxInFlight > 0;
-  }
+	get active() {
+		const c = this.config;
+		return c.latencyMs > 0 || c.jitterMs > 0 || c.ratePerSecond > 0 || c.maxInFlight > 0;
+	}
 
-  /** How long to hold the answer to one request, in ms. */
-  delayMs() {
-    const { latencyMs, jitterMs } = this.config;
-    return latencyMs + (jitterMs > 0 ? this.rng.next() * jitterMs : 0);
-  }
+	/** How long to hold the answer to one request, in ms. */
+	delayMs() {
+		const { latencyMs, jitterMs } = this.config;
+		return latencyMs + (jitterMs > 0 ? this.rng.next() * jitterMs : 0);
+	}
 
-  /** A request arrived: counts it in flight; returns the 429 to answer with, or null. */
-  arrive(apiKey, now = performance.now()) {
-    this.inFlight++;
-    this.maxInFlightSeen = Math.max(this.maxInFlightSeen, this.inFlight);
-    const { maxInFlight, ratePerSecond, burst } = this.config;
-    if (maxInFlight > 0 && this.inFlight > maxInFlight) {
-      this.rejectedInFlight++;
-      return tooMany('ERR_TOO_MANY_CONCURRENT_REQUESTS', `More than ${maxInFlight} requests in flight. Retry after the delay given in Retry-After.`, 1);
-    }
-    if (ratePerSecond <= 0) return null;
-    const key = String(apiKey ?? '');
-    const bucket = this.buckets.get(key) ?? { tokens: burst, at: now };
-    bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1000) * ratePerSecond);
-    bucket.at = now;
-    this.buckets.set(key, bucket);
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
-      return null;
-    }
-    this.limited++;
-    const seconds = Math.max(1, Math.ceil((1 - bucket.tokens) / ratePerSecond));
-    return tooMany('ERR_RATE_LIMITED', 'Too many requests. Retry after the delay given in Retry-After.', seconds);
-  }
+	/** A request arrived: counts it in flight; returns the 429 to answer with, or null. */
+	arrive(apiKey, now = performance.now()) {
+		this.inFlight++;
+		this.maxInFlightSeen = Math.max(this.maxInFlightSeen, this.inFlight);
+		const { maxInFlight, ratePerSecond, burst } = this.config;
+		if (maxInFlight > 0 && this.inFlight > maxInFlight) {
+			this.rejectedInFlight++;
+			return tooMany(
+				'ERR_TOO_MANY_CONCURRENT_REQUESTS',
+				`More than ${maxInFlight} requests in flight. Retry after the delay given in Retry-After.`,
+				1,
+			);
+		}
+		if (ratePerSecond <= 0) return null;
+		const key = String(apiKey ?? '');
+		const bucket = this.buckets.get(key) ?? { tokens: burst, at: now };
+		bucket.tokens = Math.min(burst, bucket.tokens + ((now - bucket.at) / 1000) * ratePerSecond);
+		bucket.at = now;
+		this.buckets.set(key, bucket);
+		if (bucket.tokens >= 1) {
+			bucket.tokens -= 1;
+			return null;
+		}
+		this.limited++;
+		const seconds = Math.max(1, Math.ceil((1 - bucket.tokens) / ratePerSecond));
+		return tooMany(
+			'ERR_RATE_LIMITED',
+			'Too many requests. Retry after the delay given in Retry-After.',
+			seconds,
+		);
+	}
 
-  /** The answer to a request counted by arrive() was sent (or its connection closed). */
-  leave() {
-    this.inFlight = Math.max(0, this.inFlight - 1);
-  }
+	/** The answer to a request counted by arrive() was sent (or its connection closed). */
+	leave() {
+		this.inFlight = Math.max(0, this.inFlight - 1);
+	}
 
-  stats() {
-    const { inFlight, maxInFlightSeen, limited, rejectedInFlight } = this;
-    return { inFlight, maxInFlightSeen, limited, rejectedInFlight };
-  }
+	stats() {
+		const { inFlight, maxInFlightSeen, limited, rejectedInFlight } = this;
+		return { inFlight, maxInFlightSeen, limited, rejectedInFlight };
+	}
 }
 
 function tooMany(code, message, retryAfterSeconds) {
-  return { status: 429, body: { error: { code, message } }, headers: { 'Retry-After': String(retryAfterSeconds) } };
+	return {
+		status: 429,
+		body: { error: { code, message } },
+		headers: { 'Retry-After': String(retryAfterSeconds) },
+	};
 }
 
 module.exports = { Limits };

@@ -34,7 +34,9 @@ export const resources: ResourceDefinition[] = [
 
 /** The operation picker of a resource, starting on its start operation or else the first. */
 function operationPicker(resource: ResourceDefinition): INodeProperties {
-	const options = resource.operations.map(operationOption).sort((a, b) => a.name.localeCompare(b.name));
+	const options = resource.operations
+		.map(operationOption)
+		.sort((a, b) => a.name.localeCompare(b.name));
 	const start = resource.startOperation ?? options[0].value;
 	return {
 		displayName: 'Operation',
@@ -61,7 +63,11 @@ export function nodeProperties(): INodeProperties[] {
 		},
 		...resources.map(operationPicker),
 		...toolDescriptionFields(resources),
-		...resources.flatMap((resource) => [...resourceFields(resource), ...listFields(resource), ...faultHandlingFields(resource)]),
+		...resources.flatMap((resource) => [
+			...resourceFields(resource),
+			...listFields(resource),
+			...faultHandlingFields(resource),
+		]),
 	];
 	composeFrom(properties);
 	return properties;
@@ -75,7 +81,10 @@ export function nodeProperties(): INodeProperties[] {
 export function operationSubtitle(resources: ResourceDefinition[]): string {
 	const names = Object.fromEntries(
 		resources.flatMap((resource) =>
-			resource.operations.map((operation) => [`${resource.value}.${operation.value}`, `${operation.name}: ${resource.name}`]),
+			resource.operations.map((operation) => [
+				`${resource.value}.${operation.value}`,
+				`${operation.name}: ${resource.name}`,
+			]),
 		),
 	);
 	const key = '$parameter["resource"] + "." + $parameter["operation"]';
@@ -105,21 +114,30 @@ export const executionHints: NodeHint[] = [
 export const MAX_TOOL_DESCRIPTION = 1024;
 
 const shownFor = (field: INodeProperties, resource: string, operation: string) =>
-	field.displayOptions?.show?.resource?.includes(resource) === true && field.displayOptions.show.operation?.includes(operation) === true;
+	field.displayOptions?.show?.resource?.includes(resource) === true &&
+	field.displayOptions.show.operation?.includes(operation) === true;
 
 function returned(operation: OperationDefinition): string | undefined {
 	const output = operation.output;
 	if (!output) return operation.returns;
-	return operation.kind === 'list' ? `a list of ${output.noun}s, each with ${output.simplifiedFields}` : `the ${output.noun}: ${output.simplifiedFields}`;
+	return operation.kind === 'list'
+		? `a list of ${output.noun}s, each with ${output.simplifiedFields}`
+		: `the ${output.noun}: ${output.simplifiedFields}`;
 }
 
 /**
  * What an AI model is told about the operation as a tool: what it does, what it returns, which IDs it
  * needs and which operation finds each, all from the operation's own definition and fields.
  */
-export function toolDescription(resource: ResourceDefinition, operation: OperationDefinition): string {
+export function toolDescription(
+	resource: ResourceDefinition,
+	operation: OperationDefinition,
+): string {
 	const ids = resourceFields(resource).flatMap((field) => {
-		const source = field.type === 'resourceLocator' && shownFor(field, resource.value, operation.value) ? idSource(field.name) : undefined;
+		const source =
+			field.type === 'resourceLocator' && shownFor(field, resource.value, operation.value)
+				? idSource(field.name)
+				: undefined;
 		return source ? [source.text] : [];
 	});
 	const returns = returned(operation);
@@ -146,8 +164,11 @@ export function toolDescriptionFields(resources: ResourceDefinition[]): INodePro
 				type: 'string',
 				default: toolDescription(resource, operation),
 				typeOptions: { rows: 4 },
-				description: 'What the AI model is told about this tool: by default what the operation does, what it returns and where its IDs come from',
-				displayOptions: { show: { '@tool': [true], resource: [resource.value], operation: [operation.value] } },
+				description:
+					'What the AI model is told about this tool: by default what the operation does, what it returns and where its IDs come from',
+				displayOptions: {
+					show: { '@tool': [true], resource: [resource.value], operation: [operation.value] },
+				},
 			}),
 		),
 	);

@@ -38,7 +38,11 @@ export function showFor(resource: string, operation: string[]): IDisplayOptions 
 }
 
 /** The Output choice (Simplified / Raw / Selected Fields) for operations of one resource returning large objects. */
-function outputFields(resource: string, operation: string[], output: OutputDefinition): INodeProperties[] {
+function outputFields(
+	resource: string,
+	operation: string[],
+	output: OutputDefinition,
+): INodeProperties[] {
 	const names = output.parameters;
 	const show = { resource: [resource], operation };
 	return [
@@ -47,7 +51,11 @@ function outputFields(resource: string, operation: string[], output: OutputDefin
 			name: names.output,
 			type: 'options',
 			options: [
-				{ name: 'Simplified', value: 'simplified', description: `Only the fields people act on: ${output.simplifiedFields}` },
+				{
+					name: 'Simplified',
+					value: 'simplified',
+					description: `Only the fields people act on: ${output.simplifiedFields}`,
+				},
 				{ name: 'Raw', value: 'raw', description: 'Everything the API returns' },
 				{ name: 'Selected Fields', value: 'selected', description: 'Only the fields you name' },
 			],
@@ -69,7 +77,11 @@ function outputFields(resource: string, operation: string[], output: OutputDefin
 
 /** The resource's fields, with an Output / Fields pair for each kind of result its operations return. */
 export function resourceFields(resource: ResourceDefinition): INodeProperties[] {
-	const outputs = [...new Set(resource.operations.flatMap((operation) => (operation.output ? [operation.output] : [])))];
+	const outputs = [
+		...new Set(
+			resource.operations.flatMap((operation) => (operation.output ? [operation.output] : [])),
+		),
+	];
 	const outputParameters = outputs.flatMap((output) =>
 		outputFields(
 			resource.value,
@@ -81,7 +93,9 @@ export function resourceFields(resource: ResourceDefinition): INodeProperties[] 
 		),
 	);
 	const at = resource.fields.indexOf(OUTPUT_PARAMETERS);
-	const fields = resource.fields.filter((field): field is INodeProperties => field !== OUTPUT_PARAMETERS);
+	const fields = resource.fields.filter(
+		(field): field is INodeProperties => field !== OUTPUT_PARAMETERS,
+	);
 	fields.splice(at === -1 ? fields.length : at, 0, ...outputParameters);
 	return fields;
 }
@@ -148,19 +162,37 @@ export function operationOption(definition: OperationDefinition): INodePropertyO
 		...(definition.builderHint ? { builderHint: definition.builderHint } : {}),
 		routing: {
 			request: { method: definition.method, url: definition.path },
-			send: { paginate: true, preSend: [keepComposed, ...deferFailures([fillPathParameters, ...preSendSteps(definition)])] },
-			operations: { pagination: perform(definition.kind, shape, isPaged(definition), definition.lookup, definition.upsert, definition.again) },
+			send: {
+				paginate: true,
+				preSend: [
+					keepComposed,
+					...deferFailures([fillPathParameters, ...preSendSteps(definition)]),
+				],
+			},
+			operations: {
+				pagination: perform(
+					definition.kind,
+					shape,
+					isPaged(definition),
+					definition.lookup,
+					definition.upsert,
+					definition.again,
+				),
+			},
 		},
 	};
 }
 
 function operationsOfKind(resource: ResourceDefinition, kinds: OperationKind[]): string[] {
-	return resource.operations.filter((operation) => kinds.includes(operation.kind)).map((operation) => operation.value);
+	return resource.operations
+		.filter((operation) => kinds.includes(operation.kind))
+		.map((operation) => operation.value);
 }
 
 const RETURN_ALL_HINTS = {
 	paged: `Return All follows every page (${MAX_PAGE_SIZE} results a request); on very large lists it can take a while and produce many items`,
-	whole: 'The API sends this list whole, in one answer (it takes no paging parameters); Return All keeps every entry, Limit only the first ones',
+	whole:
+		'The API sends this list whole, in one answer (it takes no paging parameters); Return All keeps every entry, Limit only the first ones',
 };
 
 /** Return All (its hint says how the list is read) / Limit for every list operation of the resource. */
@@ -169,7 +201,12 @@ export function listFields(resource: ResourceDefinition): INodeProperties[] {
 	const operation = lists.map((list) => list.value);
 	if (operation.length === 0) return [];
 	const returnAll = (['paged', 'whole'] as const)
-		.map((reading) => ({ reading, operation: lists.filter((list) => isPaged(list) === (reading === 'paged')).map((list) => list.value) }))
+		.map((reading) => ({
+			reading,
+			operation: lists
+				.filter((list) => isPaged(list) === (reading === 'paged'))
+				.map((list) => list.value),
+		}))
 		.filter((group) => group.operation.length > 0)
 		.map(
 			(group): INodeProperties => ({
@@ -203,7 +240,7 @@ const retryOptions: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 0, maxValue: 10 },
 		default: 4,
-		hint: "Settings → Retry On Fail comes on top: n8n runs the whole node again, and each run retries each request up to this many times",
+		hint: 'Settings → Retry On Fail comes on top: n8n runs the whole node again, and each run retries each request up to this many times',
 		description:
 			"How often this node repeats one request after rate limiting (429), a server error (5xx), a timeout or a dropped connection, before the item fails. n8n's Settings → Retry On Fail comes on top: once the node has failed it runs the node again for every item, and each of those tries retries up to this many times again.",
 	},
@@ -243,16 +280,19 @@ const idempotencyOptions: INodeProperties[] = [
 			{
 				name: 'Custom Key',
 				value: 'custom',
-				description: 'A key you give, such as an order ID: the API applies one write per key, however often and in whatever execution it is sent',
+				description:
+					'A key you give, such as an order ID: the API applies one write per key, however often and in whatever execution it is sent',
 			},
 			{
 				name: 'Off',
 				value: 'off',
-				description: 'No key: this node repeats a write only when it provably did not reach the API, but Settings → Retry On Fail sends it again even when the API applied it',
+				description:
+					'No key: this node repeats a write only when it provably did not reach the API, but Settings → Retry On Fail sends it again even when the API applied it',
 			},
 		],
 		default: 'derived',
-		description: 'Whether writes carry the X-SERVICE-IDEMPOTENT-OPERATION-KEY header, with which the API recognises a repeated request and applies it once',
+		description:
+			'Whether writes carry the X-SERVICE-IDEMPOTENT-OPERATION-KEY header, with which the API recognises a repeated request and applies it once',
 	},
 	{
 		displayName: 'Idempotency Key',

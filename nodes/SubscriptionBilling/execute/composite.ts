@@ -47,9 +47,15 @@ export interface Upsert {
 export type UpsertAction = 'created' | 'updated';
 
 /** How a write of the upsert is keyed: `update` says it is the update (a custom key keys the create). */
-export type WriteKey = (request: IHttpRequestOptions, write: 'create' | 'update') => string | undefined;
+export type WriteKey = (
+	request: IHttpRequestOptions,
+	write: 'create' | 'update',
+) => string | undefined;
 
-function matchFieldOf(ctx: IExecuteSingleFunctions | IExecutePaginationFunctions, upsert: Upsert): MatchField {
+function matchFieldOf(
+	ctx: IExecuteSingleFunctions | IExecutePaginationFunctions,
+	upsert: Upsert,
+): MatchField {
 	const chosen = ctx.getNodeParameter(upsert.matchBy, upsert.matchFields[0].parameter);
 	return upsert.matchFields.find((match) => match.parameter === chosen) ?? upsert.matchFields[0];
 }
@@ -60,33 +66,63 @@ export function matchValueCheck(upsert: Upsert): PreSendAction {
 		const match = matchFieldOf(this, upsert);
 		const value = ((requestOptions.body ?? {}) as IDataObject)[match.field];
 		if (isMissing(value) || (typeof value === 'string' && value.trim() === '')) {
-			throw invalidInput(this, match.label, `is empty: Create or Update finds the ${upsert.noun} by it, so nothing can be matched without it`);
+			throw invalidInput(
+				this,
+				match.label,
+				`is empty: Create or Update finds the ${upsert.noun} by it, so nothing can be matched without it`,
+			);
 		}
 		return requestOptions;
 	};
 }
 
 /** One search for the match value: the record found, or undefined; more than one fails naming them. */
-async function findMatch(session: Session, base: IHttpRequestOptions, upsert: Upsert, match: MatchField, value: string): Promise<IDataObject | undefined> {
-	const request: IHttpRequestOptions = { ...base, method: 'POST', url: upsert.searchPath, qs: { limit: 2 }, body: { [match.field]: value } };
-	const page = (await sendWithRetries({ ...session, safeToRepeat: true }, request)) as { results?: unknown; count?: unknown } | null;
+async function findMatch(
+	session: Session,
+	base: IHttpRequestOptions,
+	upsert: Upsert,
+	match: MatchField,
+	value: string,
+): Promise<IDataObject | undefined> {
+	const request: IHttpRequestOptions = {
+		...base,
+		method: 'POST',
+		url: upsert.searchPath,
+		qs: { limit: 2 },
+		body: { [match.field]: value },
+	};
+	const page = (await sendWithRetries({ ...session, safeToRepeat: true }, request)) as {
+		results?: unknown;
+		count?: unknown;
+	} | null;
 	const results = Array.isArray(page?.results) ? (page.results as IDataObject[]) : [];
 	// The search matches exactly; an entry that does not carry the value is not this record.
 	const matching = results.filter((record) => record?.[match.field] === value);
 	const counted = typeof page?.count === 'number' ? page.count : matching.length;
 	if (matching.length <= 1 && counted <= 1) return matching[0];
 	const ids = matching.map((record) => quoted(record[upsert.idField])).join(', ');
-	throw new NodeOperationError(session.node, `${match.label} in item ${session.itemIndex}: ${Math.max(counted, matching.length)} ${upsert.noun}s have the ${match.label} ${quoted(value)}`, {
-		itemIndex: session.itemIndex,
-		description: `Create or Update changes one ${upsert.noun}, and the API has several with this ${match.label} (${ids}${counted > matching.length ? ', …' : ''}). Nothing was written. Give each ${upsert.noun} its own ${match.label}, or change one of them with Update.`,
-	});
+	throw new NodeOperationError(
+		session.node,
+		`${match.label} in item ${session.itemIndex}: ${Math.max(counted, matching.length)} ${upsert.noun}s have the ${match.label} ${quoted(value)}`,
+		{
+			itemIndex: session.itemIndex,
+			description: `Create or Update changes one ${upsert.noun}, and the API has several with this ${match.label} (${ids}${counted > matching.length ? ', …' : ''}). Nothing was written. Give each ${upsert.noun} its own ${match.label}, or change one of them with Update.`,
+		},
+	);
 }
 
-async function write(session: Session, request: IHttpRequestOptions, key: string | undefined): Promise<IDataObject> {
+async function write(
+	session: Session,
+	request: IHttpRequestOptions,
+	key: string | undefined,
+): Promise<IDataObject> {
 	const headers = { ...request.headers };
 	delete headers[IDEMPOTENCY_HEADER];
 	if (key) headers[IDEMPOTENCY_HEADER] = key;
-	return (await sendWithRetries({ ...session, safeToRepeat: key !== undefined }, { ...request, headers })) as IDataObject;
+	return (await sendWithRetries(
+		{ ...session, safeToRepeat: key !== undefined },
+		{ ...request, headers },
+	)) as IDataObject;
 }
 
 /** Refusals a create can meet when the record was made meanwhile (the API refuses a second customer of the same name). */
@@ -101,7 +137,10 @@ interface Done {
 }
 
 /** Per run (the engine's execute data): the items seen, and the last Create or Update of each match value. */
-const runs = new WeakMap<object, { items: Set<number>; last: Map<string, Promise<Done | undefined>> }>();
+const runs = new WeakMap<
+	object,
+	{ items: Set<number>; last: Map<string, Promise<Done | undefined>> }
+>();
 
 /**
  * The item's turn among the items of its run with the same match value: they go one after
@@ -109,7 +148,11 @@ const runs = new WeakMap<object, { items: Set<number>; last: Map<string, Promise
  * creates the record and the next update it instead of each finding nothing and creating one.
  * `previous`: what the one before left (undefined when it failed, or there was none).
  */
-function turnOf(ctx: IExecutePaginationFunctions, itemIndex: number, matchValue: string): { previous: Promise<Done | undefined>; leave: (done?: Done) => void } {
+function turnOf(
+	ctx: IExecutePaginationFunctions,
+	itemIndex: number,
+	matchValue: string,
+): { previous: Promise<Done | undefined>; leave: (done?: Done) => void } {
 	const executeData = ctx.getExecuteData() as object | undefined;
 	let leave: (done?: Done) => void = () => undefined;
 	const mine = new Promise<Done | undefined>((resolve) => (leave = resolve));
@@ -148,17 +191,32 @@ export async function createOrUpdate(
 	const value = String(body[match.field]);
 	const turn = turnOf(ctx, session.itemIndex, `${match.field} ${value}`);
 	let key: string | undefined;
-	const update = async (found: IDataObject, after?: string): Promise<{ record: IDataObject; action: UpsertAction }> => {
-		const changes = Object.fromEntries(Object.entries(body).filter(([field]) => field !== match.field));
-		const path = upsert.updatePath.replace('{id}', encodeURIComponent(String(found[upsert.idField])));
-		const request: IHttpRequestOptions = { ...create, method: 'PATCH', url: path, qs: {}, body: changes };
+	const update = async (
+		found: IDataObject,
+		after?: string,
+	): Promise<{ record: IDataObject; action: UpsertAction }> => {
+		const changes = Object.fromEntries(
+			Object.entries(body).filter(([field]) => field !== match.field),
+		);
+		const path = upsert.updatePath.replace(
+			'{id}',
+			encodeURIComponent(String(found[upsert.idField])),
+		);
+		const request: IHttpRequestOptions = {
+			...create,
+			method: 'PATCH',
+			url: path,
+			qs: {},
+			body: changes,
+		};
 		key = keyFor(request, 'update');
 		if (key && after) key = deriveIdempotencyKey({ customKey: `${key} after ${after}` }, request);
 		return { record: await write(session, request, key), action: 'updated' };
 	};
 	const createOrUpdateOnce = async (): Promise<{ record: IDataObject; action: UpsertAction }> => {
 		const before = await turn.previous;
-		if (before && before.record[upsert.idField] !== undefined) return await update(before.record, before.key);
+		if (before && before.record[upsert.idField] !== undefined)
+			return await update(before.record, before.key);
 		const found = await findMatch(session, create, upsert, match, value);
 		if (found) return await update(found);
 		try {
@@ -196,7 +254,10 @@ export interface ListLookup {
 	noun: string;
 }
 
-function wantedId(ctx: IExecuteSingleFunctions | IExecutePaginationFunctions, lookup: ListLookup): unknown {
+function wantedId(
+	ctx: IExecuteSingleFunctions | IExecutePaginationFunctions,
+	lookup: ListLookup,
+): unknown {
 	return ctx.getNodeParameter(lookup.parameter, undefined, { extractValue: true });
 }
 
@@ -210,7 +271,12 @@ export function lookupIdCheck(lookup: ListLookup): PreSendAction {
 }
 
 /** The first result whose ID matches, read page by page; fails naming what was read when none does. */
-export async function findInList(ctx: IExecutePaginationFunctions, session: Session, first: IHttpRequestOptions, lookup: ListLookup): Promise<IDataObject> {
+export async function findInList(
+	ctx: IExecutePaginationFunctions,
+	session: Session,
+	first: IHttpRequestOptions,
+	lookup: ListLookup,
+): Promise<IDataObject> {
 	const id = String(wantedId(ctx, lookup));
 	let found: IDataObject | undefined;
 	let read = 0;
@@ -222,8 +288,12 @@ export async function findInList(ctx: IExecutePaginationFunctions, session: Sess
 		return found ? 'stop' : 'next';
 	});
 	if (found) return found;
-	throw new NodeOperationError(session.node, `${lookup.label} in item ${session.itemIndex}: no ${lookup.noun} has the ID ${quoted(id)}`, {
-		itemIndex: session.itemIndex,
-		description: `The API has no get by ID for a ${lookup.noun}, so the node read the whole list: ${read} ${lookup.noun}s in ${requests} request(s) of up to ${MAX_PAGE_SIZE}. Check the ID, and that the credential's environment is the one the ${lookup.noun} belongs to.`,
-	});
+	throw new NodeOperationError(
+		session.node,
+		`${lookup.label} in item ${session.itemIndex}: no ${lookup.noun} has the ID ${quoted(id)}`,
+		{
+			itemIndex: session.itemIndex,
+			description: `The API has no get by ID for a ${lookup.noun}, so the node read the whole list: ${read} ${lookup.noun}s in ${requests} request(s) of up to ${MAX_PAGE_SIZE}. Check the ID, and that the credential's environment is the one the ${lookup.noun} belongs to.`,
+		},
+	);
 }

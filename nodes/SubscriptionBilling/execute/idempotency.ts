@@ -19,7 +19,8 @@ export interface KeyScope {
  * keys.
  */
 export function executionIdentity(ctx: IExecutePaginationFunctions): string {
-	const context = typeof ctx.getExecutionContext === 'function' ? ctx.getExecutionContext() : undefined;
+	const context =
+		typeof ctx.getExecutionContext === 'function' ? ctx.getExecutionContext() : undefined;
 	if (context && typeof context.establishedAt === 'number') {
 		const { establishedAt, source, triggerNode, parentExecutionId } = context;
 		return `context ${establishedAt} ${source} ${triggerNode?.name ?? ''} ${parentExecutionId ?? ''}`;
@@ -34,7 +35,9 @@ export function executionIdentity(ctx: IExecutePaginationFunctions): string {
  */
 function runIndexOf(ctx: IExecutePaginationFunctions): number {
 	const carried = (ctx as { runIndex?: unknown }).runIndex;
-	return typeof carried === 'number' ? carried : Number(ctx.getWorkflowDataProxy(ctx.getItemIndex()).$runIndex);
+	return typeof carried === 'number'
+		? carried
+		: Number(ctx.getWorkflowDataProxy(ctx.getItemIndex()).$runIndex);
 }
 
 /** `node`: the context's node, as the caller already has it (getNode() copies the node each time). */
@@ -55,9 +58,13 @@ export function keyScope(ctx: IExecutePaginationFunctions, node: INode): KeyScop
  * so a write asked for again is applied again. A custom key as the scope keys a second write of the
  * operation it was given for (see perform's idempotencyKeyFor).
  */
-export function deriveIdempotencyKey(scope: KeyScope | { customKey: string }, options: Pick<IHttpRequestOptions, 'method' | 'url' | 'qs' | 'body'>): string {
+export function deriveIdempotencyKey(
+	scope: KeyScope | { customKey: string },
+	options: Pick<IHttpRequestOptions, 'method' | 'url' | 'qs' | 'body'>,
+): string {
 	const { qs } = options;
-	const hasQuery = qs !== undefined && qs !== null && typeof qs === 'object' && Object.keys(qs).length > 0;
+	const hasQuery =
+		qs !== undefined && qs !== null && typeof qs === 'object' && Object.keys(qs).length > 0;
 	const request = `${(options.method ?? 'GET').toUpperCase()} ${options.url}${hasQuery ? `?${stableJson(qs)}` : ''} ${stableJson(options.body)}`;
 	return 'n8n-' + hash(`${stableJson(scope)}\n${request}`);
 }
@@ -79,7 +86,9 @@ function stableJson(value: unknown): string {
 	if (value && typeof value === 'object') {
 		const entries = Object.keys(value as object)
 			.sort()
-			.map((key) => `${JSON.stringify(key)}:${stableJson((value as Record<string, unknown>)[key])}`);
+			.map(
+				(key) => `${JSON.stringify(key)}:${stableJson((value as Record<string, unknown>)[key])}`,
+			);
 		return `{${entries.join(',')}}`;
 	}
 	return JSON.stringify(value) ?? 'null';

@@ -59,12 +59,15 @@ export function undocumentedPath(path: string, output: OutputDefinition): string
 	let parent = `${/^[aeiou]/i.test(output.noun) ? 'an' : 'a'} ${output.noun}`;
 	for (const [index, segment] of segments.entries()) {
 		const node = Object.prototype.hasOwnProperty.call(tree, segment) ? tree[segment] : undefined;
-		if (node === undefined) return `${quoted(path)} is not a field of ${parent} (its fields: ${Object.keys(tree).join(', ')})`;
+		if (node === undefined)
+			return `${quoted(path)} is not a field of ${parent} (its fields: ${Object.keys(tree).join(', ')})`;
 		const rest = segments.length - index - 1;
 		if (node === 'any' || rest === 0) return undefined;
 		const reached = segments.slice(0, index + 1).join('.');
-		if (node === 'list') return `${quoted(path)}: ${reached} is a list, which is selected whole (${reached})`;
-		if (node === true) return `${quoted(path)}: ${reached} is a single value, with no fields inside`;
+		if (node === 'list')
+			return `${quoted(path)}: ${reached} is a list, which is selected whole (${reached})`;
+		if (node === true)
+			return `${quoted(path)}: ${reached} is a single value, with no fields inside`;
 		tree = node;
 		parent = reached;
 	}
@@ -77,7 +80,13 @@ export function selectedFieldsCheck(output: OutputDefinition): PreSendAction {
 		const names = output.parameters;
 		if (this.getNodeParameter(names.output, 'simplified') !== 'selected') return requestOptions;
 		const paths = selectedPaths(this.getNodeParameter(names.fields, ''));
-		if (paths.length === 0) throw invalidSetting(this, names.fields, 'Fields', `is empty: name the ${output.noun} fields to return, e.g. ${output.example}`);
+		if (paths.length === 0)
+			throw invalidSetting(
+				this,
+				names.fields,
+				'Fields',
+				`is empty: name the ${output.noun} fields to return, e.g. ${output.example}`,
+			);
 		for (const path of paths) {
 			const problem = undocumentedPath(path, output);
 			if (problem) throw invalidSetting(this, names.fields, 'Fields', problem);
@@ -88,7 +97,10 @@ export function selectedFieldsCheck(output: OutputDefinition): PreSendAction {
 
 function pick(result: IDataObject, segments: string[]): unknown {
 	return segments.reduce<unknown>(
-		(value, key) => (value && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject)[key] : undefined),
+		(value, key) =>
+			value && typeof value === 'object' && !Array.isArray(value)
+				? (value as IDataObject)[key]
+				: undefined,
 		result,
 	);
 }
@@ -105,11 +117,18 @@ function selectFields(result: IDataObject, paths: string[]): IDataObject {
 		const segments = path.split('.');
 		let target = selected;
 		for (const segment of segments.slice(0, -1)) {
-			if (target[segment] === undefined || target[segment] === null || typeof target[segment] !== 'object') target[segment] = {};
+			if (
+				target[segment] === undefined ||
+				target[segment] === null ||
+				typeof target[segment] !== 'object'
+			)
+				target[segment] = {};
 			target = target[segment] as IDataObject;
 		}
 		const value = pick(result, segments);
-		target[segments[segments.length - 1]] = (value === undefined ? null : value) as IDataObject[string];
+		target[segments[segments.length - 1]] = (
+			value === undefined ? null : value
+		) as IDataObject[string];
 	}
 	return selected;
 }
@@ -141,15 +160,31 @@ export function deletedShaper(apiField: string, parameter: string): Shaper {
 export function writtenShaper(fields: string[]): Shaper {
 	return function (this: IExecutePaginationFunctions, request: IHttpRequestOptions) {
 		const body = (request.body ?? {}) as IDataObject;
-		const written = Object.fromEntries(fields.filter((field) => body[field] !== undefined).map((field) => [field, body[field]]));
+		const written = Object.fromEntries(
+			fields.filter((field) => body[field] !== undefined).map((field) => [field, body[field]]),
+		);
 		return (result) => ({ ...result, ...written });
 	};
 }
 
 /** The fields the contract documents for each result that Output → Selected Fields applies to. */
-const address: FieldTree = { line_1: true, line_2: true, city: true, region: true, zip: true, country: true };
+const address: FieldTree = {
+	line_1: true,
+	line_2: true,
+	city: true,
+	region: true,
+	zip: true,
+	country: true,
+};
 
-const person: FieldTree = { person_id: true, first_name: true, last_name: true, email: true, role: true, preferred_name: true };
+const person: FieldTree = {
+	person_id: true,
+	first_name: true,
+	last_name: true,
+	email: true,
+	role: true,
+	preferred_name: true,
+};
 
 const CUSTOMER_FIELDS: FieldTree = {
 	customer_id: true,
@@ -222,7 +257,8 @@ const SUBSCRIPTION_FIELDS: FieldTree = {
 export const customerOutput: OutputDefinition = {
 	noun: 'customer',
 	simplify: simplifyCustomer,
-	simplifiedFields: 'ID, names, external and processor IDs, tax ID, country, the number of subscriptions in any status (all_subscriptions_count), and the number and IDs of the active ones',
+	simplifiedFields:
+		'ID, names, external and processor IDs, tax ID, country, the number of subscriptions in any status (all_subscriptions_count), and the number and IDs of the active ones',
 	documented: CUSTOMER_FIELDS,
 	example: 'customer_id, name, address.city',
 	parameters: { output: 'customerOutput', fields: 'customerFields' },
@@ -258,7 +294,9 @@ type Source = IDataObject | null | undefined;
 /** The object at `key`, or undefined when the API sent none (null, a missing key, not an object). */
 function objectAt(source: Source, key: string): IDataObject | undefined {
 	const value = source?.[key];
-	return value && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : undefined;
+	return value && typeof value === 'object' && !Array.isArray(value)
+		? (value as IDataObject)
+		: undefined;
 }
 
 /** `fields` of `source` under the same names, null where missing. */
@@ -283,7 +321,16 @@ function currentPause(pauses: unknown, now = Date.now()): IDataObject | null {
 export function simplifySubscription(subscription: IDataObject): IDataObject {
 	const customer = objectAt(subscription, 'customer');
 	return {
-		...keep(subscription, ['subscription_id', 'status', 'stage', 'starts_at', 'ends_at', 'renews_at', 'terminates_at', 'auto_renews']),
+		...keep(subscription, [
+			'subscription_id',
+			'status',
+			'stage',
+			'starts_at',
+			'ends_at',
+			'renews_at',
+			'terminates_at',
+			'auto_renews',
+		]),
 		renewal_total_cents: subscription.renewal_total ?? null,
 		...keep(subscription, ['grand_total', 'currency', 'billing_frequency']),
 		customer_id: customer?.customer_id ?? null,
@@ -314,7 +361,14 @@ export function simplifyCustomer(customer: IDataObject): IDataObject {
 	const subscriptions = (Array.isArray(listed) ? listed : []) as IDataObject[];
 	const active = subscriptions.filter((entry) => entry?.status === 'ACTIVE');
 	return {
-		...keep(customer, ['customer_id', 'name', 'legal_name', 'external_id', 'processor_customer_id', 'tax_id']),
+		...keep(customer, [
+			'customer_id',
+			'name',
+			'legal_name',
+			'external_id',
+			'processor_customer_id',
+			'tax_id',
+		]),
 		country: objectAt(customer, 'address')?.country ?? null,
 		all_subscriptions_count: subscriptions.length,
 		active_subscriptions_count: active.length,

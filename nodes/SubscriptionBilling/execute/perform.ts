@@ -24,7 +24,13 @@ import {
 } from './runOutcome';
 import { unknownIdStep } from '../shared/idChecks';
 import { invalidInput, invalidSetting, quoted } from '../shared/invalidInput';
-import { findInList, type ListLookup, createOrUpdate, type Upsert, type WriteKey } from './composite';
+import {
+	findInList,
+	type ListLookup,
+	createOrUpdate,
+	type Upsert,
+	type WriteKey,
+} from './composite';
 import { collectPages } from '../shared/pagination';
 import { DEFAULT_MAX_CONCURRENT, MAX_CONCURRENT_LIMIT } from '../shared/rateBudget';
 import { DEFAULT_RETRY, type RetrySettings } from '../shared/retry';
@@ -37,7 +43,10 @@ export type OperationKind = 'read' | 'write' | 'list';
  * Prepares, once per input item, how each API result becomes the item's JSON (e.g. a delete's
  * `{deleted: true}`, or the chosen output mode).
  */
-export type Shaper = (this: IExecutePaginationFunctions, request: IHttpRequestOptions) => (result: IDataObject) => IDataObject;
+export type Shaper = (
+	this: IExecutePaginationFunctions,
+	request: IHttpRequestOptions,
+) => (result: IDataObject) => IDataObject;
 
 interface FaultHandling {
 	maxRetries?: number;
@@ -48,26 +57,60 @@ interface FaultHandling {
 	maxRequestTime?: number;
 }
 
-function retrySettings(ctx: IExecutePaginationFunctions, faultHandling: FaultHandling): RetrySettings {
+function retrySettings(
+	ctx: IExecutePaginationFunctions,
+	faultHandling: FaultHandling,
+): RetrySettings {
 	const maxRetries = faultHandling.maxRetries ?? DEFAULT_RETRY.maxRetries;
 	const initialDelayMs = faultHandling.retryDelay ?? DEFAULT_RETRY.initialDelayMs;
 	if (!Number.isInteger(maxRetries) || maxRetries < 0 || maxRetries > 10)
-		throw invalidSetting(ctx, 'faultHandling.maxRetries', 'Max Retries', `${quoted(maxRetries)} is not a whole number from 0 to 10`);
-	if (typeof initialDelayMs !== 'number' || !(initialDelayMs >= 0) || !Number.isFinite(initialDelayMs))
-		throw invalidSetting(ctx, 'faultHandling.retryDelay', 'Retry Delay (Milliseconds)', `${quoted(initialDelayMs)} is not a number of milliseconds of at least 0`);
+		throw invalidSetting(
+			ctx,
+			'faultHandling.maxRetries',
+			'Max Retries',
+			`${quoted(maxRetries)} is not a whole number from 0 to 10`,
+		);
+	if (
+		typeof initialDelayMs !== 'number' ||
+		!(initialDelayMs >= 0) ||
+		!Number.isFinite(initialDelayMs)
+	)
+		throw invalidSetting(
+			ctx,
+			'faultHandling.retryDelay',
+			'Retry Delay (Milliseconds)',
+			`${quoted(initialDelayMs)} is not a number of milliseconds of at least 0`,
+		);
 	const totalSeconds = faultHandling.maxRequestTime ?? DEFAULT_RETRY.totalTimeoutMs / 1000;
 	if (typeof totalSeconds !== 'number' || !(totalSeconds > 0) || !Number.isFinite(totalSeconds))
-		throw invalidSetting(ctx, 'faultHandling.maxRequestTime', 'Max Time per Request (Seconds)', `${quoted(totalSeconds)} is not a number of seconds greater than 0`);
+		throw invalidSetting(
+			ctx,
+			'faultHandling.maxRequestTime',
+			'Max Time per Request (Seconds)',
+			`${quoted(totalSeconds)} is not a number of seconds greater than 0`,
+		);
 	// n8n always puts a timeout on the request (300 s when Request Options has none): read the user's own.
 	const { timeout } = ctx.getNodeParameter('requestOptions', {}) as { timeout?: unknown };
-	const attemptTimeoutMs = typeof timeout === 'number' && timeout > 0 ? timeout : DEFAULT_RETRY.attemptTimeoutMs;
-	return { ...DEFAULT_RETRY, maxRetries, initialDelayMs, attemptTimeoutMs, totalTimeoutMs: totalSeconds * 1000 };
+	const attemptTimeoutMs =
+		typeof timeout === 'number' && timeout > 0 ? timeout : DEFAULT_RETRY.attemptTimeoutMs;
+	return {
+		...DEFAULT_RETRY,
+		maxRetries,
+		initialDelayMs,
+		attemptTimeoutMs,
+		totalTimeoutMs: totalSeconds * 1000,
+	};
 }
 
 function maxConcurrent(ctx: IExecutePaginationFunctions, faultHandling: FaultHandling): number {
 	const value = faultHandling.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT;
 	if (!Number.isInteger(value) || value < 1 || value > MAX_CONCURRENT_LIMIT)
-		throw invalidSetting(ctx, 'faultHandling.maxConcurrentRequests', 'Max Concurrent Requests', `${quoted(value)} is not a whole number from 1 to ${MAX_CONCURRENT_LIMIT}`);
+		throw invalidSetting(
+			ctx,
+			'faultHandling.maxConcurrentRequests',
+			'Max Concurrent Requests',
+			`${quoted(value)} is not a whole number from 1 to ${MAX_CONCURRENT_LIMIT}`,
+		);
 	return value;
 }
 
@@ -76,19 +119,31 @@ function maxConcurrent(ctx: IExecutePaginationFunctions, faultHandling: FaultHan
  * Update's update), which a custom key, given for the operation's first write, keys by a key
  * derived from it and the request.
  */
-function idempotencyKeyFor(ctx: IExecutePaginationFunctions, node: INode, faultHandling: FaultHandling, options: IHttpRequestOptions, second = false): string | undefined {
+function idempotencyKeyFor(
+	ctx: IExecutePaginationFunctions,
+	node: INode,
+	faultHandling: FaultHandling,
+	options: IHttpRequestOptions,
+	second = false,
+): string | undefined {
 	const mode = faultHandling.idempotency ?? 'derived';
 	if (mode === 'off') return undefined;
 	if (mode === 'derived') return deriveIdempotencyKey(keyScope(ctx, node), options);
 	const key = String(faultHandling.idempotencyKey ?? '').trim();
-	if (key === '' || key.length > 255) throw invalidInput(ctx, 'Idempotency Key', key === '' ? 'is empty' : `is ${key.length} characters long, at most 255 are allowed`);
+	if (key === '' || key.length > 255)
+		throw invalidInput(
+			ctx,
+			'Idempotency Key',
+			key === '' ? 'is empty' : `is ${key.length} characters long, at most 255 are allowed`,
+		);
 	return second ? deriveIdempotencyKey({ customKey: key }, options) : key;
 }
 
 async function listLimit(ctx: IExecutePaginationFunctions): Promise<number> {
 	if (ctx.getNodeParameter('returnAll', false) as boolean) return Infinity;
 	const limit = ctx.getNodeParameter('limit', 50) as number;
-	if (!Number.isInteger(limit) || limit < 1) throw invalidInput(ctx, 'Limit', `${quoted(limit)} is not a whole number of at least 1`);
+	if (!Number.isInteger(limit) || limit < 1)
+		throw invalidInput(ctx, 'Limit', `${quoted(limit)} is not a whole number of at least 1`);
 	return limit;
 }
 
@@ -121,7 +176,14 @@ interface Prepared {
  * shared by every resource. Without Continue On Fail, the items of a run go through one gate
  * (runGate.ts): nothing is sent until every item has passed its checks.
  */
-export function perform(kind: OperationKind, shape?: Shaper, paged = false, lookup?: ListLookup, upsert?: Upsert, again?: Again) {
+export function perform(
+	kind: OperationKind,
+	shape?: Shaper,
+	paged = false,
+	lookup?: ListLookup,
+	upsert?: Upsert,
+	again?: Again,
+) {
 	return async function (
 		this: IExecutePaginationFunctions,
 		requestData: DeclarativeRestApiSettings.ResultOptions,
@@ -155,8 +217,12 @@ export function perform(kind: OperationKind, shape?: Shaper, paged = false, look
 			const pairedItem = { item: itemIndex };
 			return results.map((json) => ({ json, pairedItem }));
 		} catch (error) {
-			const nextStep = prepared && (again?.madeBefore(error, prepared.options) ?? unknownIdStep(this, error, prepared.options));
-			if (nextStep && (error instanceof NodeApiError || error instanceof NodeOperationError)) error.description = withSentence(error.description, nextStep);
+			const nextStep =
+				prepared &&
+				(again?.madeBefore(error, prepared.options) ??
+					unknownIdStep(this, error, prepared.options));
+			if (nextStep && (error instanceof NodeApiError || error instanceof NodeOperationError))
+				error.description = withSentence(error.description, nextStep);
 			if (this.continueOnFail()) return [errorItem(error, itemIndex)];
 			if (gate && wasNotSent(error)) {
 				gate.record(itemIndex, 'notSent');
@@ -170,13 +236,23 @@ export function perform(kind: OperationKind, shape?: Shaper, paged = false, look
 			gate.record(itemIndex, 'failed', nodeError);
 			await gate.whenSettled();
 			// n8n shows the error of the run's first failed item: it speaks for the others.
-			if (gate.itemsWith('failed')[0] === itemIndex) failedRun(nodeError, gate, itemIndex, kind === 'write' ? (again?.applied ?? APPLIED_AGAIN) : undefined);
+			if (gate.itemsWith('failed')[0] === itemIndex)
+				failedRun(
+					nodeError,
+					gate,
+					itemIndex,
+					kind === 'write' ? (again?.applied ?? APPLIED_AGAIN) : undefined,
+				);
 			throw nodeError;
 		}
 	};
 
 	/** The checks of another item of the run, made by the first before n8n starts it (batching, in runGate.ts). */
-	async function checkItem(this: void, ctx: IExecutePaginationFunctions, options: IHttpRequestOptions): Promise<unknown> {
+	async function checkItem(
+		this: void,
+		ctx: IExecutePaginationFunctions,
+		options: IHttpRequestOptions,
+	): Promise<unknown> {
 		try {
 			await prepare.call(ctx, options, ctx.getItemIndex());
 			return undefined;
@@ -195,9 +271,11 @@ export function perform(kind: OperationKind, shape?: Shaper, paged = false, look
 		const faultHandling = this.getNodeParameter('faultHandling', {}) as FaultHandling;
 		const credentials = await runCredentials(this);
 		options.baseURL = apiBaseUrl(node, credentialBaseUrl(credentials), itemIndex);
-		const idempotencyKey = kind === 'write' ? idempotencyKeyFor(this, node, faultHandling, options) : undefined;
+		const idempotencyKey =
+			kind === 'write' ? idempotencyKeyFor(this, node, faultHandling, options) : undefined;
 		// Create or Update keys each of its writes when it sends it; the check above refused a bad custom key before anything is sent.
-		if (idempotencyKey && !upsert) options.headers = { ...options.headers, [IDEMPOTENCY_HEADER]: idempotencyKey };
+		if (idempotencyKey && !upsert)
+			options.headers = { ...options.headers, [IDEMPOTENCY_HEADER]: idempotencyKey };
 		const session: Session = {
 			ctx: this,
 			node,
@@ -212,7 +290,11 @@ export function perform(kind: OperationKind, shape?: Shaper, paged = false, look
 	}
 
 	/** Sends the item's requests; gives the item's output, shaped. */
-	async function send(this: IExecutePaginationFunctions, { options, session, limit }: Prepared, gate: RunGate | undefined): Promise<IDataObject[]> {
+	async function send(
+		this: IExecutePaginationFunctions,
+		{ options, session, limit }: Prepared,
+		gate: RunGate | undefined,
+	): Promise<IDataObject[]> {
 		if (gate) session.mayStart = () => gate.mayStart();
 		// A single write that failed for good fails its item: the run stops sending. A read may still
 		// recover (a refused page size), and so may Create or Update (a create refused, then an update).
@@ -221,7 +303,8 @@ export function perform(kind: OperationKind, shape?: Shaper, paged = false, look
 		if (upsert) {
 			const node = this.getNode();
 			const faultHandling = this.getNodeParameter('faultHandling', {}) as FaultHandling;
-			const keyFor: WriteKey = (request, write) => idempotencyKeyFor(this, node, faultHandling, request, write === 'update');
+			const keyFor: WriteKey = (request, write) =>
+				idempotencyKeyFor(this, node, faultHandling, request, write === 'update');
 			const { record, action } = await createOrUpdate(this, session, options, upsert, keyFor);
 			return [{ ...shapeResult(record), action }];
 		}

@@ -60,7 +60,8 @@ export class RunGate {
 
 	/** Records the checks of the items n8n has not started yet, made ahead by the first item. */
 	checkedAhead(failures: Map<number, unknown>): void {
-		for (const [itemIndex, failure] of failures) if (!this.checks.has(itemIndex)) this.checks.set(itemIndex, failure);
+		for (const [itemIndex, failure] of failures)
+			if (!this.checks.has(itemIndex)) this.checks.set(itemIndex, failure);
 		this.checkedBeforeStart = true;
 	}
 
@@ -75,7 +76,9 @@ export class RunGate {
 	/** The items whose checks failed, by index, with their errors. */
 	invalidItems(): Array<[number, unknown]> {
 		if (this.invalid) return this.invalid;
-		const invalid = [...this.checks].filter(([, failure]) => failure !== undefined).sort(([a], [b]) => a - b);
+		const invalid = [...this.checks]
+			.filter(([, failure]) => failure !== undefined)
+			.sort(([a], [b]) => a - b);
 		if (this.checks.size === this.size) this.invalid = invalid;
 		return invalid;
 	}
@@ -136,9 +139,14 @@ const gates = new WeakMap<object, RunGate>();
  * or Continue On Fail, where every item gets its own result). The items of a run share the
  * engine's execute data.
  */
-export function runGateOf(ctx: IExecutePaginationFunctions, itemIndex: number): RunGate | undefined {
+export function runGateOf(
+	ctx: IExecutePaginationFunctions,
+	itemIndex: number,
+): RunGate | undefined {
 	if (ctx.continueOnFail()) return undefined;
-	const executeData = ctx.getExecuteData() as { data?: Record<string, unknown[][] | undefined> } | undefined;
+	const executeData = ctx.getExecuteData() as
+		| { data?: Record<string, unknown[][] | undefined> }
+		| undefined;
 	const inputs = executeData?.data;
 	const items = inputs?.main?.[0] ?? inputs?.ai_tool?.[0];
 	if (!executeData || !Array.isArray(items) || items.length < 2) return undefined;
@@ -166,7 +174,9 @@ interface BatchSettings {
 }
 
 function batchSettings(ctx: IExecuteSingleFunctions): BatchSettings {
-	const { batching } = ctx.getNodeParameter('requestOptions', {}) as { batching?: { batch?: { batchSize?: number; batchInterval?: number } } };
+	const { batching } = ctx.getNodeParameter('requestOptions', {}) as {
+		batching?: { batch?: { batchSize?: number; batchInterval?: number } };
+	};
 	return { size: batching?.batch?.batchSize ?? 0, interval: batching?.batch?.batchInterval ?? 0 };
 }
 
@@ -194,7 +204,11 @@ const gateSettings = new WeakMap<RunGate, BatchSettings>();
  * When the items could not be checked ahead: the gate held every item until the last batch had
  * been checked; the items then keep the same spacing from there.
  */
-export async function waitForBatch(ctx: IExecutePaginationFunctions, itemIndex: number, gate: RunGate): Promise<void> {
+export async function waitForBatch(
+	ctx: IExecutePaginationFunctions,
+	itemIndex: number,
+	gate: RunGate,
+): Promise<void> {
 	let settings = gateSettings.get(gate);
 	if (!settings) gateSettings.set(gate, (settings = batchSettings(ctx)));
 	const { size, interval } = settings;
@@ -214,9 +228,17 @@ export function composeFrom(properties: INodeProperties[]): void {
 const composedFirst = new WeakMap<object, IHttpRequestOptions>();
 
 /** The first preSend step: keeps the first item's request as RoutingNode composed it when the run is checked ahead. */
-export const keepComposed: PreSendAction = async function (this: IExecuteSingleFunctions, options: IHttpRequestOptions) {
+export const keepComposed: PreSendAction = async function (
+	this: IExecuteSingleFunctions,
+	options: IHttpRequestOptions,
+) {
 	const executeData = this.getExecuteData();
-	if (this.getItemIndex() === 0 && executeData && checksAhead(batchSettings(this), runSize(executeData))) composedFirst.set(executeData, deepCopy(options));
+	if (
+		this.getItemIndex() === 0 &&
+		executeData &&
+		checksAhead(batchSettings(this), runSize(executeData))
+	)
+		composedFirst.set(executeData, deepCopy(options));
 	return options;
 };
 
@@ -239,9 +261,17 @@ interface Routed {
 function shown(property: INodeProperties, parameters: INodeParameters): boolean | undefined {
 	const { show = {}, hide = {}, ...other } = property.displayOptions ?? {};
 	const names = [...Object.keys(show), ...Object.keys(hide)];
-	if (Object.keys(other).length > 0 || names.some((name) => name.startsWith('@') || name.startsWith('/'))) return undefined;
-	const has = (values: unknown[] | undefined, name: string) => (values ?? []).includes(parameters[name]);
-	return Object.entries(show).every(([name, values]) => has(values, name)) && !Object.entries(hide).some(([name, values]) => has(values, name));
+	if (
+		Object.keys(other).length > 0 ||
+		names.some((name) => name.startsWith('@') || name.startsWith('/'))
+	)
+		return undefined;
+	const has = (values: unknown[] | undefined, name: string) =>
+		(values ?? []).includes(parameters[name]);
+	return (
+		Object.entries(show).every(([name, values]) => has(values, name)) &&
+		!Object.entries(hide).some(([name, values]) => has(values, name))
+	);
 }
 
 const routing = new WeakMap<INodeProperties, boolean>();
@@ -260,22 +290,40 @@ function routes(property: INodeProperties): boolean {
  * The parameters RoutingNode sends for these parameter values, or undefined where its routing
  * uses what this composition does not (a computed value or field name, a list of values).
  */
-function routedParameters(properties: INodeProperties[], parameters: INodeParameters, values: unknown, base = ''): Routed[] | undefined {
+function routedParameters(
+	properties: INodeProperties[],
+	parameters: INodeParameters,
+	values: unknown,
+	base = '',
+): Routed[] | undefined {
 	const routed: Routed[] = [];
 	for (const property of properties) {
 		if (!routes(property)) continue;
-		const isShown = base === '' ? shown(property, parameters) : property.displayOptions === undefined ? true : undefined;
+		const isShown =
+			base === ''
+				? shown(property, parameters)
+				: property.displayOptions === undefined
+					? true
+					: undefined;
 		if (isShown === undefined) return undefined;
 		if (!isShown) continue;
 		const path = `${base}${property.name}`;
 		const send = property.routing?.send;
 		if (send?.property !== undefined) {
 			if (send.value !== undefined || String(send.property).startsWith('=')) return undefined;
-			routed.push({ path, property, to: send.type === 'query' ? 'qs' : 'body', field: String(send.property), dotted: send.propertyInDotNotation !== false });
+			routed.push({
+				path,
+				property,
+				to: send.type === 'query' ? 'qs' : 'body',
+				field: String(send.property),
+				dotted: send.propertyInDotNotation !== false,
+			});
 		}
 		if (property.type === 'collection') {
 			const present = (values as IDataObject | undefined)?.[property.name];
-			const options = (property.options as INodeProperties[]).filter((option) => present && typeof present === 'object' && option.name in present);
+			const options = (property.options as INodeProperties[]).filter(
+				(option) => present && typeof present === 'object' && option.name in present,
+			);
 			const inner = routedParameters(options, parameters, present, `${path}.`);
 			if (!inner) return undefined;
 			routed.push(...inner);
@@ -296,32 +344,56 @@ function put(target: IDataObject, field: string, dotted: boolean, value: unknown
 	at[path[path.length - 1]] = value as IDataObject[string];
 }
 
-function compose(ctx: IExecuteSingleFunctions, routed: Routed[], first: IHttpRequestOptions): IHttpRequestOptions {
+function compose(
+	ctx: IExecuteSingleFunctions,
+	routed: Routed[],
+	first: IHttpRequestOptions,
+): IHttpRequestOptions {
 	const body: IDataObject = {};
 	const qs: IDataObject = {};
 	for (const { path, property, to, field, dotted } of routed) {
 		const extractValue = property.extractValue !== undefined || property.type === 'resourceLocator';
-		put(to === 'qs' ? qs : body, field, dotted, ctx.getNodeParameter(path, undefined, { extractValue }));
+		put(
+			to === 'qs' ? qs : body,
+			field,
+			dotted,
+			ctx.getNodeParameter(path, undefined, { extractValue }),
+		);
 	}
 	return { ...first, headers: { ...first.headers }, body, qs };
 }
 
 function same(a: unknown, b: unknown): boolean {
 	if (a === b) return true;
-	if (!a || !b || typeof a !== 'object' || typeof b !== 'object' || Array.isArray(a) !== Array.isArray(b)) return false;
+	if (
+		!a ||
+		!b ||
+		typeof a !== 'object' ||
+		typeof b !== 'object' ||
+		Array.isArray(a) !== Array.isArray(b)
+	)
+		return false;
 	const keys = Object.keys(a);
 	if (keys.length !== Object.keys(b).length) return false;
 	return keys.every((key) => key in b && same((a as IDataObject)[key], (b as IDataObject)[key]));
 }
 
 /** The context of another item of the run: n8n's item contexts resolve parameters and input for their `itemIndex`. */
-function itemContext(ctx: IExecutePaginationFunctions, itemIndex: number): IExecutePaginationFunctions | undefined {
-	const other = Object.create(ctx, { itemIndex: { value: itemIndex } }) as IExecutePaginationFunctions;
+function itemContext(
+	ctx: IExecutePaginationFunctions,
+	itemIndex: number,
+): IExecutePaginationFunctions | undefined {
+	const other = Object.create(ctx, {
+		itemIndex: { value: itemIndex },
+	}) as IExecutePaginationFunctions;
 	return other.getItemIndex() === itemIndex ? other : undefined;
 }
 
 /** An item's checks on its request: the preSend steps, then the request step's own (perform.ts); the failure, if any. */
-export type ItemCheck = (ctx: IExecutePaginationFunctions, options: IHttpRequestOptions) => Promise<unknown>;
+export type ItemCheck = (
+	ctx: IExecutePaginationFunctions,
+	options: IHttpRequestOptions,
+) => Promise<unknown>;
 
 /**
  * Run by the first item of a spaced run: checks every other item before n8n starts it, and gives
@@ -342,7 +414,8 @@ export function checkAhead(
 	const routed = routedParameters(nodeProperties, node.parameters, node.parameters);
 	if (!routed || !itemContext(ctx, 0)) return undefined;
 	const asComposed = compose(ctx, routed, first);
-	if (!same(asComposed.body, first.body ?? {}) || !same(asComposed.qs, first.qs ?? {})) return undefined;
+	if (!same(asComposed.body, first.body ?? {}) || !same(asComposed.qs, first.qs ?? {}))
+		return undefined;
 	return checkEvery(gate, routed, first, requestData, check, ctx);
 }
 

@@ -40,11 +40,16 @@ function messageOf(error: unknown): string {
  * The error of a run stopped before sending because some of its items did not pass their checks.
  * A problem said alike for several items (a setting's, which names no item) is said once.
  */
-export function invalidRun(node: INode, invalid: Array<[number, unknown]>, size: number): NodeOperationError {
+export function invalidRun(
+	node: INode,
+	invalid: Array<[number, unknown]>,
+	size: number,
+): NodeOperationError {
 	const problems = [...new Set(invalid.map(([, error]) => messageOf(error)))];
 	const [first] = problems;
 	const others = invalid.filter(([, error]) => messageOf(error) !== first).map(([index]) => index);
-	const message = others.length === 0 ? first : `${first} (and ${others.length} more invalid: ${items(others)})`;
+	const message =
+		others.length === 0 ? first : `${first} (and ${others.length} more invalid: ${items(others)})`;
 	const listed = problems.slice(0, LISTED);
 	if (problems.length > LISTED) listed.push(`… ${problems.length - LISTED} more`);
 	const which = problems.length === 1 ? '' : ` Invalid: ${listed.join('; ')}.`;
@@ -55,11 +60,14 @@ export function invalidRun(node: INode, invalid: Array<[number, unknown]>, size:
 }
 
 /** What running the node again does to the items a failed run applied: the same writes are applied again. */
-export const APPLIED_AGAIN = (count: number) => `running the node again applies ${count === 1 ? 'it' : 'them'} again`;
+export const APPLIED_AGAIN = (count: number) =>
+	`running the node again applies ${count === 1 ? 'it' : 'them'} again`;
 
 /** The run's other failed items with their reasons: "items 3, 5 failed too (item 3: ERR_…; item 5: …)". */
 function alsoFailed(gate: RunGate, others: readonly number[]): string {
-	const reasons = others.slice(0, LISTED).map((index) => `item ${index}: ${messageOf(gate.reasonOf(index))}`);
+	const reasons = others
+		.slice(0, LISTED)
+		.map((index) => `item ${index}: ${messageOf(gate.reasonOf(index))}`);
 	if (others.length > LISTED) reasons.push(`… ${others.length - LISTED} more`);
 	return `${items(others)} failed too (${reasons.join('; ')})`;
 }
@@ -70,10 +78,16 @@ function alsoFailed(gate: RunGate, others: readonly number[]): string {
  * (`again`: what running the node again does to an applied item), which items were applied and
  * which not sent.
  */
-export function failedRun(error: NodeApiError | NodeOperationError, gate: RunGate, failedIndex: number, again?: (count: number) => string): void {
+export function failedRun(
+	error: NodeApiError | NodeOperationError,
+	gate: RunGate,
+	failedIndex: number,
+	again?: (count: number) => string,
+): void {
 	const others = gate.itemsWith('failed').filter((index) => index !== failedIndex);
 	if (others.length > 0) {
-		const shown = others.length > LISTED ? `${itemList(others.slice(0, LISTED))}, …` : itemList(others);
+		const shown =
+			others.length > LISTED ? `${itemList(others.slice(0, LISTED))}, …` : itemList(others);
 		error.message = `${error.message} (and ${others.length} more failed: ${others.length === 1 ? 'item' : 'items'} ${shown})`;
 	}
 	const applied = gate.itemsWith('applied');
@@ -85,7 +99,9 @@ export function failedRun(error: NodeApiError | NodeOperationError, gate: RunGat
 				? `${items(applied)} ${applied.length === 1 ? 'was' : 'were'} applied by the API (${again(applied.length)})`
 				: 'no other item was applied',
 		others.length > 0 ? alsoFailed(gate, others) : undefined,
-		again !== undefined && notSent.length > 0 ? `${items(notSent)} ${notSent.length === 1 ? 'was' : 'were'} not sent` : undefined,
+		again !== undefined && notSent.length > 0
+			? `${items(notSent)} ${notSent.length === 1 ? 'was' : 'were'} not sent`
+			: undefined,
 	].filter((part): part is string => part !== undefined);
 	if (parts.length === 0) return;
 	error.description = withSentence(
@@ -108,13 +124,17 @@ export function withSentence(description: string | null | undefined, sentence: s
 export function notSentAlone(node: INode, itemIndex: number): NodeOperationError {
 	return new NodeOperationError(node, `Item ${itemIndex} was not sent`, {
 		itemIndex,
-		description: 'The run stopped sending after a request failed, and no item reported the failure. Nothing is lost silently: run the node again.',
+		description:
+			'The run stopped sending after a request failed, and no item reported the failure. Nothing is lost silently: run the node again.',
 	});
 }
 
 /** Whether the request was held back (the run had failed) before anything of it was sent. */
 export function wasNotSent(error: unknown): boolean {
-	return error instanceof NotSentError || (error as { cause?: unknown } | undefined)?.cause instanceof NotSentError;
+	return (
+		error instanceof NotSentError ||
+		(error as { cause?: unknown } | undefined)?.cause instanceof NotSentError
+	);
 }
 
 /**
@@ -122,9 +142,18 @@ export function wasNotSent(error: unknown): boolean {
  * ("Details: …") and still shows the description, so it would be said twice: the message carries
  * it instead (which also gives an agent reading only the message what to check).
  */
-export function failure(ctx: IExecuteSingleFunctions | IExecutePaginationFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+export function failure(
+	ctx: IExecuteSingleFunctions | IExecutePaginationFunctions,
+	error: unknown,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
 	const nodeError = asNodeError(ctx.getNode(), error, itemIndex);
-	if (!runAsTool(ctx) || !nodeError.description || nodeError.message.includes(nodeError.description)) return nodeError;
+	if (
+		!runAsTool(ctx) ||
+		!nodeError.description ||
+		nodeError.message.includes(nodeError.description)
+	)
+		return nodeError;
 	nodeError.message = `${nodeError.message.replace(/\.?$/, '.')} ${nodeError.description}`;
 	nodeError.description = null;
 	return nodeError;
@@ -161,7 +190,10 @@ const DEFERRED = '__subscriptionBillingCheckFailed';
 export function deferFailures(steps: PreSendAction[]): PreSendAction[] {
 	return steps.map(
 		(step) =>
-			async function (this: IExecuteSingleFunctions, options: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+			async function (
+				this: IExecuteSingleFunctions,
+				options: IHttpRequestOptions,
+			): Promise<IHttpRequestOptions> {
 				if (DEFERRED in options) return options;
 				try {
 					return await step.call(this, options);

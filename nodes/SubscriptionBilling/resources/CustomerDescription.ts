@@ -1,22 +1,45 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { requireAnyField, validateFields, omitEmptyFields, type FieldRule } from '../execute/bodyRules';
+import {
+	requireAnyField,
+	validateFields,
+	omitEmptyFields,
+	type FieldRule,
+} from '../execute/bodyRules';
 import { OUTPUT_PARAMETERS, showFor, type ResourceDefinition } from '../editor/resource';
-import { type ListLookup, matchValueCheck, type MatchField, type Upsert } from '../execute/composite';
+import {
+	type ListLookup,
+	matchValueCheck,
+	type MatchField,
+	type Upsert,
+} from '../execute/composite';
 import { MAX_PAGE_SIZE } from '../shared/constants';
 import { customerOutput } from '../execute/output';
 import { customerIdField } from '../shared/idFields';
 
 /** The customer's body fields, each said once: its check (API field, label as the editor shows it) and its parameter. */
 const customerBody: Array<{ rule: FieldRule; parameter: string; description?: string }> = [
-	{ rule: { field: 'name', label: 'Name', type: 'string' }, parameter: 'name', description: 'Name of the customer; names are unique' },
-	{ rule: { field: 'legal_name', label: 'Legal Name', type: 'string' }, parameter: 'legalName', description: 'Used as the buyer name on invoices' },
+	{
+		rule: { field: 'name', label: 'Name', type: 'string' },
+		parameter: 'name',
+		description: 'Name of the customer; names are unique',
+	},
+	{
+		rule: { field: 'legal_name', label: 'Legal Name', type: 'string' },
+		parameter: 'legalName',
+		description: 'Used as the buyer name on invoices',
+	},
 	{
 		rule: { field: 'external_id', label: 'External ID', type: 'string', maxLength: 255 },
 		parameter: 'externalId',
 		description: 'Your own ID for the customer, at most 255 characters',
 	},
 	{
-		rule: { field: 'processor_customer_id', label: 'Processor Customer ID', type: 'string', maxLength: 255 },
+		rule: {
+			field: 'processor_customer_id',
+			label: 'Processor Customer ID',
+			type: 'string',
+			maxLength: 255,
+		},
 		parameter: 'processorCustomerId',
 		description: 'ID of the customer at the card payment processor, at most 255 characters',
 	},
@@ -52,7 +75,11 @@ const addressField: INodeProperties = {
 	})),
 };
 
-function bodyField({ rule, parameter, description }: (typeof customerBody)[number]): INodeProperties {
+function bodyField({
+	rule,
+	parameter,
+	description,
+}: (typeof customerBody)[number]): INodeProperties {
 	if (rule.type === 'object') return addressField;
 	return {
 		displayName: rule.label,
@@ -70,18 +97,30 @@ const customerOptionalFields: INodeProperties[] = customerBody
 	.map(bodyField)
 	.sort((a, b) => a.displayName.localeCompare(b.displayName));
 
-const customerNameField = (required: boolean): INodeProperties => ({ ...bodyField(customerBody[0]), required });
+const customerNameField = (required: boolean): INodeProperties => ({
+	...bodyField(customerBody[0]),
+	required,
+});
 
 const show = (...operation: string[]) => showFor('customer', operation);
 
-const byId: ListLookup = { parameter: 'customerId', label: customerIdField.displayName, field: 'customer_id', noun: 'customer' };
+const byId: ListLookup = {
+	parameter: 'customerId',
+	label: customerIdField.displayName,
+	field: 'customer_id',
+	noun: 'customer',
+};
 
 /** A create needs the name. */
 const createRules = [{ ...customerBodyRules[0], required: true }, ...customerBodyRules.slice(1)];
 
 const matchFields: MatchField[] = [
 	{ parameter: 'externalId', label: 'External ID', field: 'external_id' },
-	{ parameter: 'processorCustomerId', label: 'Processor Customer ID', field: 'processor_customer_id' },
+	{
+		parameter: 'processorCustomerId',
+		label: 'Processor Customer ID',
+		field: 'processor_customer_id',
+	},
 ];
 
 const upsert: Upsert = {
@@ -95,7 +134,8 @@ const upsert: Upsert = {
 
 /** Create or Update: the match field on its own, the other fields as for Create. */
 function upsertFields(): INodeProperties[] {
-	const optional = (match: MatchField) => customerOptionalFields.filter((field) => field.name !== match.parameter);
+	const optional = (match: MatchField) =>
+		customerOptionalFields.filter((field) => field.name !== match.parameter);
 	return [
 		{
 			displayName: 'Match By',
@@ -104,17 +144,31 @@ function upsertFields(): INodeProperties[] {
 			noDataExpression: true,
 			options: [
 				{ name: 'External ID', value: 'externalId', description: 'Your own ID for the customer' },
-				{ name: 'Processor Customer ID', value: 'processorCustomerId', description: 'The ID of the customer at the card payment processor' },
+				{
+					name: 'Processor Customer ID',
+					value: 'processorCustomerId',
+					description: 'The ID of the customer at the card payment processor',
+				},
 			],
 			default: 'externalId',
-			description: 'The field that tells whether the customer exists: one Search by it, then a create or an update of the customer found',
+			description:
+				'The field that tells whether the customer exists: one Search by it, then a create or an update of the customer found',
 			displayOptions: show('upsert'),
 		},
 		...matchFields.flatMap((match): INodeProperties[] => {
-			const field = customerOptionalFields.find((candidate) => candidate.name === match.parameter) as INodeProperties;
-			const onlyFor = { show: { resource: ['customer'], operation: ['upsert'], matchBy: [match.parameter] } };
+			const field = customerOptionalFields.find(
+				(candidate) => candidate.name === match.parameter,
+			) as INodeProperties;
+			const onlyFor = {
+				show: { resource: ['customer'], operation: ['upsert'], matchBy: [match.parameter] },
+			};
 			return [
-				{ ...field, required: true, description: `${field.description}; the customer with this value is updated, or created when there is none`, displayOptions: onlyFor },
+				{
+					...field,
+					required: true,
+					description: `${field.description}; the customer with this value is updated, or created when there is none`,
+					displayOptions: onlyFor,
+				},
 				{
 					displayName: 'Additional Fields',
 					name: 'additionalFields',
@@ -158,7 +212,9 @@ const fields: ResourceDefinition['fields'] = [
 		default: {},
 		displayOptions: show('update'),
 		description: 'Only the fields given are changed',
-		options: [customerNameField(false), ...customerOptionalFields].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+		options: [customerNameField(false), ...customerOptionalFields].sort((a, b) =>
+			a.displayName.localeCompare(b.displayName),
+		),
 	},
 	{
 		displayName: 'Search Fields',
@@ -213,10 +269,7 @@ export const customerResource: ResourceDefinition = {
 			path: '/customers',
 			kind: 'write',
 			output: customerOutput,
-			preSend: [
-				omitEmptyFields,
-				validateFields(createRules),
-			],
+			preSend: [omitEmptyFields, validateFields(createRules)],
 		},
 		{
 			name: 'Create or Update',
@@ -224,25 +277,25 @@ export const customerResource: ResourceDefinition = {
 			action: 'Create or update a customer',
 			description: 'Create a new record, or update the current one if it already exists (upsert)',
 			builderHint: {
-				propertyHint: 'The onboarding step: finds the customer by its External ID (your own ID) or Processor Customer ID, updates it when found and creates it otherwise; output has action created or updated',
+				propertyHint:
+					'The onboarding step: finds the customer by its External ID (your own ID) or Processor Customer ID, updates it when found and creates it otherwise; output has action created or updated',
 			},
 			method: 'POST',
 			path: '/customers',
 			kind: 'write',
 			upsert,
 			output: customerOutput,
-			preSend: [
-				omitEmptyFields,
-				matchValueCheck(upsert),
-				validateFields(createRules),
-			],
+			preSend: [omitEmptyFields, matchValueCheck(upsert), validateFields(createRules)],
 		},
 		{
 			name: 'Get',
 			value: 'get',
 			action: 'Get a customer',
 			description: `Find a customer by its ID in the customer list (the API has no get by ID): one request per ${MAX_PAGE_SIZE} customers listed before it`,
-			builderHint: { propertyHint: 'Needs the customer_id from an earlier node; to find a customer by your own ID use Search with External ID, one request' },
+			builderHint: {
+				propertyHint:
+					'Needs the customer_id from an earlier node; to find a customer by your own ID use Search with External ID, one request',
+			},
 			method: 'GET',
 			path: '/customers',
 			kind: 'read',
@@ -259,13 +312,16 @@ export const customerResource: ResourceDefinition = {
 			kind: 'list',
 			paged: true,
 			output: customerOutput,
-			},
+		},
 		{
 			name: 'Search',
 			value: 'search',
 			action: 'Search customers',
 			description: 'Find customers by part of the name, by external ID or by processor customer ID',
-			builderHint: { propertyHint: 'Finds customers by External ID (your own ID), Name or Processor Customer ID in one request; give at least one Search Field' },
+			builderHint: {
+				propertyHint:
+					'Finds customers by External ID (your own ID), Name or Processor Customer ID in one request; give at least one Search Field',
+			},
 			method: 'POST',
 			path: '/customers/search',
 			kind: 'list',
@@ -292,7 +348,11 @@ export const customerResource: ResourceDefinition = {
 			path: '/customers/{customerId}',
 			kind: 'write',
 			output: customerOutput,
-			preSend: [omitEmptyFields, requireAnyField(customerBodyRules, 'Update Fields'), validateFields(customerBodyRules)],
+			preSend: [
+				omitEmptyFields,
+				requireAnyField(customerBodyRules, 'Update Fields'),
+				validateFields(customerBodyRules),
+			],
 		},
 	],
 };

@@ -9,10 +9,14 @@ import { stringListInput } from './inputs/stringList';
 
 const show = (...operation: string[]) => showFor('invoice', operation);
 
-const invoiceNumbers = stringListInput('invoiceNumbers', 'Invoice Numbers', 'invoice_numbers', 'Invoice Number', 'Only invoices with these numbers', [
-	'INV-0001',
-	'INV-0002',
-]);
+const invoiceNumbers = stringListInput(
+	'invoiceNumbers',
+	'Invoice Numbers',
+	'invoice_numbers',
+	'Invoice Number',
+	'Only invoices with these numbers',
+	['INV-0001', 'INV-0002'],
+);
 const invoiceIds = stringListInput(
 	'invoiceIds',
 	'Invoice IDs',
@@ -23,7 +27,11 @@ const invoiceIds = stringListInput(
 	UUID,
 );
 
-function sortOption(values: Array<[string, string]>, defaultValue: string, description: string): INodeProperties {
+function sortOption(
+	values: Array<[string, string]>,
+	defaultValue: string,
+	description: string,
+): INodeProperties {
 	return {
 		displayName: 'Sort',
 		name: 'ordering',
@@ -126,7 +134,7 @@ export const invoiceResource: ResourceDefinition = {
 			kind: 'list',
 			paged: true,
 			output: invoiceOutput,
-			},
+		},
 		{
 			name: 'Get Many for Subscription',
 			value: 'getManyForSubscription',
@@ -137,7 +145,7 @@ export const invoiceResource: ResourceDefinition = {
 			kind: 'list',
 			paged: true,
 			output: invoiceOutput,
-			},
+		},
 		{
 			name: 'Search',
 			value: 'search',
@@ -151,7 +159,14 @@ export const invoiceResource: ResourceDefinition = {
 			preSend: [
 				structuredInputStep(invoiceNumbers),
 				structuredInputStep(invoiceIds),
-				validateFields([{ field: 'customer_id', label: customerIdField.displayName, type: 'string', required: true }]),
+				validateFields([
+					{
+						field: 'customer_id',
+						label: customerIdField.displayName,
+						type: 'string',
+						required: true,
+					},
+				]),
 			],
 		},
 	],

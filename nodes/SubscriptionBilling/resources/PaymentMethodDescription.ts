@@ -14,7 +14,8 @@ const fields: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. pm_1234',
-		description: "ID of the payment method at the card payment processor; it must be attached to the subscription's customer",
+		description:
+			"ID of the payment method at the card payment processor; it must be attached to the subscription's customer",
 		displayOptions: show('setDefault'),
 		routing: { send: { type: 'body', property: 'payment_method_id' } },
 	},
@@ -30,7 +31,8 @@ export const paymentMethodResource: ResourceDefinition = {
 			value: 'getDefault',
 			action: 'Get the default payment method',
 			description: "Get the default payment method of the subscription's customer",
-			returns: 'the payment method: payment_method_id, is_default, type (card or us_bank_account), and the card\'s brand and last4 or the bank account\'s details',
+			returns:
+				"the payment method: payment_method_id, is_default, type (card or us_bank_account), and the card's brand and last4 or the bank account's details",
 			method: 'GET',
 			path: '/subscriptions/{subscriptionId}/payment-methods/default',
 			kind: 'read',
@@ -40,7 +42,8 @@ export const paymentMethodResource: ResourceDefinition = {
 			value: 'getMany',
 			action: 'Get many payment methods',
 			description: "List the cards and bank accounts of the subscription's customer",
-			returns: 'the payment methods, each with payment_method_id, is_default, type (card or us_bank_account), and the card\'s brand and last4 or the bank account\'s details',
+			returns:
+				"the payment methods, each with payment_method_id, is_default, type (card or us_bank_account), and the card's brand and last4 or the bank account's details",
 			method: 'GET',
 			path: '/subscriptions/{subscriptionId}/payment-methods',
 			kind: 'list',
@@ -55,14 +58,25 @@ export const paymentMethodResource: ResourceDefinition = {
 			method: 'PUT',
 			path: '/subscriptions/{subscriptionId}/payment-methods/default',
 			kind: 'write',
-			preSend: [validateFields([{ field: 'payment_method_id', label: 'Payment Method ID', type: 'string', required: true }])],
+			preSend: [
+				validateFields([
+					{
+						field: 'payment_method_id',
+						label: 'Payment Method ID',
+						type: 'string',
+						required: true,
+					},
+				]),
+			],
 		},
 		{
 			name: 'Set Up',
 			value: 'setUp',
 			action: 'Set up a payment method',
-			description: "Start adding a payment method: returns the processor's client secret and publishable key for a checkout form",
-			returns: 'processor_account_id, client_secret, publishable_key and customer_session_client_secret',
+			description:
+				"Start adding a payment method: returns the processor's client secret and publishable key for a checkout form",
+			returns:
+				'processor_account_id, client_secret, publishable_key and customer_session_client_secret',
 			method: 'POST',
 			path: '/subscriptions/{subscriptionId}/payment-methods',
 			kind: 'write',

@@ -15,7 +15,8 @@ const fields: INodeProperties[] = [
 			{ name: 'Created, Oldest First', value: 'created_at' },
 		],
 		default: '-created_at',
-		description: 'Order of the plans. The order shown is always sent: the documents do not say which order the API uses without one.',
+		description:
+			'Order of the plans. The order shown is always sent: the documents do not say which order the API uses without one.',
 		displayOptions: show('getMany'),
 		routing: { send: { type: 'query', property: 'ordering' } },
 	},
@@ -41,7 +42,8 @@ export const planResource: ResourceDefinition = {
 			value: 'getMany',
 			action: 'Get many plans',
 			description: 'List the plans with their bricks',
-			returns: 'the plans, each with plan_id, plan_name and bricks (brick_id, brick_name, brick_type)',
+			returns:
+				'the plans, each with plan_id, plan_name and bricks (brick_id, brick_name, brick_type)',
 			method: 'GET',
 			path: '/plans',
 			kind: 'list',

@@ -12,7 +12,8 @@ const fields: INodeProperties[] = [
 	{
 		...redirectUrlField,
 		required: false,
-		description: 'Absolute http(s) URL the signer is sent to after signing; leave empty to send none',
+		description:
+			'Absolute http(s) URL the signer is sent to after signing; leave empty to send none',
 		displayOptions: show('getSignUrl'),
 	},
 ];
@@ -26,17 +27,19 @@ export const subscriptionResource: ResourceDefinition = {
 			name: 'Get',
 			value: 'get',
 			action: 'Get a subscription',
-			description: 'Get a subscription by ID with its status, dates, totals, customer, billing, line items, schedule, phases, pauses and contacts',
+			description:
+				'Get a subscription by ID with its status, dates, totals, customer, billing, line items, schedule, phases, pauses and contacts',
 			method: 'GET',
 			path: '/subscriptions/{subscriptionId}',
 			kind: 'read',
 			output: subscriptionOutput,
-			},
+		},
 		{
 			name: 'Get Management URL',
 			value: 'getManagementUrl',
 			action: 'Get a management URL',
-			description: 'Get a short-lived billing portal URL where the customer manages the subscription',
+			description:
+				'Get a short-lived billing portal URL where the customer manages the subscription',
 			returns: 'url and url_expires_at',
 			method: 'GET',
 			path: '/subscriptions/{subscriptionId}/billing-portal',
@@ -51,7 +54,11 @@ export const subscriptionResource: ResourceDefinition = {
 			method: 'POST',
 			path: '/subscriptions/{subscriptionId}/sign',
 			kind: 'read',
-			preSend: [omitEmptyFields, validateFields([{ ...redirectUrlRule, required: false }]), sendEmptyJsonObject],
+			preSend: [
+				omitEmptyFields,
+				validateFields([{ ...redirectUrlRule, required: false }]),
+				sendEmptyJsonObject,
+			],
 		},
 	],
 };

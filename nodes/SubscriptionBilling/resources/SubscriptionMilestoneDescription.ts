@@ -13,7 +13,11 @@ const IMMEDIATE_ONLY_DATES: Array<[string, string, string, string]> = [
 
 const BILL_ON = [
 	{ name: 'Immediately', value: 'IMMEDIATELY', description: 'Raise a standalone invoice now' },
-	{ name: 'Next Invoice', value: 'NEXT_INVOICE', description: "Bill on the subscription's next scheduled invoice" },
+	{
+		name: 'Next Invoice',
+		value: 'NEXT_INVOICE',
+		description: "Bill on the subscription's next scheduled invoice",
+	},
 ];
 
 const fields: INodeProperties[] = [
@@ -27,7 +31,8 @@ const fields: INodeProperties[] = [
 		required: true,
 		default: null,
 		placeholder: 'e.g. 1',
-		description: "Quantity completed now, a whole number of at least 1; the completed total may not pass the milestone's total",
+		description:
+			"Quantity completed now, a whole number of at least 1; the completed total may not pass the milestone's total",
 		displayOptions: show('complete'),
 		routing: { send: { type: 'body', property: 'quantity' } },
 	},
@@ -49,8 +54,15 @@ const fields: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add date',
 		default: {},
-		description: 'Dates of the standalone invoice (YYYY-MM-DD); they apply only when billing immediately, so they are not sent for Next Invoice',
-		displayOptions: { show: { resource: ['subscriptionMilestone'], operation: ['complete'], billOn: ['IMMEDIATELY'] } },
+		description:
+			'Dates of the standalone invoice (YYYY-MM-DD); they apply only when billing immediately, so they are not sent for Next Invoice',
+		displayOptions: {
+			show: {
+				resource: ['subscriptionMilestone'],
+				operation: ['complete'],
+				billOn: ['IMMEDIATELY'],
+			},
+		},
 		options: IMMEDIATE_ONLY_DATES.map(([displayName, name, apiName, description]) => ({
 			displayName,
 			name,
@@ -73,16 +85,28 @@ export const subscriptionMilestoneResource: ResourceDefinition = {
 			name: 'Complete',
 			value: 'complete',
 			action: 'Complete a milestone',
-			description: 'Record delivered work on a milestone brick and bill it now or on the next invoice',
-			returns: 'the milestone with its quantity completed and remaining, and the invoice it was billed on',
+			description:
+				'Record delivered work on a milestone brick and bill it now or on the next invoice',
+			returns:
+				'the milestone with its quantity completed and remaining, and the invoice it was billed on',
 			method: 'POST',
 			path: '/subscriptions/{subscriptionId}/milestones/{milestoneId}/complete',
 			kind: 'write',
 			preSend: [
 				validateFields([
 					{ field: 'quantity', label: 'Quantity', type: 'integer', required: true, min: 1 },
-					{ field: 'bill_on', label: 'Bill On', type: 'string', required: true, oneOf: ['IMMEDIATELY', 'NEXT_INVOICE'] },
-					...IMMEDIATE_ONLY_DATES.map(([label, , field]) => ({ field, label, type: 'date' as const })),
+					{
+						field: 'bill_on',
+						label: 'Bill On',
+						type: 'string',
+						required: true,
+						oneOf: ['IMMEDIATELY', 'NEXT_INVOICE'],
+					},
+					...IMMEDIATE_ONLY_DATES.map(([label, , field]) => ({
+						field,
+						label,
+						type: 'date' as const,
+					})),
 				]),
 			],
 		},
@@ -90,8 +114,10 @@ export const subscriptionMilestoneResource: ResourceDefinition = {
 			name: 'Get Many',
 			value: 'getMany',
 			action: 'Get many milestones',
-			description: 'List the milestones of the current agreement with quantity contracted and completed',
-			returns: 'the milestones, each with milestone_id, brick_id, brick_name, quantity, quantity_completed and quantity_remaining',
+			description:
+				'List the milestones of the current agreement with quantity contracted and completed',
+			returns:
+				'the milestones, each with milestone_id, brick_id, brick_name, quantity, quantity_completed and quantity_remaining',
 			method: 'GET',
 			path: '/subscriptions/{subscriptionId}/milestones',
 			kind: 'list',

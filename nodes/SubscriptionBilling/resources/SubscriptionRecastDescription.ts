@@ -23,7 +23,12 @@ const createFields: INodeProperties[] = [
 		type: 'options',
 		required: true,
 		options: BILLING_FREQUENCIES.map((value) => ({
-			name: value.charAt(0) + value.slice(1).toLowerCase().replace(/_(\w)/g, (_, letter: string) => ` ${letter.toUpperCase()}`),
+			name:
+				value.charAt(0) +
+				value
+					.slice(1)
+					.toLowerCase()
+					.replace(/_(\w)/g, (_, letter: string) => ` ${letter.toUpperCase()}`),
 			value,
 		})),
 		// no default: how often the new agreement bills is the user's choice
@@ -79,7 +84,8 @@ export const subscriptionRecastResource: ResourceDefinition = {
 	fields: [
 		...orderFields('subscriptionRecast', 'recast', createFields, additionalFields, ['delete']),
 		{
-			displayName: 'Deleting a recast is a soft delete: the order stays, with its stage set to CLOSED_DELETE',
+			displayName:
+				'Deleting a recast is a soft delete: the order stays, with its stage set to CLOSED_DELETE',
 			name: 'softDeleteNotice',
 			type: 'notice',
 			default: '',
@@ -92,14 +98,27 @@ export const subscriptionRecastResource: ResourceDefinition = {
 			name: 'Create',
 			value: 'create',
 			action: 'Create a subscription recast',
-			description: 'Prepare a recast order that replaces the current agreement with a new term, bricks and billing; it starts open (stage BUILDING)',
+			description:
+				'Prepare a recast order that replaces the current agreement with a new term, bricks and billing; it starts open (stage BUILDING)',
 			returns: 'order_id',
 			method: 'POST',
 			path: '/subscriptions/{subscriptionId}/recast',
 			kind: 'write',
 			preSend: orderCreateSteps([
-				{ field: 'contract_length', label: 'Contract Length (Months)', type: 'integer', required: true, min: 1 },
-				{ field: 'billing_frequency', label: 'Billing Frequency', type: 'string', required: true, oneOf: BILLING_FREQUENCIES },
+				{
+					field: 'contract_length',
+					label: 'Contract Length (Months)',
+					type: 'integer',
+					required: true,
+					min: 1,
+				},
+				{
+					field: 'billing_frequency',
+					label: 'Billing Frequency',
+					type: 'string',
+					required: true,
+					oneOf: BILLING_FREQUENCIES,
+				},
 				{ field: 'adjustment_credit', label: 'Adjustment Credit', type: 'number' },
 				{ field: 'payment_terms', label: 'Payment Terms', type: 'integer', min: 0 },
 			]),
@@ -108,8 +127,9 @@ export const subscriptionRecastResource: ResourceDefinition = {
 			name: 'Delete',
 			value: 'delete',
 			action: 'Delete a subscription recast',
-			description: 'Soft-delete a recast order: its stage becomes CLOSED_DELETE and the order is kept',
-			returns: 'deleted: true, the order_id and the API\'s message',
+			description:
+				'Soft-delete a recast order: its stage becomes CLOSED_DELETE and the order is kept',
+			returns: "deleted: true, the order_id and the API's message",
 			method: 'DELETE',
 			path: '/subscriptions/{subscriptionId}/recast/{orderId}',
 			kind: 'write',

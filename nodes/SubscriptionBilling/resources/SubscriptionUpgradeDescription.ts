@@ -11,7 +11,8 @@ export const subscriptionUpgradeResource: ResourceDefinition = {
 			name: 'Create',
 			value: 'create',
 			action: 'Create a subscription upgrade',
-			description: 'Prepare an upgrade order that adds, removes or changes add-ons; it starts open (stage BUILDING)',
+			description:
+				'Prepare an upgrade order that adds, removes or changes add-ons; it starts open (stage BUILDING)',
 			returns: 'order_id, contract_value, pdf_url, starts_at, ends_at and order_type',
 			method: 'POST',
 			path: '/subscriptions/{subscriptionId}/upgrade',

@@ -9,7 +9,12 @@ import { structuredInputFields, structuredInputStep } from './inputs/structuredI
 import { brickIdField, subscriptionIdField } from '../shared/idFields';
 import { keyValueObjectInput } from './inputs/keyValueObject';
 
-const usageProperties = keyValueObjectInput('properties', 'Properties', 'properties', 'Free-form key/value properties attached to the entry');
+const usageProperties = keyValueObjectInput(
+	'properties',
+	'Properties',
+	'properties',
+	'Free-form key/value properties attached to the entry',
+);
 
 const show = (...operation: string[]) => showFor('usage', operation);
 
@@ -32,7 +37,8 @@ const fields: INodeProperties[] = [
 	},
 	{
 		...brickIdField,
-		description: 'The usage-based brick (line item) of the subscription: pick it from the usage bricks of the plans or give its ID',
+		description:
+			'The usage-based brick (line item) of the subscription: pick it from the usage bricks of the plans or give its ID',
 		displayOptions: show('create'),
 		routing: { send: { type: 'body', property: 'brick_id' } },
 	},
@@ -43,7 +49,8 @@ const fields: INodeProperties[] = [
 		required: true,
 		default: null,
 		placeholder: 'e.g. 120',
-		description: 'The usage amount; a whole number when creating an entry. It has no default: an entry is never set to a value you did not give.',
+		description:
+			'The usage amount; a whole number when creating an entry. It has no default: an entry is never set to a value you did not give.',
 		displayOptions: show('create', 'update'),
 		routing: { send: { type: 'body', property: 'value' } },
 	},
@@ -60,7 +67,12 @@ const fields: INodeProperties[] = [
 	...structuredInputFields(usageProperties, show('create', 'update')),
 ];
 
-const transactionRule: FieldRule = { field: 'transaction_id', label: 'Transaction ID', type: 'string', required: true };
+const transactionRule: FieldRule = {
+	field: 'transaction_id',
+	label: 'Transaction ID',
+	type: 'string',
+	required: true,
+};
 
 /**
  * A transaction ID is recorded once: the API refuses a second entry with it, so Usage → Create run
@@ -69,10 +81,12 @@ const transactionRule: FieldRule = { field: 'transaction_id', label: 'Transactio
  * '…' already exists.").
  */
 const recordedOnce: Again = {
-	applied: () => 'running the node again records nothing twice: the API refuses a Transaction ID it already has',
+	applied: () =>
+		'running the node again records nothing twice: the API refuses a Transaction ID it already has',
 	madeBefore(error, request) {
 		const { status, apiMessage } = errorFieldsOf(error);
-		const saysExists = /transaction_id/i.test(apiMessage ?? '') && /exist|duplicate|unique/i.test(apiMessage ?? '');
+		const saysExists =
+			/transaction_id/i.test(apiMessage ?? '') && /exist|duplicate|unique/i.test(apiMessage ?? '');
 		if (!(status === 409 || ((status === 400 || status === 422) && saysExists))) return undefined;
 		const transactionId = ((request.body ?? {}) as IDataObject).transaction_id;
 		return `The API already has a usage entry with Transaction ID ${quoted(transactionId)} (recorded by an earlier run, or by another entry given the same ID), so this one was not recorded: nothing was applied twice. To change that entry's value, use Usage → Update with this Transaction ID; for a new entry, give a new Transaction ID.`;
@@ -91,7 +105,8 @@ export const usageResource: ResourceDefinition = {
 			description: 'Record usage of a usage-based brick; the transaction ID must be new',
 			returns: 'the entry: transaction_id, subscription_id, brick_id, value and time',
 			builderHint: {
-				propertyHint: 'Meters usage: Transaction ID is unique per entry, so build it from the source event ID (never from the time or a random value) and a re-run cannot record it twice',
+				propertyHint:
+					'Meters usage: Transaction ID is unique per entry, so build it from the source event ID (never from the time or a random value) and a re-run cannot record it twice',
 			},
 			method: 'POST',
 			path: '/usage',
@@ -101,7 +116,12 @@ export const usageResource: ResourceDefinition = {
 				structuredInputStep(usageProperties),
 				validateFields([
 					transactionRule,
-					{ field: 'subscription_id', label: subscriptionIdField.displayName, type: 'string', required: true },
+					{
+						field: 'subscription_id',
+						label: subscriptionIdField.displayName,
+						type: 'string',
+						required: true,
+					},
 					{ field: 'brick_id', label: brickIdField.displayName, type: 'string', required: true },
 					{ field: 'value', label: 'Value', type: 'integer', required: true },
 					{ field: 'time', label: 'Time', type: 'dateTime', required: true },
@@ -113,7 +133,7 @@ export const usageResource: ResourceDefinition = {
 			value: 'delete',
 			action: 'Delete a usage entry',
 			description: 'Delete a usage entry by its transaction ID',
-			returns: 'deleted: true, the transaction_id and the API\'s message',
+			returns: "deleted: true, the transaction_id and the API's message",
 			method: 'DELETE',
 			path: '/usage',
 			kind: 'write',
@@ -124,14 +144,18 @@ export const usageResource: ResourceDefinition = {
 			name: 'Update',
 			value: 'update',
 			action: 'Update a usage entry',
-			description: 'Change the value (and properties) of a usage entry; the output shows what was written',
-			returns: 'the API\'s message and the transaction_id, value and properties written',
+			description:
+				'Change the value (and properties) of a usage entry; the output shows what was written',
+			returns: "the API's message and the transaction_id, value and properties written",
 			method: 'PATCH',
 			path: '/usage',
 			kind: 'write',
 			preSend: [
 				structuredInputStep(usageProperties),
-				validateFields([transactionRule, { field: 'value', label: 'Value', type: 'number', required: true }]),
+				validateFields([
+					transactionRule,
+					{ field: 'value', label: 'Value', type: 'number', required: true },
+				]),
 			],
 			shape: writtenShaper(['transaction_id', 'value', 'properties']),
 		},

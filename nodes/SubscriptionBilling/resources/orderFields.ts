@@ -7,7 +7,12 @@ import { bricksInput, discountCouponsInput } from './inputs/bricks';
 import { keyValueObjectInput } from './inputs/keyValueObject';
 import { redirectUrlField, redirectUrlRule } from './redirectUrl';
 
-const metadataInput = keyValueObjectInput('metadata', 'Metadata', 'metadata', 'Free-form metadata stored on the order');
+const metadataInput = keyValueObjectInput(
+	'metadata',
+	'Metadata',
+	'metadata',
+	'Free-form metadata stored on the order',
+);
 
 const commonAdditionalFields: INodeProperties[] = [
 	{
@@ -36,7 +41,10 @@ export function orderFields(
 ): INodeProperties[] {
 	const show = (...operation: string[]) => showFor(resource, operation);
 	return [
-		{ ...subscriptionIdField, displayOptions: show('create', 'getMany', 'getSignUrl', 'start', ...moreOrderOperations) },
+		{
+			...subscriptionIdField,
+			displayOptions: show('create', 'getMany', 'getSignUrl', 'start', ...moreOrderOperations),
+		},
 		{ ...orderIdField(label), displayOptions: show('getSignUrl', 'start', ...moreOrderOperations) },
 		{ ...redirectUrlField, displayOptions: show('getSignUrl') },
 		{
@@ -44,9 +52,16 @@ export function orderFields(
 			name: 'chargeImmediately',
 			type: 'boolean',
 			default: false,
-			description: 'Whether to charge the customer now for the change instead of on the next invoice',
+			description:
+				'Whether to charge the customer now for the change instead of on the next invoice',
 			displayOptions: show('start'),
-			routing: { send: { type: 'query', property: 'charge_immediately', value: '={{ $value ? "yes" : "no" }}' } },
+			routing: {
+				send: {
+					type: 'query',
+					property: 'charge_immediately',
+					value: '={{ $value ? "yes" : "no" }}',
+				},
+			},
 		},
 		{
 			displayName: 'Starts At',
@@ -70,7 +85,9 @@ export function orderFields(
 			placeholder: 'Add field',
 			default: {},
 			displayOptions: show('create'),
-			options: [...additionalFields, ...commonAdditionalFields].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+			options: [...additionalFields, ...commonAdditionalFields].sort((a, b) =>
+				a.displayName.localeCompare(b.displayName),
+			),
 		},
 	];
 }

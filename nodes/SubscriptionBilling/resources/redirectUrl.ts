@@ -12,4 +12,9 @@ export const redirectUrlField: INodeProperties = {
 	routing: { send: { type: 'body', property: 'redirect_url' } },
 };
 
-export const redirectUrlRule: FieldRule = { field: 'redirect_url', label: 'Redirect URL', type: 'httpUrl', required: true };
+export const redirectUrlRule: FieldRule = {
+	field: 'redirect_url',
+	label: 'Redirect URL',
+	type: 'httpUrl',
+	required: true,
+};

@@ -14,7 +14,10 @@ export interface ReadAccess {
  * Code that sends its own requests (the editor's pickers, the trigger's polls) reads the credential
  * here, once per call, the same way: only reads, so each is retried after transient faults.
  */
-export async function readAccess(ctx: ILoadOptionsFunctions | IPollFunctions, retry: RetrySettings = DEFAULT_RETRY): Promise<ReadAccess> {
+export async function readAccess(
+	ctx: ILoadOptionsFunctions | IPollFunctions,
+	retry: RetrySettings = DEFAULT_RETRY,
+): Promise<ReadAccess> {
 	const credentials = await ctx.getCredentials<ApiCredentials>(CREDENTIAL_TYPE);
 	const node = ctx.getNode();
 	return {

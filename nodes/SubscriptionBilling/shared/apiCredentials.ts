@@ -32,13 +32,18 @@ export const apiKeyAuthentication: IAuthenticateGeneric = {
  * The request with the key in its header: the one place the nodes and the credential test put it
  * (shared/transport.ts calls it for every request they send).
  */
-export function withApiKey(options: IHttpRequestOptions, apiKey: string | undefined): IHttpRequestOptions {
+export function withApiKey(
+	options: IHttpRequestOptions,
+	apiKey: string | undefined,
+): IHttpRequestOptions {
 	return { ...options, headers: { ...options.headers, [API_KEY_HEADER]: apiKey ?? '' } };
 }
 
 /** The base URL of the environment the credential chooses, as entered. */
 export function credentialBaseUrl(credentials: ApiCredentials): string | undefined {
-	return credentials.environment === 'staging' ? credentials.stagingBaseUrl : credentials.productionBaseUrl;
+	return credentials.environment === 'staging'
+		? credentials.stagingBaseUrl
+		: credentials.productionBaseUrl;
 }
 
 const perRun = new WeakMap<IExecuteData, Promise<ApiCredentials>>();
@@ -67,8 +72,11 @@ export const API_PATH = '/api/v2';
  * test and a run: the address is not the API's (whatever the body says, the API's own paths all
  * begin with /api/v2). Undefined for a base URL that ends in it.
  */
-export function missingApiPath(baseUrl: string | undefined): { message: string; advice: string } | undefined {
-	if (!baseUrl || new URL(baseUrl).pathname.replace(/\/+$/, '').endsWith(API_PATH)) return undefined;
+export function missingApiPath(
+	baseUrl: string | undefined,
+): { message: string; advice: string } | undefined {
+	if (!baseUrl || new URL(baseUrl).pathname.replace(/\/+$/, '').endsWith(API_PATH))
+		return undefined;
 	return {
 		message: `HTTP 404: no Subscription Billing API at this address; the credential's base URL must end in ${API_PATH}`,
 		advice: `the credential's base URL ${baseUrl} does not end in ${API_PATH}: set it to the API's address ending in ${API_PATH} (for example https://billing.example.com${API_PATH})`,
@@ -82,7 +90,9 @@ function isLoopback(hostname: string): boolean {
 }
 
 /** The base URL as requests use it (trimmed, no trailing slash), or why it cannot be used. */
-export function parsedBaseUrl(rawBaseUrl: unknown): { url: URL } | { problem: 'invalid' | 'plainHttpElsewhere'; text: string } {
+export function parsedBaseUrl(
+	rawBaseUrl: unknown,
+): { url: URL } | { problem: 'invalid' | 'plainHttpElsewhere'; text: string } {
 	const text = typeof rawBaseUrl === 'string' ? rawBaseUrl.trim().replace(/\/+$/, '') : '';
 	let url: URL;
 	try {
@@ -90,7 +100,8 @@ export function parsedBaseUrl(rawBaseUrl: unknown): { url: URL } | { problem: 'i
 	} catch {
 		return { problem: 'invalid', text };
 	}
-	if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname))) return { problem: 'plainHttpElsewhere', text: url.origin };
+	if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname)))
+		return { problem: 'plainHttpElsewhere', text: url.origin };
 	return { url };
 }
 
@@ -102,12 +113,16 @@ export function checkedBaseUrl(node: INode, rawBaseUrl: unknown, itemIndex: numb
 	const parsed = parsedBaseUrl(rawBaseUrl);
 	if ('url' in parsed) return parsed.url;
 	if (parsed.problem === 'invalid') {
-		throw new NodeOperationError(node, 'The credential has no valid base URL for the chosen environment', {
-			itemIndex,
-			description: `Set the base URL (ending in /api/v2) in the Subscription Billing API credential. Got: "${parsed.text}"`,
-		});
+		throw new NodeOperationError(
+			node,
+			'The credential has no valid base URL for the chosen environment',
+			{
+				itemIndex,
+				description: `Set the base URL (ending in /api/v2) in the Subscription Billing API credential. Got: "${parsed.text}"`,
+			},
+		);
 	}
-	throw new NodeOperationError(node, 'The credential\'s base URL must use https', {
+	throw new NodeOperationError(node, "The credential's base URL must use https", {
 		itemIndex,
 		description: `"${parsed.text}" is not https; only addresses on this machine (localhost, 127.0.0.1) may use http. The API key is never sent over plain http to another host.`,
 	});
@@ -161,7 +176,8 @@ function replaceIn(value: unknown, secret: string): unknown {
 	if (Array.isArray(value)) return value.map((entry) => replaceIn(entry, secret));
 	if (value && typeof value === 'object') {
 		const copy: Record<string, unknown> = {};
-		for (const [key, entry] of Object.entries(value)) copy[redact(key, secret)] = replaceIn(entry, secret);
+		for (const [key, entry] of Object.entries(value))
+			copy[redact(key, secret)] = replaceIn(entry, secret);
 		return copy;
 	}
 	return value;

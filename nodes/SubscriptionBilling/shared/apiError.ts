@@ -1,5 +1,10 @@
 import { NodeApiError, NodeOperationError, type INode, type JsonObject } from 'n8n-workflow';
-import { NOT_CONNECTED_CODES, provablyNotReceived, UNTRUSTED_CERTIFICATE_CODES, type Failure } from './retry';
+import {
+	NOT_CONNECTED_CODES,
+	provablyNotReceived,
+	UNTRUSTED_CERTIFICATE_CODES,
+	type Failure,
+} from './retry';
 import { redact, redactDeep, API_PATH, missingApiPath } from './apiCredentials';
 
 interface ApiErrorBody {
@@ -29,12 +34,13 @@ function apiErrorOf(body: unknown): ApiErrorBody | undefined {
 	const error = (body as { error?: unknown } | undefined)?.error;
 	if (!error || typeof error !== 'object') return undefined;
 	const { code, message, error_id: errorId } = error as Record<string, unknown>;
-	const text = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : undefined);
+	const text = (value: unknown) =>
+		typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
 	return { code: text(code), message: text(message), error_id: text(errorId) };
 }
 
 function snippet(body: unknown): string {
-	const text = typeof body === 'string' ? body : JSON.stringify(body) ?? '';
+	const text = typeof body === 'string' ? body : (JSON.stringify(body) ?? '');
 	const flat = text.replace(/\s+/g, ' ').trim();
 	return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
 }
@@ -53,7 +59,8 @@ function redirectTarget(headers: Record<string, unknown>, request: string): stri
 
 const NOT_CONNECTED = 'The Subscription Billing API could not be reached';
 const TIMED_OUT = 'The Subscription Billing API did not answer in time';
-const CUT_OFF = 'The connection to the Subscription Billing API broke before the answer was complete';
+const CUT_OFF =
+	'The connection to the Subscription Billing API broke before the answer was complete';
 const UNTRUSTED = "The Subscription Billing API's TLS certificate is not trusted";
 const UNTRUSTED_ADVICE =
 	'check the base URL of the credential; only for an address you trust whose certificate n8n does not know (such as a test server), turn on Request Options > Ignore SSL Issues';
@@ -73,10 +80,16 @@ const CREDENTIAL_ADVICE: Record<number, string> = {
 
 /** What an answer's body is, when it is not the API's error format: a short name, and what it suggests. */
 function bodyKind(body: unknown, headers: Record<string, unknown>): { name: string; hint: string } {
-	if (body === undefined || body === null || (typeof body === 'string' && body.trim() === '')) return { name: 'an empty body', hint: '' };
-	if (typeof body !== 'string') return { name: "JSON that is not its error format", hint: ' ({"error": {"code", "message"}} is expected)' };
+	if (body === undefined || body === null || (typeof body === 'string' && body.trim() === ''))
+		return { name: 'an empty body', hint: '' };
+	if (typeof body !== 'string')
+		return {
+			name: 'JSON that is not its error format',
+			hint: ' ({"error": {"code", "message"}} is expected)',
+		};
 	const type = typeof headers['content-type'] === 'string' ? headers['content-type'] : '';
-	if (/html/i.test(type) || /^\s*</.test(body)) return { name: 'an HTML page', hint: ' (often from a proxy or gateway in front of the API)' };
+	if (/html/i.test(type) || /^\s*</.test(body))
+		return { name: 'an HTML page', hint: ' (often from a proxy or gateway in front of the API)' };
 	return { name: 'a body that is not JSON', hint: '' };
 }
 
@@ -84,10 +97,14 @@ function bodyKind(body: unknown, headers: Record<string, unknown>): { name: stri
  * A 404 that is not the API's: most often a base URL without /api/v2 (missingApiPath), unless
  * earlier pages of the same list were just read from it.
  */
-function notFoundAdvice(baseUrl: string | undefined, pagesRead: number | undefined): { message: string; advice: string } {
+function notFoundAdvice(
+	baseUrl: string | undefined,
+	pagesRead: number | undefined,
+): { message: string; advice: string } {
 	if (pagesRead !== undefined && pagesRead > 0) {
 		return {
-			message: "HTTP 404 for a later page of the list, and the answer is not the API's error format",
+			message:
+				"HTTP 404 for a later page of the list, and the answer is not the API's error format",
 			advice: `${pagesRead} page(s) of this list were read just before from the same base URL, so the address is right: the API, or a server in front of it, did not serve this page. The list may have changed while it was read, or paging may be limited to fewer results; run again, or use Limit to read fewer`,
 		};
 	}
@@ -161,7 +178,9 @@ export function toNodeError(node: INode, failure: Failure, context: ErrorContext
 	if (failure.type === 'http') {
 		httpCode = String(failure.status);
 		details.status = failure.status;
-		const advice = CREDENTIAL_ADVICE[failure.status] ? `; ${CREDENTIAL_ADVICE[failure.status]}` : '';
+		const advice = CREDENTIAL_ADVICE[failure.status]
+			? `; ${CREDENTIAL_ADVICE[failure.status]}`
+			: '';
 		if (failure.status < 400) {
 			const target = redirectTarget(failure.headers, context.request);
 			message = `HTTP ${failure.status}: the API answered with a redirect, which is not followed`;
@@ -172,11 +191,16 @@ export function toNodeError(node: INode, failure: Failure, context: ErrorContext
 			description = `HTTP ${failure.status} from ${context.request}${tries}${missing ? ` answered ${said}` : ''}${advice}`;
 			if (apiError.error_id) description += `; error id ${apiError.error_id}`;
 			if (missing) description += `; ${missing.advice}`;
-			Object.assign(details, { code: apiError.code ?? null, apiMessage: apiError.message ?? null, errorId: apiError.error_id ?? null });
+			Object.assign(details, {
+				code: apiError.code ?? null,
+				apiMessage: apiError.message ?? null,
+				errorId: apiError.error_id ?? null,
+			});
 		} else {
 			const body = snippet(failure.body);
 			const kind = bodyKind(failure.body, failure.headers);
-			const notOurs = failure.status === 404 ? notFoundAdvice(context.baseUrl, context.pagesRead) : undefined;
+			const notOurs =
+				failure.status === 404 ? notFoundAdvice(context.baseUrl, context.pagesRead) : undefined;
 			message = notOurs?.message ?? `HTTP ${failure.status}: the API answered with ${kind.name}`;
 			description = `HTTP ${failure.status} from ${context.request}${tries} with ${kind.name}${kind.hint}${advice}${notOurs ? `; ${notOurs.advice}` : ''}; body: ${body || '(empty)'}`;
 		}
@@ -201,9 +225,11 @@ export function toNodeError(node: INode, failure: Failure, context: ErrorContext
 		itemIndex: context.itemIndex,
 	});
 	error.message = redact(message, context.secret);
-	const text = (value: string | undefined) => (value === undefined ? null : redact(value, context.secret));
+	const text = (value: string | undefined) =>
+		value === undefined ? null : redact(value, context.secret);
 	failuresOfErrors.set(error, failure);
-	if (notFound && !missing && (apiError?.code || apiError?.message)) notFoundMessages.set(error, redact(apiError.message ?? '', context.secret));
+	if (notFound && !missing && (apiError?.code || apiError?.message))
+		notFoundMessages.set(error, redact(apiError.message ?? '', context.secret));
 	fieldsOfErrors.set(error, {
 		code: failure.type === 'network' ? failure.code : text(apiError?.code),
 		status: failure.type === 'network' ? null : failure.status,
@@ -214,7 +240,13 @@ export function toNodeError(node: INode, failure: Failure, context: ErrorContext
 }
 
 /** An error as n8n shows it: n8n's node errors (every error made here is one) as they are, anything else wrapped. */
-export function asNodeError(node: INode, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+export function asNodeError(
+	node: INode,
+	error: unknown,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(node, error instanceof Error ? error : String(error), { itemIndex });
+	return new NodeOperationError(node, error instanceof Error ? error : String(error), {
+		itemIndex,
+	});
 }

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecutePaginationFunctions, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecutePaginationFunctions,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+} from 'n8n-workflow';
 import { notFoundMessageOf } from './apiError';
 import { fieldAsNamed, invalidInput, quoted, runAsTool } from './invalidInput';
 
@@ -30,7 +35,10 @@ export const UUID: IdCheck = {
 /** An order ID: a UUID in either case, sent in lowercase (the API's path pattern is lowercase; in capitals it is the same UUID). */
 export const ORDER_ID = {
 	...UUID,
-	editor: { regex: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$', errorMessage: 'A UUID such as e1e02167-f737-41fe-8eff-1f8971f96832' },
+	editor: {
+		regex: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
+		errorMessage: 'A UUID such as e1e02167-f737-41fe-8eff-1f8971f96832',
+	},
 	normalise: (value: string) => value.trim().toLowerCase(),
 } satisfies IdCheck;
 
@@ -40,17 +48,43 @@ export const ORDER_ID = {
  * after an ID that fails its check (the reader may be a model, which has only the operations).
  */
 const ID_SOURCES: Record<string, { label: string; field: string; from: string }> = {
-	customerId: { label: 'Customer', field: 'customer_id', from: 'Customer → Search (by name or your own External ID) or Customer → Get Many' },
-	subscriptionId: { label: 'Subscription', field: 'subscription_id', from: "Customer → Search or Customer → Get (a customer's active_subscription_ids) or from an invoice" },
+	customerId: {
+		label: 'Customer',
+		field: 'customer_id',
+		from: 'Customer → Search (by name or your own External ID) or Customer → Get Many',
+	},
+	subscriptionId: {
+		label: 'Subscription',
+		field: 'subscription_id',
+		from: "Customer → Search or Customer → Get (a customer's active_subscription_ids) or from an invoice",
+	},
 	planId: { label: 'Plan', field: 'plan_id', from: 'Plan → Get Many' },
-	brickId: { label: 'Brick', field: 'brick_id', from: "Plan → Get or Plan → Get Many (each plan's bricks)" },
-	orderId: { label: 'Order ID', field: 'order_id', from: 'Subscription Upgrade → Get Many (an upgrade) or Subscription Recast → Get Many (a recast)' },
-	milestoneId: { label: 'Milestone ID', field: 'milestone_id', from: 'Subscription Milestone → Get Many' },
-	transactionId: { label: 'Transaction ID', field: 'transaction_id', from: 'the Usage → Create that recorded the entry (your own ID for it; the API lists no usage entries)' },
+	brickId: {
+		label: 'Brick',
+		field: 'brick_id',
+		from: "Plan → Get or Plan → Get Many (each plan's bricks)",
+	},
+	orderId: {
+		label: 'Order ID',
+		field: 'order_id',
+		from: 'Subscription Upgrade → Get Many (an upgrade) or Subscription Recast → Get Many (a recast)',
+	},
+	milestoneId: {
+		label: 'Milestone ID',
+		field: 'milestone_id',
+		from: 'Subscription Milestone → Get Many',
+	},
+	transactionId: {
+		label: 'Transaction ID',
+		field: 'transaction_id',
+		from: 'the Usage → Create that recorded the entry (your own ID for it; the API lists no usage entries)',
+	},
 };
 
 /** "the subscription_id from Customer → Search or …", or undefined for a parameter that is not such an ID. */
-export function idSource(parameter: string): { field: string; from: string; text: string } | undefined {
+export function idSource(
+	parameter: string,
+): { field: string; from: string; text: string } | undefined {
 	const source = ID_SOURCES[parameter];
 	return source && { ...source, text: `the ${source.field} from ${source.from}` };
 }
@@ -85,7 +119,11 @@ export function listInsteadOfId(value: unknown): string | undefined {
  * The ID as it is sent (a number mapped in is its text), or what is wrong with it, said after the
  * field's name, then where the ID of `parameter` is found (ID_SOURCES).
  */
-export function checkedId(raw: unknown, check: IdCheck, parameter?: string): { id: string } | { problem: string } {
+export function checkedId(
+	raw: unknown,
+	check: IdCheck,
+	parameter?: string,
+): { id: string } | { problem: string } {
 	const given = typeof raw === 'number' ? String(raw) : raw;
 	const list = listInsteadOfId(given);
 	if (list) return { problem: list };
@@ -107,7 +145,11 @@ export async function fillPathParameters(
 	const named: Array<{ parameter: string; id: string }> = [];
 	requestOptions.url = requestOptions.url.replace(/\{(\w+)\}/g, (_, name: string) => {
 		const { label, check } = PATH_IDS[name];
-		const checked = checkedId(this.getNodeParameter(name, undefined, { extractValue: true }), check, name);
+		const checked = checkedId(
+			this.getNodeParameter(name, undefined, { extractValue: true }),
+			check,
+			name,
+		);
 		if ('problem' in checked) throw invalidInput(this, label, checked.problem);
 		named.push({ parameter: name, id: checked.id });
 		return encodeURIComponent(checked.id);
@@ -118,8 +160,11 @@ export async function fillPathParameters(
 
 /** The IDs a request names, by parameter: its path's, then its body's. */
 function idsNamedBy(request: IHttpRequestOptions): Array<{ parameter: string; id: string }> {
-	const body = request.body && typeof request.body === 'object' ? (request.body as IDataObject) : {};
-	const inBody = Object.entries(ID_SOURCES).flatMap(([parameter, { field }]) => (typeof body[field] === 'string' ? [{ parameter, id: body[field] as string }] : []));
+	const body =
+		request.body && typeof request.body === 'object' ? (request.body as IDataObject) : {};
+	const inBody = Object.entries(ID_SOURCES).flatMap(([parameter, { field }]) =>
+		typeof body[field] === 'string' ? [{ parameter, id: body[field] as string }] : [],
+	);
 	return [...(pathIdsOf.get(request) ?? []), ...inBody];
 }
 
@@ -133,7 +178,11 @@ const SAYS_NOT_FOUND = /not found|not exist|no such|unknown/i;
  * request named. Undefined when the request named none, or when the message names one of its IDs
  * without saying it is unknown (a subscription without a default payment method).
  */
-export function unknownIdStep(ctx: IExecuteSingleFunctions | IExecutePaginationFunctions, error: unknown, request: IHttpRequestOptions): string | undefined {
+export function unknownIdStep(
+	ctx: IExecuteSingleFunctions | IExecutePaginationFunctions,
+	error: unknown,
+	request: IHttpRequestOptions,
+): string | undefined {
 	const apiMessage = notFoundMessageOf(error);
 	if (apiMessage === undefined) return undefined;
 	const ids = idsNamedBy(request);
@@ -144,7 +193,10 @@ export function unknownIdStep(ctx: IExecuteSingleFunctions | IExecutePaginationF
 	if (named.length > 0 && !SAYS_NOT_FOUND.test(apiMessage)) return undefined;
 	const unknown = named.length > 0 ? [named[0]] : ids;
 	if (unknown.length === 0) return undefined;
-	const fields = unknown.map(({ parameter, id }) => ({ id, ...fieldAsNamed(ctx, ID_SOURCES[parameter].label) }));
+	const fields = unknown.map(({ parameter, id }) => ({
+		id,
+		...fieldAsNamed(ctx, ID_SOURCES[parameter].label),
+	}));
 	const sources = unknown.map(({ parameter }) => idSource(parameter)?.text).join('; or ');
 	const next = !runAsTool(ctx)
 		? `Give ${sources}`

@@ -18,7 +18,9 @@ function resourceLocator(
 		displayName,
 		name,
 		type: 'resourceLocator',
-		builderHint: { propertyHint: `Usually mapped from an earlier node in mode id: the ${displayName} ID its items carry (a trigger item or a previous Subscription Billing step)${inTool}` },
+		builderHint: {
+			propertyHint: `Usually mapped from an earlier node in mode id: the ${displayName} ID its items carry (a trigger item or a previous Subscription Billing step)${inTool}`,
+		},
 		required: true,
 		default: { mode: 'list', value: '' },
 		description,
@@ -56,7 +58,13 @@ export const subscriptionIdField = resourceLocator(
 	'5c0d3acd-6adc-48b5-bb47-a920115142f1',
 );
 
-export const planIdField = resourceLocator('Plan', 'planId', 'The plan: pick it by name or give its ID', 'searchPlans', '4b8abbe6-1f4e-4232-b74f-a393af35b05e');
+export const planIdField = resourceLocator(
+	'Plan',
+	'planId',
+	'The plan: pick it by name or give its ID',
+	'searchPlans',
+	'4b8abbe6-1f4e-4232-b74f-a393af35b05e',
+);
 
 export const brickIdField = resourceLocator(
 	'Brick',

@@ -13,7 +13,11 @@ export function runAsTool(ctx: IExecuteSingleFunctions | IExecutePaginationFunct
 }
 
 /** The one error for input rejected before any request: names the field, the problem and the item. */
-export function invalidInput(ctx: IExecuteSingleFunctions, field: string, problem: string): NodeOperationError {
+export function invalidInput(
+	ctx: IExecuteSingleFunctions,
+	field: string,
+	problem: string,
+): NodeOperationError {
 	if (runAsTool(ctx)) return invalidToolInput(ctx, field, problem);
 	const itemIndex = ctx.getItemIndex();
 	return new NodeOperationError(ctx.getNode(), `${field} in item ${itemIndex}: ${problem}`, {
@@ -28,9 +32,21 @@ export function invalidInput(ctx: IExecuteSingleFunctions, field: string, proble
  * once (runOutcome's invalidRun); one given by an expression is checked per item, as any field.
  * `parameter`: where the node stores it (`faultHandling.maxRetries`).
  */
-export function invalidSetting(ctx: IExecuteSingleFunctions, parameter: string, field: string, problem: string): NodeOperationError {
-	const stored = parameter.split('.').reduce<unknown>((value, key) => (value && typeof value === 'object' ? (value as IDataObject)[key] : undefined), ctx.getNode().parameters);
-	if (typeof stored === 'string' && stored.startsWith('=')) return invalidInput(ctx, field, problem);
+export function invalidSetting(
+	ctx: IExecuteSingleFunctions,
+	parameter: string,
+	field: string,
+	problem: string,
+): NodeOperationError {
+	const stored = parameter
+		.split('.')
+		.reduce<unknown>(
+			(value, key) =>
+				value && typeof value === 'object' ? (value as IDataObject)[key] : undefined,
+			ctx.getNode().parameters,
+		);
+	if (typeof stored === 'string' && stored.startsWith('='))
+		return invalidInput(ctx, field, problem);
 	return new NodeOperationError(ctx.getNode(), `${field}: ${problem}`, {
 		itemIndex: ctx.getItemIndex(),
 		description: 'Nothing was sent to the API. Correct the setting and run again.',
@@ -42,7 +58,11 @@ export function invalidSetting(ctx: IExecuteSingleFunctions, parameter: string, 
  * which knows the tool's arguments (the `$fromAI` keys), not items, and needs to know whether it can
  * correct the value itself.
  */
-function invalidToolInput(ctx: IExecuteSingleFunctions, field: string, problem: string): NodeOperationError {
+function invalidToolInput(
+	ctx: IExecuteSingleFunctions,
+	field: string,
+	problem: string,
+): NodeOperationError {
 	const { named, keys } = fieldAsNamed(ctx, field);
 	return new NodeOperationError(ctx.getNode(), `${named}: ${problem}`, {
 		itemIndex: ctx.getItemIndex(),
@@ -54,27 +74,49 @@ function invalidToolInput(ctx: IExecuteSingleFunctions, field: string, problem: 
 }
 
 /** The field as its reader knows it: run as a tool, with the tool arguments (`$fromAI` keys) that fill it, if any. */
-export function fieldAsNamed(ctx: IExecuteSingleFunctions | IExecutePaginationFunctions, field: string): { named: string; keys: string[] } {
+export function fieldAsNamed(
+	ctx: IExecuteSingleFunctions | IExecutePaginationFunctions,
+	field: string,
+): { named: string; keys: string[] } {
 	const keys = runAsTool(ctx) ? toolArguments(ctx.getNode().parameters, comparable(field)) : [];
-	return { named: keys.length === 0 ? field : `${field} (tool argument ${keys.map((key) => `"${key}"`).join(', ')})`, keys };
+	return {
+		named:
+			keys.length === 0
+				? field
+				: `${field} (tool argument ${keys.map((key) => `"${key}"`).join(', ')})`,
+		keys,
+	};
 }
 
-const comparable = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '').replace(/id$/, '');
+const comparable = (name: string) =>
+	name
+		.toLowerCase()
+		.replace(/[^a-z0-9]/g, '')
+		.replace(/id$/, '');
 const FROM_AI = /\$fromAI\(\s*(['"`])(.+?)\1/g;
 
 /** The `$fromAI` keys in the parameter (or collection) whose name is the field's, as the model knows them. */
 function toolArguments(parameters: INodeParameters, field: string, inField = false): string[] {
-	return Object.entries(parameters).flatMap(([name, value]) => keysIn(value, inField || comparable(name) === field, field));
+	return Object.entries(parameters).flatMap(([name, value]) =>
+		keysIn(value, inField || comparable(name) === field, field),
+	);
 }
 
-function keysIn(value: NodeParameterValueType | undefined, inField: boolean, field: string): string[] {
-	if (typeof value === 'string') return inField ? [...value.matchAll(FROM_AI)].map((match) => match[2]) : [];
-	if (Array.isArray(value)) return value.flatMap((entry) => keysIn(entry as NodeParameterValueType, inField, field));
-	if (value && typeof value === 'object') return toolArguments(value as INodeParameters, field, inField);
+function keysIn(
+	value: NodeParameterValueType | undefined,
+	inField: boolean,
+	field: string,
+): string[] {
+	if (typeof value === 'string')
+		return inField ? [...value.matchAll(FROM_AI)].map((match) => match[2]) : [];
+	if (Array.isArray(value))
+		return value.flatMap((entry) => keysIn(entry as NodeParameterValueType, inField, field));
+	if (value && typeof value === 'object')
+		return toolArguments(value as INodeParameters, field, inField);
 	return [];
 }
 
 export function quoted(value: unknown): string {
-	const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+	const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
 	return text.length > 60 ? `"${text.slice(0, 60)}…"` : `"${text}"`;
 }

@@ -35,7 +35,10 @@ function pickerAccess(ctx: ILoadOptionsFunctions): Promise<ReadAccess> {
 }
 
 /** One request of a picker, through the same transport as the operations. */
-async function send(api: ReadAccess, request: Pick<IHttpRequestOptions, 'method' | 'url' | 'body' | 'qs'>): Promise<unknown> {
+async function send(
+	api: ReadAccess,
+	request: Pick<IHttpRequestOptions, 'method' | 'url' | 'body' | 'qs'>,
+): Promise<unknown> {
 	return await sendWithRetries(api.session, { ...request, baseURL: api.baseURL });
 }
 
@@ -48,7 +51,12 @@ async function readFrom(
 	limit: number,
 	visit: (results: IDataObject[]) => PageDecision | void,
 ): Promise<number | undefined> {
-	const end = await visitPages(api.session, { ...request, baseURL: api.baseURL, qs: { limit: pageSize, offset } }, { limit, pageSize }, (page) => visit(page.results));
+	const end = await visitPages(
+		api.session,
+		{ ...request, baseURL: api.baseURL, qs: { limit: pageSize, offset } },
+		{ limit, pageSize },
+		(page) => visit(page.results),
+	);
 	return end.more ? end.position : undefined;
 }
 
@@ -93,20 +101,33 @@ function wordsOf(filter: string | undefined): string[] {
 
 /** Whether every typed word is in one of the texts ("acme growth" finds "Acme Corporation · Growth · …"). */
 function matches(words: string[], ...texts: unknown[]): boolean {
-	const shown = texts.filter((text): text is string => typeof text === 'string').join(' · ').toLowerCase();
+	const shown = texts
+		.filter((text): text is string => typeof text === 'string')
+		.join(' · ')
+		.toLowerCase();
 	return words.every((word) => shown.includes(word));
 }
 
 /** Customers by name: typing filters through the API's case-insensitive name search. */
-export async function searchCustomers(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+export async function searchCustomers(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
 	const api = await pickerAccess(this);
 	const offset = Number(paginationToken ?? 0);
 	const page = filter
-		? await fetchPage(api, { method: 'POST', url: '/customers/search', body: { name: filter } }, offset)
+		? await fetchPage(
+				api,
+				{ method: 'POST', url: '/customers/search', body: { name: filter } },
+				offset,
+			)
 		: await fetchPage(api, { method: 'GET', url: '/customers' }, offset);
 	return {
 		results: page.results.map((customer) => ({
-			name: customer.external_id ? `${customer.name} (${customer.external_id})` : String(customer.name),
+			name: customer.external_id
+				? `${customer.name} (${customer.external_id})`
+				: String(customer.name),
 			value: String(customer.customer_id),
 		})),
 		paginationToken: page.nextOffset,
@@ -118,9 +139,15 @@ export async function searchCustomers(this: ILoadOptionsFunctions, filter?: stri
  * ("Acme Corporation - Growth" of Acme Corporation is "Growth").
  */
 function ownName(subscription: IDataObject, customerName: string): string {
-	const name = typeof subscription.name === 'string' && subscription.name.trim() !== '' ? subscription.name.trim() : 'Subscription';
+	const name =
+		typeof subscription.name === 'string' && subscription.name.trim() !== ''
+			? subscription.name.trim()
+			: 'Subscription';
 	if (customerName === '' || !name.startsWith(customerName)) return name;
-	const rest = name.slice(customerName.length).replace(/^\s*[-–:|/,]\s*/, '').trim();
+	const rest = name
+		.slice(customerName.length)
+		.replace(/^\s*[-–:|/,]\s*/, '')
+		.trim();
 	return rest === '' ? name : rest;
 }
 
@@ -130,13 +157,20 @@ function ownName(subscription: IDataObject, customerName: string): string {
  * to 2027-12-31". The start date is added only where the customer has another subscription of the
  * same name, status and end.
  */
-export function subscriptionLabel(subscription: IDataObject, customerName: string, siblings: IDataObject[] = [subscription]): string {
+export function subscriptionLabel(
+	subscription: IDataObject,
+	customerName: string,
+	siblings: IDataObject[] = [subscription],
+): string {
 	const own = ownName(subscription, customerName);
 	const status = subscription.status ?? 'no status';
 	const sameAs = (other: IDataObject) =>
-		ownName(other, customerName) === own && (other.status ?? 'no status') === status && other.ends_at === subscription.ends_at;
+		ownName(other, customerName) === own &&
+		(other.status ?? 'no status') === status &&
+		other.ends_at === subscription.ends_at;
 	const ends = subscription.ends_at ? `to ${subscription.ends_at}` : 'no end date';
-	const dates = siblings.filter(sameAs).length > 1 ? `${subscription.starts_at ?? '?'} ${ends}` : ends;
+	const dates =
+		siblings.filter(sameAs).length > 1 ? `${subscription.starts_at ?? '?'} ${ends}` : ends;
 	return [customerName || 'no customer name', own, status, dates].join(' · ');
 }
 
@@ -145,7 +179,10 @@ function subscriptionItems(customers: IDataObject[], words: string[] = []): INod
 		const customerName = typeof customer.name === 'string' ? customer.name : '';
 		const subscriptions = (customer.subscriptions as IDataObject[] | undefined) ?? [];
 		return subscriptions
-			.map((subscription) => ({ subscription, name: subscriptionLabel(subscription, customerName, subscriptions) }))
+			.map((subscription) => ({
+				subscription,
+				name: subscriptionLabel(subscription, customerName, subscriptions),
+			}))
 			.filter(({ subscription, name }) => matches(words, name, subscription.name))
 			.map(({ subscription, name }) => ({ name, value: String(subscription.subscription_id) }));
 	});
@@ -156,29 +193,47 @@ function subscriptionItems(customers: IDataObject[], words: string[] = []): INod
  * API has no subscription search). Typed text matches customer names and subscription names
  * (which usually hold the plan's name), so the customer list is read and filtered here.
  */
-export async function searchSubscriptions(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+export async function searchSubscriptions(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
 	const offset = Number(paginationToken ?? 0);
 	const words = wordsOf(filter);
 	const api = await pickerAccess(this);
-	if (words.length > 0) return await scan(api, { method: 'GET', url: '/customers' }, offset, (customers) => subscriptionItems(customers, words));
+	if (words.length > 0)
+		return await scan(api, { method: 'GET', url: '/customers' }, offset, (customers) =>
+			subscriptionItems(customers, words),
+		);
 	const page = await fetchPage(api, { method: 'GET', url: '/customers' }, offset);
 	return { results: subscriptionItems(page.results), paginationToken: page.nextOffset };
 }
 
 /** Plans by name; the API has no plan search, so the filter applies to the pages read. */
-export async function searchPlans(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+export async function searchPlans(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
 	const words = wordsOf(filter);
-	return await scan(await pickerAccess(this), { method: 'GET', url: '/plans' }, Number(paginationToken ?? 0), (plans) =>
-		plans
-			.filter((plan) => matches(words, plan.plan_name))
-			.map((plan) => ({ name: String(plan.plan_name), value: String(plan.plan_id) })),
+	return await scan(
+		await pickerAccess(this),
+		{ method: 'GET', url: '/plans' },
+		Number(paginationToken ?? 0),
+		(plans) =>
+			plans
+				.filter((plan) => matches(words, plan.plan_name))
+				.map((plan) => ({ name: String(plan.plan_name), value: String(plan.plan_id) })),
 	);
 }
 
 /** The bricks of a plan: from the list when it carries them, otherwise from GET /plans/{id}. */
 async function bricksOf(api: ReadAccess, plan: IDataObject): Promise<IDataObject[]> {
 	if (Array.isArray(plan.bricks)) return plan.bricks as IDataObject[];
-	const detail = (await send(api, { method: 'GET', url: `/plans/${encodeURIComponent(String(plan.plan_id))}` })) as IDataObject;
+	const detail = (await send(api, {
+		method: 'GET',
+		url: `/plans/${encodeURIComponent(String(plan.plan_id))}`,
+	})) as IDataObject;
 	return Array.isArray(detail?.bricks) ? (detail.bricks as IDataObject[]) : [];
 }
 
@@ -196,13 +251,21 @@ const ON_THIS_SUBSCRIPTION = 'on this subscription';
  * /subscriptions/{id}; none when no subscription is chosen or it cannot be read (the list then
  * simply marks nothing).
  */
-async function subscriptionBrickIds(ctx: ILoadOptionsFunctions, api: ReadAccess): Promise<Set<string>> {
+async function subscriptionBrickIds(
+	ctx: ILoadOptionsFunctions,
+	api: ReadAccess,
+): Promise<Set<string>> {
 	const id = plainSubscriptionId(ctx);
 	if (!id) return new Set();
 	try {
-		const detail = (await send(api, { method: 'GET', url: `/subscriptions/${encodeURIComponent(id)}` })) as IDataObject;
+		const detail = (await send(api, {
+			method: 'GET',
+			url: `/subscriptions/${encodeURIComponent(id)}`,
+		})) as IDataObject;
 		const phases = Array.isArray(detail?.phases) ? (detail.phases as IDataObject[]) : [];
-		const lineItems = [detail, ...phases].flatMap((part) => (Array.isArray(part?.line_items) ? (part.line_items as IDataObject[]) : []));
+		const lineItems = [detail, ...phases].flatMap((part) =>
+			Array.isArray(part?.line_items) ? (part.line_items as IDataObject[]) : [],
+		);
 		return new Set(lineItems.map((item) => String(item.brick_id)));
 	} catch {
 		return new Set();
@@ -214,7 +277,11 @@ async function subscriptionBrickIds(ctx: ILoadOptionsFunctions, api: ReadAccess)
  * picker of Usage lists only those. With a subscription chosen, its own bricks come first, marked
  * "on this subscription". Every typed word must match the label.
  */
-export async function searchBricks(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+export async function searchBricks(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
 	const words = wordsOf(filter);
 	const usageOnly = this.getCurrentNodeParameter('resource') === 'usage';
 	const offset = Number(paginationToken ?? 0);
@@ -227,7 +294,12 @@ export async function searchBricks(this: ILoadOptionsFunctions, filter?: string,
 		for (const brick of await bricksOf(api, plan)) {
 			if (usageOnly && brick.brick_type !== undefined && brick.brick_type !== 'USAGE') continue;
 			const isOwn = own.has(String(brick.brick_id));
-			const parts = [brick.brick_name ?? 'Brick', brick.brick_type, plan.plan_name, isOwn ? ON_THIS_SUBSCRIPTION : undefined];
+			const parts = [
+				brick.brick_name ?? 'Brick',
+				brick.brick_type,
+				plan.plan_name,
+				isOwn ? ON_THIS_SUBSCRIPTION : undefined,
+			];
 			const label = parts.filter((part) => part !== undefined && part !== null).join(' · ');
 			if (!matches(words, label)) continue;
 			(isOwn ? first : rest).push({ name: label, value: String(brick.brick_id) });
@@ -240,11 +312,19 @@ export async function searchBricks(this: ILoadOptionsFunctions, filter?: string,
 function chosenSubscription(ctx: ILoadOptionsFunctions, what: string): string {
 	const chosen = ctx.getCurrentNodeParameter('subscriptionId', { extractValue: true });
 	const id = typeof chosen === 'string' ? chosen.trim() : '';
-	if (id === '') throw new NodeOperationError(ctx.getNode(), `Choose the Subscription first: the list shows that subscription's ${what}`);
+	if (id === '')
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Choose the Subscription first: the list shows that subscription's ${what}`,
+		);
 	if (id.startsWith('=')) {
-		throw new NodeOperationError(ctx.getNode(), `The Subscription is an expression, so its ${what} cannot be listed here: give the ID (By ID), or pick the Subscription from the list`);
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The Subscription is an expression, so its ${what} cannot be listed here: give the ID (By ID), or pick the Subscription from the list`,
+		);
 	}
-	if (!ID.pattern.test(id)) throw new NodeOperationError(ctx.getNode(), `The Subscription "${id}" ${ID.hint}`);
+	if (!ID.pattern.test(id))
+		throw new NodeOperationError(ctx.getNode(), `The Subscription "${id}" ${ID.hint}`);
 	return id;
 }
 
@@ -268,7 +348,10 @@ async function subscriptionListItems(
 	item: (entry: IDataObject) => INodeListSearchItems,
 ): Promise<INodeListSearchResult> {
 	const subscriptionId = chosenSubscription(ctx, what);
-	const entries = await wholeList(await pickerAccess(ctx), `/subscriptions/${encodeURIComponent(subscriptionId)}/${path}`);
+	const entries = await wholeList(
+		await pickerAccess(ctx),
+		`/subscriptions/${encodeURIComponent(subscriptionId)}/${path}`,
+	);
 	const words = wordsOf(filter);
 	const items = entries.map(item).filter((entry) => matches(words, entry.name, entry.value));
 	return { results: items };
@@ -277,23 +360,45 @@ async function subscriptionListItems(
 const dateOf = (value: unknown) => (typeof value === 'string' ? value.slice(0, 10) : undefined);
 
 /** "Onboarding workshop · 1 of 3 completed" */
-export async function searchMilestones(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchMilestones(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	return await subscriptionListItems(this, filter, 'milestones', 'milestones', (milestone) => {
-		const done = milestone.quantity !== undefined ? ` · ${milestone.quantity_completed ?? 0} of ${milestone.quantity} completed` : '';
-		return { name: `${milestone.brick_name ?? milestone.name ?? 'Milestone'}${done}`, value: String(milestone.milestone_id) };
+		const done =
+			milestone.quantity !== undefined
+				? ` · ${milestone.quantity_completed ?? 0} of ${milestone.quantity} completed`
+				: '';
+		return {
+			name: `${milestone.brick_name ?? milestone.name ?? 'Milestone'}${done}`,
+			value: String(milestone.milestone_id),
+		};
 	});
 }
 
 /** An upgrade or recast order: "BUILDING · starts 2026-10-01 · created 2026-09-01" (its stage says whether it is open). */
 function orderItem(order: IDataObject): INodeListSearchItems {
-	const parts = [order.stage ?? 'no stage', order.starts_at ? `starts ${dateOf(order.starts_at)}` : undefined, order.created_at ? `created ${dateOf(order.created_at)}` : undefined];
-	return { name: parts.filter((part) => part !== undefined).join(' · '), value: String(order.order_id) };
+	const parts = [
+		order.stage ?? 'no stage',
+		order.starts_at ? `starts ${dateOf(order.starts_at)}` : undefined,
+		order.created_at ? `created ${dateOf(order.created_at)}` : undefined,
+	];
+	return {
+		name: parts.filter((part) => part !== undefined).join(' · '),
+		value: String(order.order_id),
+	};
 }
 
-export async function searchUpgradeOrders(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchUpgradeOrders(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	return await subscriptionListItems(this, filter, 'upgrade orders', 'upgrade', orderItem);
 }
 
-export async function searchRecastOrders(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchRecastOrders(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	return await subscriptionListItems(this, filter, 'recast orders', 'recast', orderItem);
 }

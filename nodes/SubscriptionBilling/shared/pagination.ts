@@ -1,4 +1,9 @@
-import { NodeApiError, NodeOperationError, type IDataObject, type IHttpRequestOptions } from 'n8n-workflow';
+import {
+	NodeApiError,
+	NodeOperationError,
+	type IDataObject,
+	type IHttpRequestOptions,
+} from 'n8n-workflow';
 import { MAX_PAGE_SIZE } from './constants';
 import { asNodeError } from './apiError';
 import { redact } from './apiCredentials';
@@ -26,7 +31,10 @@ function fullUrl(request: IHttpRequestOptions): string {
 }
 
 function stop(session: Session, message: string, description: string): NodeOperationError {
-	return new NodeOperationError(session.node, message, { itemIndex: session.itemIndex, description: redact(description, session.secret) });
+	return new NodeOperationError(session.node, message, {
+		itemIndex: session.itemIndex,
+		description: redact(description, session.secret),
+	});
 }
 
 /** Where a next-page link came from, as messages name it. */
@@ -52,12 +60,18 @@ function nextPageRequest(
 	const basePath = base.pathname.replace(/\/+$/, '');
 	let url: URL | undefined;
 	try {
-		if (typeof next === 'string' && next.trim() !== '') url = new URL(next.trim(), fullUrl(current));
+		if (typeof next === 'string' && next.trim() !== '')
+			url = new URL(next.trim(), fullUrl(current));
 	} catch {
 		url = undefined;
 	}
 	const shown = JSON.stringify(next).slice(0, 300);
-	if (!url) throw stop(session, 'The API returned an invalid next-page link', `The API sent ${source}: ${shown}`);
+	if (!url)
+		throw stop(
+			session,
+			'The API returned an invalid next-page link',
+			`The API sent ${source}: ${shown}`,
+		);
 	if (url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`)) {
 		throw stop(
 			session,
@@ -66,7 +80,10 @@ function nextPageRequest(
 		);
 	}
 	if (url.origin !== base.origin) {
-		session.ctx.logger.debug(`Subscription Billing: the next-page link names ${url.origin}; its path is read from the credential's ${base.origin}`, { itemIndex: session.itemIndex });
+		session.ctx.logger.debug(
+			`Subscription Billing: the next-page link names ${url.origin}; its path is read from the credential's ${base.origin}`,
+			{ itemIndex: session.itemIndex },
+		);
 	}
 	const target = new URL(`${url.pathname}${url.search}`, base.origin);
 	if (limit !== undefined) target.searchParams.set('limit', String(limit));
@@ -79,24 +96,37 @@ function withoutKeys(qs: IDataObject | undefined, names: string[]): IDataObject 
 }
 
 /** The page at `offset`, asked for by limit and offset when the API gave no next-page link. */
-function offsetRequest(first: IHttpRequestOptions, offset: number, limit: number | undefined): IHttpRequestOptions {
+function offsetRequest(
+	first: IHttpRequestOptions,
+	offset: number,
+	limit: number | undefined,
+): IHttpRequestOptions {
 	const filters = withoutKeys(first.qs, ['limit', 'offset']);
-	return { ...first, qs: limit === undefined ? { ...filters, offset } : { ...filters, limit, offset } };
+	return {
+		...first,
+		qs: limit === undefined ? { ...filters, offset } : { ...filters, limit, offset },
+	};
 }
 
 /** The offset a page request asks for, in its query or its link's. */
 function offsetOf(request: IHttpRequestOptions): number | undefined {
 	const fromQs = request.qs?.offset;
-	const value = fromQs !== undefined ? fromQs : request.url.includes('?') ? new URL(fullUrl(request)).searchParams.get('offset') : null;
+	const value =
+		fromQs !== undefined
+			? fromQs
+			: request.url.includes('?')
+				? new URL(fullUrl(request)).searchParams.get('offset')
+				: null;
 	const offset = value === null || value === undefined || value === '' ? NaN : Number(value);
 	return Number.isFinite(offset) ? offset : undefined;
 }
 
-
 function askedLimit(request: IHttpRequestOptions): number {
 	const fromQs = Number(request.qs?.limit);
 	if (Number.isFinite(fromQs)) return fromQs;
-	const fromUrl = request.url.includes('?') ? Number(new URL(fullUrl(request)).searchParams.get('limit')) : NaN;
+	const fromUrl = request.url.includes('?')
+		? Number(new URL(fullUrl(request)).searchParams.get('limit'))
+		: NaN;
 	return Number.isFinite(fromUrl) ? fromUrl : 0;
 }
 
@@ -106,13 +136,28 @@ function askedLimit(request: IHttpRequestOptions): number {
  * `limit`, at the API's own page size, which it serves. `asked` is the page size the answer was
  * asked for (0: none, the API's own).
  */
-async function sendPage(session: Session, request: IHttpRequestOptions, paged: boolean, pagesRead: number): Promise<{ answer: Answer; refused: boolean; asked: number }> {
+async function sendPage(
+	session: Session,
+	request: IHttpRequestOptions,
+	paged: boolean,
+	pagesRead: number,
+): Promise<{ answer: Answer; refused: boolean; asked: number }> {
 	try {
-		return { answer: await sendForAnswer(session, request, { pagesRead }), refused: false, asked: askedLimit(request) };
+		return {
+			answer: await sendForAnswer(session, request, { pagesRead }),
+			refused: false,
+			asked: askedLimit(request),
+		};
 	} catch (error) {
-		const refusedSize = error instanceof NodeApiError && ['400', '422'].includes(String(error.httpCode)) && askedLimit(request) > DEFAULT_PAGE_SIZE;
+		const refusedSize =
+			error instanceof NodeApiError &&
+			['400', '422'].includes(String(error.httpCode)) &&
+			askedLimit(request) > DEFAULT_PAGE_SIZE;
 		if (!paged || !refusedSize) throw asNodeError(session.node, error, session.itemIndex);
-		session.ctx.logger.debug(`Subscription Billing: the API refused limit=${askedLimit(request)}; asking again at its own page size`, { itemIndex: session.itemIndex });
+		session.ctx.logger.debug(
+			`Subscription Billing: the API refused limit=${askedLimit(request)}; asking again at its own page size`,
+			{ itemIndex: session.itemIndex },
+		);
 		const url = new URL(fullUrl(request));
 		url.searchParams.delete('limit');
 		const qs = withoutKeys(request.qs, ['limit']);
@@ -162,7 +207,8 @@ export interface PagingOptions {
 
 /** The page of `request`'s list at `offset`, `size` results, asked for as `request` asks (by its query or its link's). */
 function pageAt(request: IHttpRequestOptions, offset: number, size: number): IHttpRequestOptions {
-	if (request.qs && 'offset' in request.qs) return { ...request, qs: { ...request.qs, offset, limit: size } };
+	if (request.qs && 'offset' in request.qs)
+		return { ...request, qs: { ...request.qs, offset, limit: size } };
 	const url = new URL(fullUrl(request));
 	url.searchParams.set('offset', String(offset));
 	url.searchParams.set('limit', String(size));
@@ -177,10 +223,20 @@ function pageAt(request: IHttpRequestOptions, offset: number, size: number): IHt
  * for every page), up to the count, as the reader would ask one page at a time. None when the
  * API pages otherwise (a cursor, another page size): its pages are then read one at a time.
  */
-function readAheadPlan(next: IHttpRequestOptions, position: number, count: number, step: number, wanted: number): IHttpRequestOptions[] {
+function readAheadPlan(
+	next: IHttpRequestOptions,
+	position: number,
+	count: number,
+	step: number,
+	wanted: number,
+): IHttpRequestOptions[] {
 	if (offsetOf(next) !== position || askedLimit(next) !== Math.min(step, wanted)) return [];
 	const plan: IHttpRequestOptions[] = [];
-	for (let offset = position, left = wanted; offset < count && left > 0; offset += step, left -= step) {
+	for (
+		let offset = position, left = wanted;
+		offset < count && left > 0;
+		offset += step, left -= step
+	) {
 		plan.push(pageAt(next, offset, Math.min(step, left)));
 	}
 	return plan;
@@ -220,7 +276,9 @@ export async function visitPages(
 	let lastCount: number | undefined;
 	let lastShort = false;
 	const sizeFor = (wanted: number) => (paged ? Math.min(wanted, pageSize) : undefined);
-	let request: IHttpRequestOptions = paged ? { ...first, qs: { ...first.qs, limit: sizeFor(limit) } } : first;
+	let request: IHttpRequestOptions = paged
+		? { ...first, qs: { ...first.qs, limit: sizeFor(limit) } }
+		: first;
 	const followed = new Set<string>([pageKey(request)]);
 	let ahead: ReadAhead<Awaited<ReturnType<typeof sendPage>>> | undefined;
 	let firstCount: number | undefined;
@@ -230,19 +288,32 @@ export async function visitPages(
 			sent = await (ahead?.take(request) ?? sendPage(session, request, paged, pagesRead));
 		} catch (error) {
 			const at = offsetOf(request) ?? received;
-			if (pagesRead > 0 && isNotFound(error) && (lastShort || (lastCount !== undefined && at >= lastCount))) {
-				session.ctx.logger.debug(`Subscription Billing: the page at offset ${at}, after the list's end, was answered 404; the list ends there`, { itemIndex: session.itemIndex });
+			if (
+				pagesRead > 0 &&
+				isNotFound(error) &&
+				(lastShort || (lastCount !== undefined && at >= lastCount))
+			) {
+				session.ctx.logger.debug(
+					`Subscription Billing: the page at offset ${at}, after the list's end, was answered 404; the list ends there`,
+					{ itemIndex: session.itemIndex },
+				);
 				return { position: received, more: false };
 			}
 			throw asNodeError(session.node, error, session.itemIndex);
 		}
 		pagesRead++;
 		const { body, headers } = sent.answer;
-		const page: Envelope = Array.isArray(body) ? { results: body as IDataObject[], next: null } : (body as Envelope);
+		const page: Envelope = Array.isArray(body)
+			? { results: body as IDataObject[], next: null }
+			: (body as Envelope);
 		if (!page || !Array.isArray(page.results)) {
-			throw new NodeOperationError(session.node, 'The API answered a list request without a "results" list', {
-				itemIndex: session.itemIndex,
-			});
+			throw new NodeOperationError(
+				session.node,
+				'The API answered a list request without a "results" list',
+				{
+					itemIndex: session.itemIndex,
+				},
+			);
 		}
 		if (sent.refused) pageSize = Math.min(pageSize, page.results.length || DEFAULT_PAGE_SIZE);
 		const fresh = distinct.fresh(page.results, limit - seen);
@@ -253,7 +324,10 @@ export async function visitPages(
 		const headerLink = bodyLink ? undefined : nextLinkOf(headers);
 		lastCount = count;
 		lastShort = sent.asked > 0 && page.results.length < sent.asked;
-		const more = page.results.length > 0 && !lastShort && (count !== undefined ? received < count : Boolean(bodyLink ?? headerLink));
+		const more =
+			page.results.length > 0 &&
+			!lastShort &&
+			(count !== undefined ? received < count : Boolean(bodyLink ?? headerLink));
 		if (pagesRead === 1) firstCount = count;
 		// A list that moves while it is read (its count changes, a record comes again, a page before the end is short) is read one page at a time from here on.
 		else if (count !== firstCount || fresh.repeated > 0 || lastShort) ahead?.stop();
@@ -266,12 +340,30 @@ export async function visitPages(
 		const link = bodyLink ?? headerLink;
 		if (link && page.results.length > 0) {
 			const source: LinkSource = bodyLink ? '"next"' : 'a Link header with rel="next"';
-			request = nextPageRequest(session, first, request, link, source, Number.isFinite(remaining) ? sizeFor(remaining) : undefined);
+			request = nextPageRequest(
+				session,
+				first,
+				request,
+				link,
+				source,
+				Number.isFinite(remaining) ? sizeFor(remaining) : undefined,
+			);
 		} else if (count !== undefined && received < count && paged && page.results.length > 0) {
-			request = offsetRequest(first, received, sizeFor(Number.isFinite(remaining) ? remaining : pageSize));
+			request = offsetRequest(
+				first,
+				received,
+				sizeFor(Number.isFinite(remaining) ? remaining : pageSize),
+			);
 		} else {
-			if (count !== undefined && received < count) throw incomplete(session, count, received, paged);
-			if (paged && !('next' in page) && count === undefined && sent.asked > 0 && page.results.length >= sent.asked) {
+			if (count !== undefined && received < count)
+				throw incomplete(session, count, received, paged);
+			if (
+				paged &&
+				!('next' in page) &&
+				count === undefined &&
+				sent.asked > 0 &&
+				page.results.length >= sent.asked
+			) {
 				throw noWayOn(session, page.results.length, received);
 			}
 			return { position: received, more: false };
@@ -286,10 +378,21 @@ export async function visitPages(
 			);
 		}
 		followed.add(key);
-		if (pagesRead === 1 && (options.pagesAhead ?? 1) > 1 && paged && count !== undefined && !sent.refused && sent.asked > 0 && page.results.length === sent.asked) {
+		if (
+			pagesRead === 1 &&
+			(options.pagesAhead ?? 1) > 1 &&
+			paged &&
+			count !== undefined &&
+			!sent.refused &&
+			sent.asked > 0 &&
+			page.results.length === sent.asked
+		) {
 			const plan = readAheadPlan(request, received, count, sent.asked, remaining);
 			const read = pagesRead;
-			if (plan.length > 1) ahead = new ReadAhead(plan, options.pagesAhead as number, (planned, index) => sendPage(session, planned, paged, read + index));
+			if (plan.length > 1)
+				ahead = new ReadAhead(plan, options.pagesAhead as number, (planned, index) =>
+					sendPage(session, planned, paged, read + index),
+				);
 		}
 	}
 }
@@ -303,7 +406,12 @@ function noWayOn(session: Session, size: number, received: number): NodeOperatio
 	);
 }
 
-function incomplete(session: Session, count: number, received: number, paged: boolean): NodeOperationError {
+function incomplete(
+	session: Session,
+	count: number,
+	received: number,
+	paged: boolean,
+): NodeOperationError {
 	return stop(
 		session,
 		`The API's list ended early: it counted ${count} results but sent ${received}`,
@@ -318,7 +426,12 @@ function incomplete(session: Session, count: number, received: number, paged: bo
  * sent `limit`; any other is asked for whole and cut here. Up to PAGES_AHEAD pages are read ahead
  * (fewer under a lower Max Concurrent Requests).
  */
-export async function collectPages(session: Session, first: IHttpRequestOptions, limit: number, paged: boolean): Promise<IDataObject[]> {
+export async function collectPages(
+	session: Session,
+	first: IHttpRequestOptions,
+	limit: number,
+	paged: boolean,
+): Promise<IDataObject[]> {
 	const results: IDataObject[] = [];
 	const pagesAhead = Math.min(session.maxConcurrent ?? DEFAULT_MAX_CONCURRENT, PAGES_AHEAD);
 	await visitPages(session, first, { limit, paged, pagesAhead }, (page) => {
@@ -387,7 +500,11 @@ export class ReadAhead<T> {
 	}
 
 	private fill(): void {
-		while (this.asked < this.plan.length && this.asked - this.taken < this.width && this.unanswered < this.width) {
+		while (
+			this.asked < this.plan.length &&
+			this.asked - this.taken < this.width &&
+			this.unanswered < this.width
+		) {
 			const planned = this.plan[this.asked];
 			planned.answer = this.send(planned.request, this.asked);
 			this.unanswered++;

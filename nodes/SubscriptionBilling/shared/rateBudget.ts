@@ -71,7 +71,9 @@ export class RequestBudget {
 	/** Whether it still holds something learned: a pause, a window shrunk by a 429, or one grown since the start. */
 	get learned(): boolean {
 		if (Date.now() < this.pausedUntil) return true;
-		return this.rateLimitedYet ? this.window < this.maxConcurrent : this.window > Math.min(this.maxConcurrent, INITIAL_WINDOW);
+		return this.rateLimitedYet
+			? this.window < this.maxConcurrent
+			: this.window > Math.min(this.maxConcurrent, INITIAL_WINDOW);
 	}
 
 	/** Requests that may be in flight now. */
@@ -154,7 +156,10 @@ export class RequestBudget {
 			if (now - this.grownAt < START_DOUBLING_MS) return;
 			this.window = Math.min(this.maxConcurrent, this.window * 2);
 		} else {
-			this.window = Math.min(this.maxConcurrent, this.window + ((now - this.grownAt) / 1000) * INCREASE_PER_SECOND);
+			this.window = Math.min(
+				this.maxConcurrent,
+				this.window + ((now - this.grownAt) / 1000) * INCREASE_PER_SECOND,
+			);
 		}
 		this.grownAt = now;
 	}
@@ -165,7 +170,8 @@ const budgets = new Map<string, RequestBudget>();
 /** Forgets budgets that slowed down once nobody used them for a while (the others go when idle). */
 function sweep(now: number): void {
 	for (const [key, budget] of budgets) {
-		if (budget.idle && (!budget.learned || now - budget.lastUsedAt > KEEP_IDLE_MS)) budgets.delete(key);
+		if (budget.idle && (!budget.learned || now - budget.lastUsedAt > KEEP_IDLE_MS))
+			budgets.delete(key);
 	}
 }
 
@@ -173,7 +179,12 @@ function sweep(now: number): void {
  * The budget shared by every item of execution `executionId` sending to `apiAddress`, with
  * `maxConcurrent` as its maximum (the latest setting wins when nodes of one execution differ).
  */
-export function requestBudget(executionId: string, apiAddress: string, maxConcurrent: number, signal?: AbortSignal): RequestBudget {
+export function requestBudget(
+	executionId: string,
+	apiAddress: string,
+	maxConcurrent: number,
+	signal?: AbortSignal,
+): RequestBudget {
 	const key = `${executionId} ${apiAddress}`;
 	let budget = budgets.get(key);
 	if (!budget) {

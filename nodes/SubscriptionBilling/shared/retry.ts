@@ -41,7 +41,14 @@ export const DEFAULT_RETRY: RetrySettings = {
 const RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 
 /** Connection errors raised before the request could reach the server: repeating them never repeats a write. */
-export const NOT_CONNECTED_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+export const NOT_CONNECTED_CODES = new Set([
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+	'EADDRNOTAVAIL',
+]);
 
 /** The API's TLS certificate was refused: a lasting fault, and the request never reached the API. */
 export const UNTRUSTED_CERTIFICATE_CODES = new Set([
@@ -90,7 +97,11 @@ export function retryAfterMs(headers: IDataObject | undefined): number | undefin
  * exponential backoff with jitter. Undefined when the server asks for a longer wait than
  * `maxDelayMs`: retrying earlier would ignore it, so the caller stops instead.
  */
-export function retryDelayMs(attempt: number, failure: Failure, settings: RetrySettings): number | undefined {
+export function retryDelayMs(
+	attempt: number,
+	failure: Failure,
+	settings: RetrySettings,
+): number | undefined {
 	const serverDelay = failure.type === 'http' ? retryAfterMs(failure.headers) : undefined;
 	if (serverDelay !== undefined) {
 		if (serverDelay > settings.maxDelayMs) return undefined;

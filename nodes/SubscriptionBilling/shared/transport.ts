@@ -21,10 +21,19 @@ import {
 	type Failure,
 	type RetrySettings,
 } from './retry';
-import { DEFAULT_MAX_CONCURRENT, requestBudget, type RequestBudget, type Ticket } from './rateBudget';
+import {
+	DEFAULT_MAX_CONCURRENT,
+	requestBudget,
+	type RequestBudget,
+	type Ticket,
+} from './rateBudget';
 
 /** Operations, the editor's pickers, the trigger's polls and the credential test send through the same transport. */
-export type TransportContext = IExecutePaginationFunctions | ILoadOptionsFunctions | IPollFunctions | ICredentialTestFunctions;
+export type TransportContext =
+	| IExecutePaginationFunctions
+	| ILoadOptionsFunctions
+	| IPollFunctions
+	| ICredentialTestFunctions;
 
 /** Everything one item's requests share: the node, the item, the key to redact and how to retry. */
 export interface Session {
@@ -90,14 +99,20 @@ function budgetOf(session: Session, options: IHttpRequestOptions): RequestBudget
 	const owner = budgetOwner(ctx);
 	if (!owner) return undefined;
 	const signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
-	return requestBudget(owner, originOf(options), session.maxConcurrent ?? DEFAULT_MAX_CONCURRENT, signal);
+	return requestBudget(
+		owner,
+		originOf(options),
+		session.maxConcurrent ?? DEFAULT_MAX_CONCURRENT,
+		signal,
+	);
 }
 
 /** Tells the budget how a request went: 429 slows the execution down, an answer lets it speed up. */
 function release(ticket: Ticket | undefined, failure: Failure | undefined): void {
 	if (!ticket) return;
 	if (!failure) ticket.release('success');
-	else if (failure.type === 'http' && failure.status === 429) ticket.release('rateLimited', retryAfterMs(failure.headers));
+	else if (failure.type === 'http' && failure.status === 429)
+		ticket.release('rateLimited', retryAfterMs(failure.headers));
 	else ticket.release('other');
 }
 
@@ -107,11 +122,22 @@ function release(ticket: Ticket | undefined, failure: Failure | undefined): void
  * `messages`). Read them from there, or from `cause` when a version of n8n keeps it.
  */
 function networkFailure(error: unknown): Extract<Failure, { type: 'network' }> {
-	const wrapped = error as { cause?: { code?: unknown; message?: unknown }; code?: unknown; httpCode?: unknown; messages?: unknown; message?: unknown };
-	const isCode = (value: unknown): value is string => typeof value === 'string' && /^[A-Z][A-Z0-9_]+$/.test(value);
+	const wrapped = error as {
+		cause?: { code?: unknown; message?: unknown };
+		code?: unknown;
+		httpCode?: unknown;
+		messages?: unknown;
+		message?: unknown;
+	};
+	const isCode = (value: unknown): value is string =>
+		typeof value === 'string' && /^[A-Z][A-Z0-9_]+$/.test(value);
 	const code = [wrapped.cause?.code, wrapped.code, wrapped.httpCode].find(isCode) ?? 'ERR_NETWORK';
-	const original = Array.isArray(wrapped.messages) ? wrapped.messages.find((entry) => typeof entry === 'string' && entry !== '') : undefined;
-	const detail = [original, wrapped.cause?.message, wrapped.message].find((entry) => typeof entry === 'string' && entry !== '');
+	const original = Array.isArray(wrapped.messages)
+		? wrapped.messages.find((entry) => typeof entry === 'string' && entry !== '')
+		: undefined;
+	const detail = [original, wrapped.cause?.message, wrapped.message].find(
+		(entry) => typeof entry === 'string' && entry !== '',
+	);
 	return { type: 'network', code, detail: String(detail ?? 'request failed') };
 }
 
@@ -127,7 +153,9 @@ function header(headers: IDataObject | undefined, name: string): string {
 
 function summary(failure: Failure): string {
 	if (failure.type === 'network') return failure.code;
-	return failure.type === 'notJson' ? `HTTP ${failure.status} without JSON` : `HTTP ${failure.status}`;
+	return failure.type === 'notJson'
+		? `HTTP ${failure.status} without JSON`
+		: `HTTP ${failure.status}`;
 }
 
 function parseJson(text: string): unknown {
@@ -142,15 +170,31 @@ function parseJson(text: string): unknown {
  * The outcome of one answer: its body when usable, or what was wrong with it. Answers arrive as
  * text, so a key echoed by the API is found with one string search and redacted before parsing.
  */
-function judge(response: IN8nHttpFullResponse, secret: string | undefined): Answer | { failure: Failure } {
+function judge(
+	response: IN8nHttpFullResponse,
+	secret: string | undefined,
+): Answer | { failure: Failure } {
 	const headers = (response.headers ?? {}) as IDataObject;
 	const status = response.statusCode;
-	const raw = typeof response.body === 'string' ? response.body : response.body === undefined || response.body === null ? '' : JSON.stringify(response.body);
+	const raw =
+		typeof response.body === 'string'
+			? response.body
+			: response.body === undefined || response.body === null
+				? ''
+				: JSON.stringify(response.body);
 	const text = redact(raw, secret);
 	const parsed = text.trim() === '' ? undefined : parseJson(text);
 	if (status >= 300) return { failure: { type: 'http', status, body: parsed ?? text, headers } };
 	if (text.trim() === '') return { status, body: {}, headers };
-	if (parsed === undefined) return { failure: { type: 'notJson', status, body: text, contentType: header(headers, 'content-type') } };
+	if (parsed === undefined)
+		return {
+			failure: {
+				type: 'notJson',
+				status,
+				body: text,
+				contentType: header(headers, 'content-type'),
+			},
+		};
 	return { status, body: parsed, headers };
 }
 
@@ -164,7 +208,8 @@ function cancelSignalOf(ctx: TransportContext): AbortSignal | undefined {
  */
 function closeConnection(error: unknown): void {
 	const request = (error as { request?: { destroy?: unknown } } | undefined)?.request;
-	if (request && typeof request.destroy === 'function') (request.destroy as () => void).call(request);
+	if (request && typeof request.destroy === 'function')
+		(request.destroy as () => void).call(request);
 }
 
 const DEADLINE_STEP_MS = 100;
@@ -174,7 +219,12 @@ const endingAt = new Map<number, Set<AbortController>>();
 const cancelledWith = new WeakMap<AbortSignal, Set<AbortController>>();
 
 /** Aborts each attempt of the group when `signal` fires; the group is kept while attempts are in it. */
-function abortAllOn(signal: AbortSignal, group: Set<AbortController>, reason?: string, then?: () => void): void {
+function abortAllOn(
+	signal: AbortSignal,
+	group: Set<AbortController>,
+	reason?: string,
+	then?: () => void,
+): void {
 	signal.addEventListener(
 		'abort',
 		() => {
@@ -191,7 +241,10 @@ function abortAllOn(signal: AbortSignal, group: Set<AbortController>, reason?: s
  * and each execution's cancellation one listener: a timer and a combined signal per request cost
  * about as much CPU as the rest of this package's work on a write.
  */
-function attemptSignal(leftMs: number, cancel: AbortSignal | undefined): { controller: AbortController; done: () => void } {
+function attemptSignal(
+	leftMs: number,
+	cancel: AbortSignal | undefined,
+): { controller: AbortController; done: () => void } {
 	const controller = new AbortController();
 	const now = Date.now();
 	const end = Math.ceil((now + leftMs) / DEADLINE_STEP_MS) * DEADLINE_STEP_MS;
@@ -225,27 +278,52 @@ function attemptSignal(leftMs: number, cancel: AbortSignal | undefined): { contr
  * resets while an answer arrives, however slowly), and is aborted, its connection with it, when
  * its time `leftMs` is up (the request's time) or the execution's cancellation fires.
  */
-async function attempt(session: Session, options: IHttpRequestOptions, timeoutMs: number, leftMs: number): Promise<Answer | { failure: Failure }> {
+async function attempt(
+	session: Session,
+	options: IHttpRequestOptions,
+	timeoutMs: number,
+	leftMs: number,
+): Promise<Answer | { failure: Failure }> {
 	const { controller, done } = attemptSignal(leftMs, cancelSignalOf(session.ctx));
 	try {
-		const request = withApiKey({
-			...options,
-			json: true,
-			encoding: 'text',
-			ignoreHttpStatusErrors: true,
-			returnFullResponse: true,
-			disableFollowRedirect: true,
-			abortSignal: controller.signal,
-			timeout: timeoutMs,
-		}, session.secret);
+		const request = withApiKey(
+			{
+				...options,
+				json: true,
+				encoding: 'text',
+				ignoreHttpStatusErrors: true,
+				returnFullResponse: true,
+				disableFollowRedirect: true,
+				abortSignal: controller.signal,
+				timeout: timeoutMs,
+			},
+			session.secret,
+		);
 		const { helpers } = session.ctx;
-		const response = 'httpRequest' in helpers ? ((await helpers.httpRequest(request)) as IN8nHttpFullResponse) : await fetchRequest(request);
+		const response =
+			'httpRequest' in helpers
+				? ((await helpers.httpRequest(request)) as IN8nHttpFullResponse)
+				: await fetchRequest(request);
 		return judge(response, session.secret);
 	} catch (error) {
 		closeConnection(error);
 		const failure = networkFailure(error);
-		if (controller.signal.reason === PAST_DEADLINE) return { failure: { type: 'network', code: 'ETIMEDOUT', detail: 'no complete answer in the time allowed for the request' } };
-		if (TIMEOUT_CODES.has(failure.code)) return { failure: { type: 'network', code: 'ETIMEDOUT', detail: `nothing received for ${formatMs(timeoutMs)}` } };
+		if (controller.signal.reason === PAST_DEADLINE)
+			return {
+				failure: {
+					type: 'network',
+					code: 'ETIMEDOUT',
+					detail: 'no complete answer in the time allowed for the request',
+				},
+			};
+		if (TIMEOUT_CODES.has(failure.code))
+			return {
+				failure: {
+					type: 'network',
+					code: 'ETIMEDOUT',
+					detail: `nothing received for ${formatMs(timeoutMs)}`,
+				},
+			};
 		return { failure };
 	} finally {
 		done();
@@ -271,7 +349,11 @@ function timeLimits(retry: RetrySettings): string {
  * Redirects are not followed. Answers of 300 or more, non-JSON answers and network errors become
  * one clear NodeApiError. Gives the answer's body and headers (paging reads its Link header).
  */
-export async function sendForAnswer(session: Session, options: IHttpRequestOptions, paging?: PagingContext): Promise<Answer> {
+export async function sendForAnswer(
+	session: Session,
+	options: IHttpRequestOptions,
+	paging?: PagingContext,
+): Promise<Answer> {
 	const { ctx, retry } = session;
 	// Time in attempts and the waits between them; waiting behind the execution's other requests
 	// (rateBudget.ts) is not this request's and does not count.
@@ -294,7 +376,9 @@ export async function sendForAnswer(session: Session, options: IHttpRequestOptio
 		const retryable = attemptIndex < retry.maxRetries && isRetryable(failure, session.safeToRepeat);
 		let delay = retryable ? retryDelayMs(attemptIndex, failure, retry) : undefined;
 		// Another attempt needs time to be answered: at least its timeout, or a second.
-		const outOfTime = delay !== undefined && spent + delay + Math.min(retry.attemptTimeoutMs, 1000) > retry.totalTimeoutMs;
+		const outOfTime =
+			delay !== undefined &&
+			spent + delay + Math.min(retry.attemptTimeoutMs, 1000) > retry.totalTimeoutMs;
 		if (outOfTime) delay = undefined;
 		// Said before the turn passes on, so that a request waiting for it is not sent.
 		if (delay === undefined) session.onGiveUp?.();
@@ -306,7 +390,9 @@ export async function sendForAnswer(session: Session, options: IHttpRequestOptio
 				retryable && !outOfTime && asked !== undefined
 					? `the API asked to wait ${Math.ceil(asked / 1000)} s before retrying, longer than the ${retry.maxDelayMs / 1000} s this node waits`
 					: undefined,
-				outOfTime ? `another attempt would end after the ${formatMs(retry.totalTimeoutMs)} this node spends on one request (Fault Handling > Max Time per Request)` : undefined,
+				outOfTime
+					? `another attempt would end after the ${formatMs(retry.totalTimeoutMs)} this node spends on one request (Fault Handling > Max Time per Request)`
+					: undefined,
 				timedOut ? `${formatMs(spent)} spent in all: ${timeLimits(retry)}` : undefined,
 			].filter((reason): reason is string => reason !== undefined);
 			throw toNodeError(session.node, failure, {
@@ -320,17 +406,23 @@ export async function sendForAnswer(session: Session, options: IHttpRequestOptio
 				pagesRead: paging?.pagesRead,
 			});
 		}
-		ctx.logger.debug(`Subscription Billing: retrying ${describeRequest(options)} in ${Math.round(delay)} ms after ${summary(failure)}`, {
-			itemIndex: session.itemIndex,
-			attempt: attemptIndex + 1,
-		});
+		ctx.logger.debug(
+			`Subscription Billing: retrying ${describeRequest(options)} in ${Math.round(delay)} ms after ${summary(failure)}`,
+			{
+				itemIndex: session.itemIndex,
+				attempt: attemptIndex + 1,
+			},
+		);
 		await wait(delay, cancelSignalOf(ctx));
 		spent += delay;
 	}
 }
 
 /** {@link sendForAnswer}, for callers that need only the body. */
-export async function sendWithRetries(session: Session, options: IHttpRequestOptions): Promise<unknown> {
+export async function sendWithRetries(
+	session: Session,
+	options: IHttpRequestOptions,
+): Promise<unknown> {
 	return (await sendForAnswer(session, options)).body;
 }
 
@@ -344,7 +436,8 @@ export { DEFAULT_RETRY };
  */
 export async function fetchRequest(options: IHttpRequestOptions): Promise<IN8nHttpFullResponse> {
 	const url = new URL(`${options.baseURL ?? ''}${options.url}`);
-	for (const [name, value] of Object.entries(options.qs ?? {})) url.searchParams.set(name, String(value));
+	for (const [name, value] of Object.entries(options.qs ?? {}))
+		url.searchParams.set(name, String(value));
 	const response = await fetch(url, {
 		method: options.method ?? 'GET',
 		headers: { Accept: 'application/json', ...(options.headers as Record<string, string>) },

@@ -4,7 +4,12 @@
  * further task starts; the first error is thrown once the tasks already running have settled.
  * Returns how many tasks ran.
  */
-export async function forEachConcurrently<T>(entries: T[], width: number, task: (entry: T) => Promise<void>, canStart: () => boolean = () => true): Promise<number> {
+export async function forEachConcurrently<T>(
+	entries: T[],
+	width: number,
+	task: (entry: T) => Promise<void>,
+	canStart: () => boolean = () => true,
+): Promise<number> {
 	let next = 0;
 	let stopped = false;
 	let failure: { error: unknown } | undefined;

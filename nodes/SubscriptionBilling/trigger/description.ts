@@ -28,12 +28,12 @@ export function invoiceSettings(show: IDisplayOptions['show']): INodeProperties[
 			default: DEFAULT_REQUESTS_PER_POLL,
 			typeOptions: { minValue: MIN_REQUESTS_PER_POLL, numberPrecision: 0 },
 			description:
-				"Most requests one poll sends. With more customers than that, one pass over all customers spans several polls, each resuming where the last stopped (at 100 requests/s: 1,000 requests take about 10 seconds). Nothing is missed or doubled between polls; a change is reported within one pass.",
+				'Most requests one poll sends. With more customers than that, one pass over all customers spans several polls, each resuming where the last stopped (at 100 requests/s: 1,000 requests take about 10 seconds). Nothing is missed or doubled between polls; a change is reported within one pass.',
 			displayOptions: { show: { ...show, scope: ['all'] } },
 		},
 		{
 			displayName:
-				'Cost: one request per poll, plus one Invoice Search per 1,000 watched invoices (open, or paid within the look-back window) older than the customer\'s newest 100',
+				"Cost: one request per poll, plus one Invoice Search per 1,000 watched invoices (open, or paid within the look-back window) older than the customer's newest 100",
 			name: 'oneCustomerNotice',
 			type: 'notice',
 			default: '',
@@ -68,7 +68,10 @@ export const detailSettings: INodeProperties[] = [
 	{ ...subscriptionReadsPerPoll, displayOptions: { show: { events: ['subscriptionRenewalDue'] } } },
 	{
 		...subscriptionReadsPerPoll,
-		displayOptions: { show: { events: ['subscriptionUpdated'], subscriptionDetails: [true] }, hide: { events: ['subscriptionRenewalDue'] } },
+		displayOptions: {
+			show: { events: ['subscriptionUpdated'], subscriptionDetails: [true] },
+			hide: { events: ['subscriptionRenewalDue'] },
+		},
 	},
 ];
 
@@ -84,28 +87,39 @@ export const SUBSCRIPTION_STATUSES = [
 	'TERMINATING',
 ];
 
-const LIST_COST = 'Cost: the customer list, read once per poll for all customer and subscription events (1 request per 1,000 customers).';
+const LIST_COST =
+	'Cost: the customer list, read once per poll for all customer and subscription events (1 request per 1,000 customers).';
 const INVOICE_COST = 'Cost: 1 request per watched customer per poll.';
 
 /** Every event, as the editor names and describes it with what it costs per poll (events/catalog.ts), by name. */
-export const EVENT_OPTIONS: Array<INodePropertyOptions & { value: TriggerEvent }> = EVENT_DEFINITIONS.map(({ name, value, summary, cost, family }) => ({
-	name,
-	value,
-	description: `${summary} ${cost ?? (family === 'invoices' ? INVOICE_COST : LIST_COST)}`,
-})).sort((a, b) => a.name.localeCompare(b.name));
+export const EVENT_OPTIONS: Array<INodePropertyOptions & { value: TriggerEvent }> =
+	EVENT_DEFINITIONS.map(({ name, value, summary, cost, family }) => ({
+		name,
+		value,
+		description: `${summary} ${cost ?? (family === 'invoices' ? INVOICE_COST : LIST_COST)}`,
+	})).sort((a, b) => a.name.localeCompare(b.name));
 
 /** Display options: shown when Events includes one of `events` (and the `more` conditions hold). */
-function whenEvents(events: readonly string[], more: IDisplayOptions['show'] = {}): IDisplayOptions {
+function whenEvents(
+	events: readonly string[],
+	more: IDisplayOptions['show'] = {},
+): IDisplayOptions {
 	return { show: { events: [...events], ...more } };
 }
 
 /** `property`, shown when Events includes one of `events` (and the `more` conditions hold). */
-function forEvents(property: INodeProperties, events: readonly string[], more: IDisplayOptions['show'] = {}): INodeProperties {
+function forEvents(
+	property: INodeProperties,
+	events: readonly string[],
+	more: IDisplayOptions['show'] = {},
+): INodeProperties {
 	return { ...property, displayOptions: whenEvents(events, more) };
 }
 
 /** The canvas subtitle: the chosen events by the names the editor shows. */
-const NAMES = JSON.stringify(Object.fromEntries(EVENT_OPTIONS.map((option) => [option.value, option.name])));
+const NAMES = JSON.stringify(
+	Object.fromEntries(EVENT_OPTIONS.map((option) => [option.value, option.name])),
+);
 export const TRIGGER_SUBTITLE = `={{ ($parameter["events"] || []).map((event) => (${NAMES})[event] || event).join(", ") || "No event chosen" }}`;
 
 export const triggerProperties: INodeProperties[] = [
@@ -125,7 +139,8 @@ export const triggerProperties: INodeProperties[] = [
 		required: true,
 		noDataExpression: true,
 		default: [],
-		description: 'The changes that start the workflow; each item names its event in its event field',
+		description:
+			'The changes that start the workflow; each item names its event in its event field',
 		options: EVENT_OPTIONS,
 	},
 	forEvents(
@@ -147,7 +162,8 @@ export const triggerProperties: INodeProperties[] = [
 			type: 'number',
 			default: 30,
 			typeOptions: { minValue: 0, maxValue: 366, numberPrecision: 0 },
-			description: 'Subscription Ending Soon: emitted once when a subscription\'s end date is this many days away or fewer (0: on the day itself)',
+			description:
+				"Subscription Ending Soon: emitted once when a subscription's end date is this many days away or fewer (0: on the day itself)",
 		},
 		['subscriptionEndingSoon'],
 	),
@@ -158,7 +174,8 @@ export const triggerProperties: INodeProperties[] = [
 			type: 'number',
 			default: 30,
 			typeOptions: { minValue: 0, maxValue: 366, numberPrecision: 0 },
-			description: 'Subscription Renewal Due: emitted once when a subscription\'s renewal date is this many days away or fewer (0: on the day itself)',
+			description:
+				"Subscription Renewal Due: emitted once when a subscription's renewal date is this many days away or fewer (0: on the day itself)",
 		},
 		['subscriptionRenewalDue'],
 	),
@@ -190,7 +207,8 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		default: 'all',
-		description: 'All Customers: 1 request per customer, spread over polls by Requests Per Poll. One Customer: 1 request per poll.',
+		description:
+			'All Customers: 1 request per customer, spread over polls by Requests Per Poll. One Customer: 1 request per poll.',
 		options: [
 			{ name: 'All Customers', value: 'all' },
 			{ name: 'One Customer', value: 'customer' },
@@ -212,4 +230,3 @@ export const triggerProperties: INodeProperties[] = [
 	// Look-back window, Requests Per Poll and the cost notices of One Customer and All Customers.
 	...invoiceSettings(whenEvents(INVOICE_FAMILY_EVENTS).show),
 ];
-

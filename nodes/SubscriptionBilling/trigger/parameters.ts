@@ -2,7 +2,13 @@ import { NodeOperationError, type IPollFunctions } from 'n8n-workflow';
 import { quoted } from '../shared/invalidInput';
 import { ID } from '../shared/idChecks';
 import { triggerProperties } from './description';
-import { isCustomerListEvent, isInvoiceFamilyEvent, type CustomerListEvent, type InvoiceFamilyEvent, type TriggerEvent } from './events/catalog';
+import {
+	isCustomerListEvent,
+	isInvoiceFamilyEvent,
+	type CustomerListEvent,
+	type InvoiceFamilyEvent,
+	type TriggerEvent,
+} from './events/catalog';
 import type { CustomerListSettings } from './events/types';
 
 /**
@@ -11,14 +17,22 @@ import type { CustomerListSettings } from './events/types';
  * expression giving one) is an error naming the field as the editor shows it; nothing is clamped.
  */
 function invalid(ctx: IPollFunctions, field: string, problem: string): NodeOperationError {
-	return new NodeOperationError(ctx.getNode(), `${field}: ${problem}`, { description: 'Nothing was sent to the API. Correct the setting in the trigger and publish again.' });
+	return new NodeOperationError(ctx.getNode(), `${field}: ${problem}`, {
+		description:
+			'Nothing was sent to the API. Correct the setting in the trigger and publish again.',
+	});
 }
 
 /** The Customer parameter, checked like every id that goes into a path. */
 export function checkedCustomerId(ctx: IPollFunctions): string {
 	const raw = ctx.getNodeParameter('customerId', undefined, { extractValue: true });
 	const value = typeof raw === 'number' ? String(raw) : raw;
-	if (typeof value !== 'string' || value.trim() === '') throw invalid(ctx, 'Customer', 'choose the customer whose invoices to watch, or choose All Customers');
+	if (typeof value !== 'string' || value.trim() === '')
+		throw invalid(
+			ctx,
+			'Customer',
+			'choose the customer whose invoices to watch, or choose All Customers',
+		);
 	if (!ID.pattern.test(value)) throw invalid(ctx, 'Customer', `"${value}" ${ID.hint}`);
 	return value;
 }
@@ -36,7 +50,8 @@ export interface TriggerSettings extends CustomerListSettings {
 
 function selectedEvents(ctx: IPollFunctions): TriggerEvent[] {
 	const events = ctx.getNodeParameter('events', []) as TriggerEvent[];
-	if (!Array.isArray(events) || events.length === 0) throw invalid(ctx, 'Events', 'choose at least one event');
+	if (!Array.isArray(events) || events.length === 0)
+		throw invalid(ctx, 'Events', 'choose at least one event');
 	return [...new Set(events)];
 }
 
@@ -44,10 +59,20 @@ function selectedEvents(ctx: IPollFunctions): TriggerEvent[] {
 function wholeNumber(ctx: IPollFunctions, name: string, shown: boolean): number {
 	if (!shown) return 0;
 	const property = triggerProperties.find((candidate) => candidate.name === name)!;
-	const { minValue = 0, maxValue = Infinity } = (property.typeOptions ?? {}) as { minValue?: number; maxValue?: number };
+	const { minValue = 0, maxValue = Infinity } = (property.typeOptions ?? {}) as {
+		minValue?: number;
+		maxValue?: number;
+	};
 	const value = ctx.getNodeParameter(name, property.default);
-	if (typeof value === 'number' && Number.isInteger(value) && value >= minValue && value <= maxValue) return value;
-	const range = maxValue === Infinity ? `of at least ${minValue}` : `from ${minValue} to ${maxValue}`;
+	if (
+		typeof value === 'number' &&
+		Number.isInteger(value) &&
+		value >= minValue &&
+		value <= maxValue
+	)
+		return value;
+	const range =
+		maxValue === Infinity ? `of at least ${minValue}` : `from ${minValue} to ${maxValue}`;
 	throw invalid(ctx, property.displayName, `${quoted(value)} is not a whole number ${range}`);
 }
 
@@ -58,17 +83,33 @@ export function triggerSettings(ctx: IPollFunctions): TriggerSettings {
 	const invoiceEvents = events.filter(isInvoiceFamilyEvent);
 	const invoices = invoiceEvents.length > 0;
 	const allCustomers = invoices && ctx.getNodeParameter('scope') !== 'customer';
-	const subscriptionDetails = listEvents.includes('subscriptionUpdated') && ctx.getNodeParameter('subscriptionDetails', false) === true;
+	const subscriptionDetails =
+		listEvents.includes('subscriptionUpdated') &&
+		ctx.getNodeParameter('subscriptionDetails', false) === true;
 	return {
 		listEvents,
 		invoiceEvents,
 		invoiceCustomerId: invoices && !allCustomers ? checkedCustomerId(ctx) : undefined,
 		lookBackMs: wholeNumber(ctx, 'lookBackDays', invoices) * 86_400_000,
 		requestsPerPoll: wholeNumber(ctx, 'requestsPerPoll', allCustomers),
-		statuses: listEvents.includes('subscriptionStatusChanged') ? (ctx.getNodeParameter('statuses', []) as string[]) : [],
-		endingSoonDays: wholeNumber(ctx, 'endingSoonDays', listEvents.includes('subscriptionEndingSoon')),
-		renewalDueDays: wholeNumber(ctx, 'renewalDueDays', listEvents.includes('subscriptionRenewalDue')),
+		statuses: listEvents.includes('subscriptionStatusChanged')
+			? (ctx.getNodeParameter('statuses', []) as string[])
+			: [],
+		endingSoonDays: wholeNumber(
+			ctx,
+			'endingSoonDays',
+			listEvents.includes('subscriptionEndingSoon'),
+		),
+		renewalDueDays: wholeNumber(
+			ctx,
+			'renewalDueDays',
+			listEvents.includes('subscriptionRenewalDue'),
+		),
 		subscriptionDetails,
-		subscriptionReadsPerPoll: wholeNumber(ctx, 'subscriptionReadsPerPoll', listEvents.includes('subscriptionRenewalDue') || subscriptionDetails),
+		subscriptionReadsPerPoll: wholeNumber(
+			ctx,
+			'subscriptionReadsPerPoll',
+			listEvents.includes('subscriptionRenewalDue') || subscriptionDetails,
+		),
 	};
 }

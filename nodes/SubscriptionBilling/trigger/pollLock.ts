@@ -36,12 +36,14 @@ const REPLACED_KEPT = 32;
 const BOOT = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 let sequence = 0;
 
-const markOf = (data: IDataObject): string => (typeof data.pollSeq === 'number' ? `${String(data.pollBoot)}:${data.pollSeq}` : 'unmarked');
+const markOf = (data: IDataObject): string =>
+	typeof data.pollSeq === 'number' ? `${String(data.pollBoot)}:${data.pollSeq}` : 'unmarked';
 
 function catchUp(data: IDataObject, key: string, nodeName: string): string {
 	const handed = markOf(data);
 	const last = latest.get(key);
-	if (last?.nodeName === nodeName && last.replaced.includes(handed)) adopt(data, deepCopy(last.state));
+	if (last?.nodeName === nodeName && last.replaced.includes(handed))
+		adopt(data, deepCopy(last.state));
 	return handed;
 }
 
@@ -74,7 +76,10 @@ function adopt(target: IDataObject, state: IDataObject | undefined): void {
  * items twice; so would a poll handed a state older than the last one (see `latest`). Fetch Test
  * Event (manual) changes no state: not held.
  */
-export async function exclusivePoll<T>(ctx: IPollFunctions, poll: () => Promise<T>): Promise<T | null> {
+export async function exclusivePoll<T>(
+	ctx: IPollFunctions,
+	poll: () => Promise<T>,
+): Promise<T | null> {
 	if (ctx.getMode() === 'manual') return await poll();
 	const key = `${ctx.getWorkflow().id ?? ''} ${ctx.getNode().id}`;
 	const current = running.get(key);
@@ -94,7 +99,11 @@ export async function exclusivePoll<T>(ctx: IPollFunctions, poll: () => Promise<
 	}
 	let finish: (state: IDataObject | undefined) => void = () => {};
 	const nodeName = ctx.getNode().name;
-	running.set(key, { since: new Date(), nodeName, finished: new Promise((resolve) => (finish = resolve)) });
+	running.set(key, {
+		since: new Date(),
+		nodeName,
+		finished: new Promise((resolve) => (finish = resolve)),
+	});
 	let left: IDataObject | undefined;
 	try {
 		const handed = catchUp(ctx.getWorkflowStaticData('node'), key, nodeName);

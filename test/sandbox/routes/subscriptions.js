@@ -9,8 +9,8 @@ const { msToDateTime } = require('../dates');
 const { loadSubscription, signUrl } = require('./common');
 
 function getSubscription(ctx) {
-  const sub = loadSubscription(ctx, { withErrorId: true });
-  return json(200, subscriptionOut(ctx.state, sub));
+	const sub = loadSubscription(ctx, { withErrorId: true });
+	return json(200, subscriptionOut(ctx.state, sub));
 }
 
 /**
@@ -20,25 +20,34 @@ function getSubscription(ctx) {
  * the subscription in stage BUILDING. Otherwise 400.
  */
 function signSubscription(ctx) {
-  const sub = loadSubscription(ctx);
-  if (ctx.body === undefined) throw badRequest('This operation takes a JSON object body: {} or {"redirect_url": "..."}.');
-  const url = signUrl(ctx, ctx.body, `subscription-${sub.subscription_id}`, { optional: true });
-  if (!hasOpenOrder(ctx.state, sub)) {
-    throw badRequest(`Subscription ${sub.subscription_id} has no open order to sign (status ${sub.status}, stage ${sub.stage}).`);
-  }
-  return json(200, { url });
+	const sub = loadSubscription(ctx);
+	if (ctx.body === undefined)
+		throw badRequest('This operation takes a JSON object body: {} or {"redirect_url": "..."}.');
+	const url = signUrl(ctx, ctx.body, `subscription-${sub.subscription_id}`, { optional: true });
+	if (!hasOpenOrder(ctx.state, sub)) {
+		throw badRequest(
+			`Subscription ${sub.subscription_id} has no open order to sign (status ${sub.status}, stage ${sub.stage}).`,
+		);
+	}
+	return json(200, { url });
 }
 
 function billingPortal(ctx) {
-  const sub = loadSubscription(ctx);
-  return json(200, {
-    url: `${ctx.origin}/portal/${sub.subscription_id}?session=${ctx.state.rng.alnum(32)}`,
-    url_expires_at: msToDateTime(Date.now() + 3600 * 1000),
-  });
+	const sub = loadSubscription(ctx);
+	return json(200, {
+		url: `${ctx.origin}/portal/${sub.subscription_id}?session=${ctx.state.rng.alnum(32)}`,
+		url_expires_at: msToDateTime(Date.now() + 3600 * 1000),
+	});
 }
 
 module.exports = [
-  { method: 'GET', path: '/subscriptions/:subscription_id', handler: getSubscription },
-  { method: 'POST', path: '/subscriptions/:subscription_id/sign', body: 'json', fields: { redirect_url: FREE }, handler: signSubscription },
-  { method: 'GET', path: '/subscriptions/:subscription_id/billing-portal', handler: billingPortal },
+	{ method: 'GET', path: '/subscriptions/:subscription_id', handler: getSubscription },
+	{
+		method: 'POST',
+		path: '/subscriptions/:subscription_id/sign',
+		body: 'json',
+		fields: { redirect_url: FREE },
+		handler: signSubscription,
+	},
+	{ method: 'GET', path: '/subscriptions/:subscription_id/billing-portal', handler: billingPortal },
 ];

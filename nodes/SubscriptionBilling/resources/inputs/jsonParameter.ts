@@ -19,7 +19,11 @@ export function parseJsonParameter(
 	}
 	const isArray = Array.isArray(value);
 	if (expected === 'array' ? !isArray : isArray || value === null || typeof value !== 'object') {
-		throw invalidInput(ctx, label, expected === 'array' ? 'must be a JSON array' : 'must be a JSON object');
+		throw invalidInput(
+			ctx,
+			label,
+			expected === 'array' ? 'must be a JSON array' : 'must be a JSON object',
+		);
 	}
 	return value;
 }

@@ -3,7 +3,12 @@ import { invalidInput } from '../../shared/invalidInput';
 import type { StructuredInput } from './structuredInput';
 
 /** A free-form object entered as key/value rows or JSON (usage properties, order metadata). */
-export function keyValueObjectInput(name: string, displayName: string, apiField: string, description: string): StructuredInput {
+export function keyValueObjectInput(
+	name: string,
+	displayName: string,
+	apiField: string,
+	description: string,
+): StructuredInput {
 	return {
 		name,
 		displayName,
@@ -21,7 +26,12 @@ export function keyValueObjectInput(name: string, displayName: string, apiField:
 		fromRows(ctx: IExecuteSingleFunctions, rows: IDataObject[]) {
 			const value: IDataObject = {};
 			rows.forEach((row, index) => {
-				if (!row.key) throw invalidInput(ctx, displayName, `row ${index + 1} has no key: give each pair a key, or remove the row`);
+				if (!row.key)
+					throw invalidInput(
+						ctx,
+						displayName,
+						`row ${index + 1} has no key: give each pair a key, or remove the row`,
+					);
 				value[row.key as string] = row.value;
 			});
 			return value;

@@ -43,9 +43,15 @@ export function stringListInput(
 				const entry = typeof raw === 'number' && Number.isFinite(raw) ? String(raw) : raw;
 				const which = `entry ${index + 1}`;
 				if (typeof entry === 'string' && entry.trim() === '')
-					throw invalidInput(ctx, displayName, `${which} is empty: give its ${rowDisplayName} or remove the entry`);
-				if (typeof entry !== 'string') throw invalidInput(ctx, displayName, `${which} is ${whatItIs(entry)}, not text`);
-				if (format && !format.pattern.test(entry)) throw invalidInput(ctx, displayName, `${which}, ${quoted(entry)}, ${format.hint}`);
+					throw invalidInput(
+						ctx,
+						displayName,
+						`${which} is empty: give its ${rowDisplayName} or remove the entry`,
+					);
+				if (typeof entry !== 'string')
+					throw invalidInput(ctx, displayName, `${which} is ${whatItIs(entry)}, not text`);
+				if (format && !format.pattern.test(entry))
+					throw invalidInput(ctx, displayName, `${which}, ${quoted(entry)}, ${format.hint}`);
 				list[index] = entry;
 			});
 		},

@@ -30,7 +30,10 @@ export interface StructuredInput {
 	check?: (ctx: IExecuteSingleFunctions, value: unknown) => void;
 }
 
-export function structuredInputFields(input: StructuredInput, displayOptions: IDisplayOptions): INodeProperties[] {
+export function structuredInputFields(
+	input: StructuredInput,
+	displayOptions: IDisplayOptions,
+): INodeProperties[] {
 	const show = displayOptions.show ?? {};
 	const modes = [
 		...(input.required ? [] : [{ name: 'None', value: 'none' }]),
@@ -57,7 +60,9 @@ export function structuredInputFields(input: StructuredInput, displayOptions: ID
 			placeholder: `Add ${input.rowDisplayName.toLowerCase()}`,
 			default: {},
 			displayOptions: { show: { ...show, [`${input.name}Input`]: ['fields'] } },
-			options: [{ displayName: input.rowDisplayName, name: input.rowName, values: input.rowFields }],
+			options: [
+				{ displayName: input.rowDisplayName, name: input.rowName, values: input.rowFields },
+			],
 		},
 		{
 			displayName: `${input.displayName} (JSON)`,
@@ -73,12 +78,23 @@ export function structuredInputFields(input: StructuredInput, displayOptions: ID
 /** The preSend step that puts the input's value into the body. */
 export function structuredInputStep(input: StructuredInput): PreSendAction {
 	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
-		const mode = this.getNodeParameter(`${input.name}Input`, input.required ? 'fields' : 'none') as string;
+		const mode = this.getNodeParameter(
+			`${input.name}Input`,
+			input.required ? 'fields' : 'none',
+		) as string;
 		if (mode === 'none') return requestOptions;
 		const value =
 			mode === 'json'
-				? parseJsonParameter(this, this.getNodeParameter(`${input.name}Json`, ''), `${input.displayName} (JSON)`, input.shape)
-				: input.fromRows(this, this.getNodeParameter(`${input.name}Ui.${input.rowName}`, []) as IDataObject[]);
+				? parseJsonParameter(
+						this,
+						this.getNodeParameter(`${input.name}Json`, ''),
+						`${input.displayName} (JSON)`,
+						input.shape,
+					)
+				: input.fromRows(
+						this,
+						this.getNodeParameter(`${input.name}Ui.${input.rowName}`, []) as IDataObject[],
+					);
 		input.check?.(this, value);
 		requestOptions.body = { ...(requestOptions.body as IDataObject), [input.apiField]: value };
 		return requestOptions;

@@ -3,7 +3,11 @@ import { customerUpdated, subscriptionUpdated } from './fieldChanges';
 import { invoiceOverdue, invoicePaid, invoicePaymentFailed, newInvoice } from './invoiceEvents';
 import { newCustomer, newSubscription } from './newRecords';
 import { subscriptionRenewalDue } from './renewalDue';
-import { subscriptionPaused, subscriptionResumed, subscriptionStatusChanged } from './subscriptionStatus';
+import {
+	subscriptionPaused,
+	subscriptionResumed,
+	subscriptionStatusChanged,
+} from './subscriptionStatus';
 import type { InvoiceEvent, ListEvent } from './types';
 
 /**
@@ -24,17 +28,28 @@ export const CUSTOMER_LIST_EVENT_DEFINITIONS = [
 ] as const satisfies readonly ListEvent[];
 
 /** One invoice's items come in this order. */
-export const INVOICE_EVENT_DEFINITIONS = [newInvoice, invoicePaymentFailed, invoicePaid, invoiceOverdue] as const satisfies readonly InvoiceEvent[];
+export const INVOICE_EVENT_DEFINITIONS = [
+	newInvoice,
+	invoicePaymentFailed,
+	invoicePaid,
+	invoiceOverdue,
+] as const satisfies readonly InvoiceEvent[];
 
 export type CustomerListEvent = (typeof CUSTOMER_LIST_EVENT_DEFINITIONS)[number]['value'];
 export type InvoiceFamilyEvent = (typeof INVOICE_EVENT_DEFINITIONS)[number]['value'];
 /** The event values of the trigger's Events parameter. */
 export type TriggerEvent = CustomerListEvent | InvoiceFamilyEvent;
 
-export const CUSTOMER_LIST_EVENTS: CustomerListEvent[] = CUSTOMER_LIST_EVENT_DEFINITIONS.map((definition) => definition.value);
-export const INVOICE_FAMILY_EVENTS: InvoiceFamilyEvent[] = INVOICE_EVENT_DEFINITIONS.map((definition) => definition.value);
+export const CUSTOMER_LIST_EVENTS: CustomerListEvent[] = CUSTOMER_LIST_EVENT_DEFINITIONS.map(
+	(definition) => definition.value,
+);
+export const INVOICE_FAMILY_EVENTS: InvoiceFamilyEvent[] = INVOICE_EVENT_DEFINITIONS.map(
+	(definition) => definition.value,
+);
 
-export const EVENT_DEFINITIONS: ReadonlyArray<ListEvent<TriggerEvent> | InvoiceEvent<TriggerEvent>> = [...CUSTOMER_LIST_EVENT_DEFINITIONS, ...INVOICE_EVENT_DEFINITIONS];
+export const EVENT_DEFINITIONS: ReadonlyArray<
+	ListEvent<TriggerEvent> | InvoiceEvent<TriggerEvent>
+> = [...CUSTOMER_LIST_EVENT_DEFINITIONS, ...INVOICE_EVENT_DEFINITIONS];
 
 export function definitionOf(event: string): ListEvent | InvoiceEvent | undefined {
 	return EVENT_DEFINITIONS.find((definition) => definition.value === event);

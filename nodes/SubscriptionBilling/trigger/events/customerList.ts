@@ -30,17 +30,33 @@ interface Reading {
  * The trigger's one reader of the customer list (GET /customers, 1,000 a request): from `offset`
  * on, until `want` customers are read or the list ends; `spend` is called once per page.
  */
-async function readCustomers({ session, baseURL }: ReadAccess, offset = 0, want = Infinity, spend: () => void = () => {}): Promise<Reading> {
+async function readCustomers(
+	{ session, baseURL }: ReadAccess,
+	offset = 0,
+	want = Infinity,
+	spend: () => void = () => {},
+): Promise<Reading> {
 	const reading: Reading = { customers: [], counts: new Set(), repeated: 0, end: true };
-	await visitPages(session, { method: 'GET', baseURL, url: '/customers', qs: offset > 0 ? { offset } : {}, headers: { Accept: 'application/json' } }, {}, (page) => {
-		spend();
-		reading.counts.add(page.count);
-		reading.repeated += page.repeated;
-		reading.customers.push(...page.results);
-		if (reading.customers.length < want) return 'next';
-		reading.end = false;
-		return 'stop';
-	});
+	await visitPages(
+		session,
+		{
+			method: 'GET',
+			baseURL,
+			url: '/customers',
+			qs: offset > 0 ? { offset } : {},
+			headers: { Accept: 'application/json' },
+		},
+		{},
+		(page) => {
+			spend();
+			reading.counts.add(page.count);
+			reading.repeated += page.repeated;
+			reading.customers.push(...page.results);
+			if (reading.customers.length < want) return 'next';
+			reading.end = false;
+			return 'stop';
+		},
+	);
 	return reading;
 }
 
@@ -56,7 +72,13 @@ export function readCustomerList(api: ReadAccess): Promise<CustomerList> {
 	if (!listing) {
 		listing = readCustomers(api).then(({ customers, counts, repeated }) => {
 			const [count] = [...counts];
-			return { customers, complete: counts.size === 1 && (count === undefined || count === customers.length) && repeated === 0 };
+			return {
+				customers,
+				complete:
+					counts.size === 1 &&
+					(count === undefined || count === customers.length) &&
+					repeated === 0,
+			};
 		});
 		listings.set(api, listing);
 	}
@@ -68,15 +90,29 @@ export function readCustomerList(api: ReadAccess): Promise<CustomerList> {
  * list when the customer-list events read it anyway (`fromList`: no request of its own, nothing
  * spent), else read from `offset` until `want` customers, each page spent from the poll's budget.
  */
-export async function customerPage(api: ReadAccess, offset: number, { fromList, want, spend }: { fromList: boolean; want: number; spend: () => void }): Promise<CustomerPage> {
-	if (fromList) return { ids: (await readCustomerList(api)).customers.slice(offset).map((customer) => String(customer.customer_id)), end: true };
+export async function customerPage(
+	api: ReadAccess,
+	offset: number,
+	{ fromList, want, spend }: { fromList: boolean; want: number; spend: () => void },
+): Promise<CustomerPage> {
+	if (fromList)
+		return {
+			ids: (await readCustomerList(api)).customers
+				.slice(offset)
+				.map((customer) => String(customer.customer_id)),
+			end: true,
+		};
 	const { customers, end } = await readCustomers(api, offset, want, spend);
 	return { ids: customers.map((customer) => String(customer.customer_id)), end };
 }
 
 /** The customer as items show it next to a subscription. */
 export function customerSummary(customer: IDataObject): IDataObject {
-	return { customer_id: customer.customer_id, name: customer.name, external_id: customer.external_id ?? null };
+	return {
+		customer_id: customer.customer_id,
+		name: customer.name,
+		external_id: customer.external_id ?? null,
+	};
 }
 
 /** Every subscription summary of every customer, each with its customer. */
@@ -101,7 +137,13 @@ export interface ListSnapshot {
 }
 
 export function listSnapshot({ customers, complete }: CustomerList, now: Date): ListSnapshot {
-	return { customers, subscriptions: subscriptionsOf(customers), complete, now, detectedAt: now.toISOString() };
+	return {
+		customers,
+		subscriptions: subscriptionsOf(customers),
+		complete,
+		now,
+		detectedAt: now.toISOString(),
+	};
 }
 
 /** Statuses after which a subscription no longer runs: not watched for ends, renewals or detail changes. */

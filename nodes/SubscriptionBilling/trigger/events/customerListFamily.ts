@@ -7,23 +7,41 @@ import { isLive, listSnapshot, readCustomerList, type ListSnapshot } from './cus
 import { readDetailsInPass } from './detailSweep';
 import { valueOf } from './fieldChanges';
 import { DETAIL_FIELDS, detailFields } from './subscriptionDetails';
-import type { CustomerListSettings, DetailReads, ListEvent, ListPoll, ListPollBefore, PollInput } from './types';
+import type {
+	CustomerListSettings,
+	DetailReads,
+	ListEvent,
+	ListPoll,
+	ListPollBefore,
+	PollInput,
+} from './types';
 
 /** Columns kept as values (state/cells.ts kind `d`), not hashes (`h`): small enough, and their previous value is reported. */
 const VALUE_COLUMNS = ['status', 'starts_at', 'ends_at', 'renews_at'];
-const kindsOf = (columns: string[]) => columns.map((column) => (VALUE_COLUMNS.includes(column) ? 'd' : 'h'));
+const kindsOf = (columns: string[]) =>
+	columns.map((column) => (VALUE_COLUMNS.includes(column) ? 'd' : 'h'));
 
 /** The columns the selected events compare in one table, in the catalog's order; undefined: none of them needs the table. */
-function columnsOf(selected: readonly ListEvent[], columns: (event: ListEvent) => readonly string[] | undefined): string[] | undefined {
+function columnsOf(
+	selected: readonly ListEvent[],
+	columns: (event: ListEvent) => readonly string[] | undefined,
+): string[] | undefined {
 	const wanted = selected.map(columns).filter((list) => list !== undefined);
 	return wanted.length > 0 ? [...new Set(wanted.flat())] : undefined;
 }
 
 /** This poll's customers table: the compared fields of every listed customer. */
-function customersAfter(snapshot: ListSnapshot, before: RecordTable | undefined, columns: string[]): RecordTable {
+function customersAfter(
+	snapshot: ListSnapshot,
+	before: RecordTable | undefined,
+	columns: string[],
+): RecordTable {
 	const after = RecordTable.after(before, columns, kindsOf(columns));
 	for (const customer of snapshot.customers) {
-		after.rows.set(fingerprint(String(customer.customer_id)), columns.map((column) => after.cell(column, valueOf(customer, column))));
+		after.rows.set(
+			fingerprint(String(customer.customer_id)),
+			columns.map((column) => after.cell(column, valueOf(customer, column))),
+		);
 	}
 	if (!snapshot.complete) after.keepMissing(before);
 	return after;
@@ -34,7 +52,12 @@ function customersAfter(snapshot: ListSnapshot, before: RecordTable | undefined,
  * detail read this poll, else as remembered (`~` until read; a subscription that no longer runs,
  * or is gone when read, forgets them).
  */
-function subscriptionsAfter(snapshot: ListSnapshot, before: RecordTable | undefined, columns: string[], reads: DetailReads | undefined): RecordTable {
+function subscriptionsAfter(
+	snapshot: ListSnapshot,
+	before: RecordTable | undefined,
+	columns: string[],
+	reads: DetailReads | undefined,
+): RecordTable {
 	const after = RecordTable.after(before, columns, kindsOf(columns));
 	for (const subscription of snapshot.subscriptions) {
 		const id = String(subscription.subscription_id);
@@ -42,7 +65,8 @@ function subscriptionsAfter(snapshot: ListSnapshot, before: RecordTable | undefi
 		const fields = detail && detailFields(detail);
 		const kept = before?.row(id);
 		const cells = columns.map((column) => {
-			if (!(DETAIL_FIELDS as readonly string[]).includes(column)) return after.cell(column, valueOf(subscription, column));
+			if (!(DETAIL_FIELDS as readonly string[]).includes(column))
+				return after.cell(column, valueOf(subscription, column));
 			if (fields) return after.cell(column, fields[column]);
 			if (!isLive(subscription) || reads?.asked.has(id)) return UNKNOWN;
 			const index = before?.columns.indexOf(column) ?? -1;
@@ -71,7 +95,9 @@ export async function pollCustomerListEvents(
 	settings: CustomerListSettings,
 	added: readonly CustomerListEvent[] = [],
 ): Promise<{ items: IDataObject[]; state: CustomerListState }> {
-	const selected: readonly ListEvent[] = CUSTOMER_LIST_EVENT_DEFINITIONS.filter((definition) => events.includes(definition.value));
+	const selected: readonly ListEvent[] = CUSTOMER_LIST_EVENT_DEFINITIONS.filter((definition) =>
+		events.includes(definition.value),
+	);
 	const snapshot = listSnapshot(await readCustomerList(input.api), input.now);
 	const before: ListPollBefore = {
 		input,
@@ -84,15 +110,23 @@ export async function pollCustomerListEvents(
 	const state: CustomerListState = { events };
 
 	// Renewal dates can pass before the next read: what Renewal Due asks for is read before changed subscriptions.
-	const passes = selected.filter((event) => event.pass?.reads(settings)).sort((a, b) => (a.pass!.learns === 'renewals' ? 0 : 1) - (b.pass!.learns === 'renewals' ? 0 : 1));
+	const passes = selected
+		.filter((event) => event.pass?.reads(settings))
+		.sort(
+			(a, b) => (a.pass!.learns === 'renewals' ? 0 : 1) - (b.pass!.learns === 'renewals' ? 0 : 1),
+		);
 	const reads =
 		passes.length > 0
 			? await readDetailsInPass(input, snapshot, previous?.detailPass, {
 					first: passes.flatMap((event) => event.readFirst?.(before) ?? []),
 					budget: settings.subscriptionReadsPerPoll,
 					renewals: passes.some((event) => event.pass!.learns === 'renewals'),
-					startLearning: passes.some((event) => event.pass!.learns === 'renewals' && event.pass!.starts(before)),
-					startDetails: passes.some((event) => event.pass!.learns === 'details' && event.pass!.starts(before)),
+					startLearning: passes.some(
+						(event) => event.pass!.learns === 'renewals' && event.pass!.starts(before),
+					),
+					startDetails: passes.some(
+						(event) => event.pass!.learns === 'details' && event.pass!.starts(before),
+					),
 				})
 			: undefined;
 	if (reads) state.detailPass = reads.pass;
@@ -101,8 +135,11 @@ export async function pollCustomerListEvents(
 	const subscriptionColumns = columnsOf(selected, (event) => event.subscriptionColumns?.(settings));
 	const poll: ListPoll = {
 		...before,
-		customersAfter: customerColumns && customersAfter(snapshot, before.customersBefore, customerColumns),
-		subscriptionsAfter: subscriptionColumns && subscriptionsAfter(snapshot, before.subscriptionsBefore, subscriptionColumns, reads),
+		customersAfter:
+			customerColumns && customersAfter(snapshot, before.customersBefore, customerColumns),
+		subscriptionsAfter:
+			subscriptionColumns &&
+			subscriptionsAfter(snapshot, before.subscriptionsBefore, subscriptionColumns, reads),
 		reads,
 		state,
 	};

@@ -32,7 +32,13 @@ export interface DueEntry {
  * a record whose date moves is reported again for its new date. Pairs leave the memory when they
  * leave the window. Without anything remembered (the first poll) nothing is reported.
  */
-export function trackDateWindow(entries: Dated[], days: number, now: Date, notified: string | undefined, complete: boolean): { due: DueEntry[]; notified: string } {
+export function trackDateWindow(
+	entries: Dated[],
+	days: number,
+	now: Date,
+	notified: string | undefined,
+	complete: boolean,
+): { due: DueEntry[]; notified: string } {
 	const before = unpackFingerprints(notified);
 	const inside = new Set<string>();
 	const due: DueEntry[] = [];
@@ -41,7 +47,8 @@ export function trackDateWindow(entries: Dated[], days: number, now: Date, notif
 		if (daysLeft === undefined || daysLeft < 0 || daysLeft > days) continue;
 		const print = fingerprint(`${id}|${String(date)}`);
 		inside.add(print);
-		if (notified !== undefined && !before.has(print)) due.push({ record, date: String(date), daysLeft });
+		if (notified !== undefined && !before.has(print))
+			due.push({ record, date: String(date), daysLeft });
 	}
 	if (!complete) for (const print of before) inside.add(print);
 	return { due, notified: packFingerprints(inside) };
@@ -60,7 +67,11 @@ export function nearestInWindow(entries: Dated[], days: number, now: Date): DueE
 
 /** Running subscriptions with their end date. */
 export function endDates(snapshot: ListSnapshot): Dated[] {
-	return snapshot.subscriptions.filter(isLive).map((subscription) => ({ record: subscription, id: String(subscription.subscription_id), date: subscription.ends_at }));
+	return snapshot.subscriptions.filter(isLive).map((subscription) => ({
+		record: subscription,
+		id: String(subscription.subscription_id),
+		date: subscription.ends_at,
+	}));
 }
 
 export const subscriptionEndingSoon: ListEvent<'subscriptionEndingSoon'> = {
@@ -68,19 +79,40 @@ export const subscriptionEndingSoon: ListEvent<'subscriptionEndingSoon'> = {
 	family: 'customerList',
 	record: 'subscription',
 	name: 'Subscription Ending Soon',
-	summary: "A running subscription's end date (ends_at) is within the days you set: once per subscription and end date.",
+	summary:
+		"A running subscription's end date (ends_at) is within the days you set: once per subscription and end date.",
 	noExample: {
 		lookedFor: 'no subscription ending within Days Before End',
 		toSee: "raise Days Before End to reach a running subscription's end date",
 		keys: 'detected_at, ends_at, days_left, subscription',
 	},
 	detect: ({ snapshot, settings, previous, state }) => {
-		const { due, notified } = trackDateWindow(endDates(snapshot), settings.endingSoonDays, snapshot.now, previous?.endingSoon, snapshot.complete);
+		const { due, notified } = trackDateWindow(
+			endDates(snapshot),
+			settings.endingSoonDays,
+			snapshot.now,
+			previous?.endingSoon,
+			snapshot.complete,
+		);
 		state.endingSoon = notified;
-		return due.map(({ record, date, daysLeft }) => ({ event: 'subscriptionEndingSoon', detected_at: snapshot.detectedAt, ends_at: date, days_left: daysLeft, subscription: record }));
+		return due.map(({ record, date, daysLeft }) => ({
+			event: 'subscriptionEndingSoon',
+			detected_at: snapshot.detectedAt,
+			ends_at: date,
+			days_left: daysLeft,
+			subscription: record,
+		}));
 	},
 	sample: async (input, snapshot, settings) => {
 		const due = nearestInWindow(endDates(snapshot), settings.endingSoonDays, input.now);
-		return due && { event: 'subscriptionEndingSoon', detected_at: snapshot.detectedAt, ends_at: due.date, days_left: due.daysLeft, subscription: due.record };
+		return (
+			due && {
+				event: 'subscriptionEndingSoon',
+				detected_at: snapshot.detectedAt,
+				ends_at: due.date,
+				days_left: due.daysLeft,
+				subscription: due.record,
+			}
+		);
 	},
 };

@@ -6,7 +6,9 @@ import type { DetailReads, PollInput } from './types';
 
 /** Running subscriptions, in the customer list's order (new ones come last). */
 export function liveSubscriptionIds(snapshot: ListSnapshot): string[] {
-	return snapshot.subscriptions.filter(isLive).map((subscription) => String(subscription.subscription_id));
+	return snapshot.subscriptions
+		.filter(isLive)
+		.map((subscription) => String(subscription.subscription_id));
 }
 
 /** Where the pass resumes: after the subscription it read last, or where that one stood. */
@@ -26,13 +28,26 @@ export async function readDetailsInPass(
 	input: PollInput,
 	snapshot: ListSnapshot,
 	previous: DetailPass | undefined,
-	{ first, budget, renewals, startLearning, startDetails }: { first: string[]; budget: number; renewals: boolean; startLearning: boolean; startDetails: boolean },
+	{
+		first,
+		budget,
+		renewals,
+		startLearning,
+		startDetails,
+	}: {
+		first: string[];
+		budget: number;
+		renewals: boolean;
+		startLearning: boolean;
+		startDetails: boolean;
+	},
 ): Promise<DetailReads> {
 	const ids = liveSubscriptionIds(snapshot);
 	const started = startLearning || startDetails;
 	const pass: DetailPass = started ? {} : { ...(previous ?? {}) };
 	// A new pass while Renewal Due still learns (a state saved mid-pass) learns its dates again from the start.
-	if (startLearning || (started && previous?.learningRenewals)) pass.learningRenewals = { readAhead: '' };
+	if (startLearning || (started && previous?.learningRenewals))
+		pass.learningRenewals = { readAhead: '' };
 	if (startDetails) pass.learningDetails = true;
 	if (!renewals) delete pass.learningRenewals;
 	const learningRenewals = pass.learningRenewals !== undefined;
@@ -53,7 +68,9 @@ export async function readDetailsInPass(
 			if (at >= end) readAhead.add(fingerprint(id));
 		}
 		const passed = new Set(ids.slice(0, end).map(fingerprint));
-		pass.learningRenewals = { readAhead: packFingerprints([...readAhead].filter((print) => !passed.has(print))) };
+		pass.learningRenewals = {
+			readAhead: packFingerprints([...readAhead].filter((print) => !passed.has(print))),
+		};
 	}
 	if (end >= ids.length) {
 		delete pass.lastRead;

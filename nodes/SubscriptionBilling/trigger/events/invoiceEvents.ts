@@ -25,19 +25,28 @@ export function isOpen(invoice: IDataObject): boolean {
 
 /** Open and its due time has passed. */
 export function isOverdue(invoice: IDataObject, now: Date): boolean {
-	return isOpen(invoice) && typeof invoice.due_at === 'string' && Date.parse(invoice.due_at) < now.getTime();
+	return (
+		isOpen(invoice) &&
+		typeof invoice.due_at === 'string' &&
+		Date.parse(invoice.due_at) < now.getTime()
+	);
 }
 
 /**
  * The invoice's payments that carry an error, oldest first (by `paid_at`; the API's order among
  * equal times), each with its attempt number among all the invoice's payments ordered the same way.
  */
-export function failedPayments(invoice: IDataObject): Array<{ payment: IDataObject; attempt: number }> {
+export function failedPayments(
+	invoice: IDataObject,
+): Array<{ payment: IDataObject; attempt: number }> {
 	// Refunds (a negative amount) are not attempts to pay.
 	const payments = Array.isArray(invoice.payments)
-		? (invoice.payments as IDataObject[]).filter((payment) => payment && typeof payment === 'object' && !(Number(payment.paid_amount) < 0))
+		? (invoice.payments as IDataObject[]).filter(
+				(payment) => payment && typeof payment === 'object' && !(Number(payment.paid_amount) < 0),
+			)
 		: [];
-	const key = (payment: IDataObject) => (typeof payment.paid_at === 'string' ? payment.paid_at : '');
+	const key = (payment: IDataObject) =>
+		typeof payment.paid_at === 'string' ? payment.paid_at : '';
 	const ordered = [...payments].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 	return ordered
 		.map((payment, index) => ({ payment, attempt: index + 1 }))
@@ -46,7 +55,9 @@ export function failedPayments(invoice: IDataObject): Array<{ payment: IDataObje
 
 /** The fingerprint a payment is remembered by (Watched.failed). */
 export function paymentPrint(payment: IDataObject): string {
-	return fingerprint(String(payment.payment_id ?? `${String(payment.paid_at)} ${String(payment.error)}`));
+	return fingerprint(
+		String(payment.payment_id ?? `${String(payment.paid_at)} ${String(payment.error)}`),
+	);
 }
 
 const NOT_EMITTED: IDataObject[] = [];
@@ -58,13 +69,32 @@ export const newInvoice: InvoiceEvent<'newInvoice'> = {
 	record: 'invoice',
 	name: 'New Invoice',
 	summary: 'An invoice was issued.',
-	noExample: { lookedFor: 'no invoice', toSee: 'wait until an invoice is issued', keys: 'detected_at, invoice' },
-	detect: ({ isNew, invoice, detectedAt }) => (isNew ? [{ event: 'newInvoice', detected_at: detectedAt, invoice }] : NOT_EMITTED),
-	sample: (invoice, now) => (issuedMs(invoice) <= now.getTime() ? { event: 'newInvoice', detected_at: now.toISOString(), invoice } : undefined),
+	noExample: {
+		lookedFor: 'no invoice',
+		toSee: 'wait until an invoice is issued',
+		keys: 'detected_at, invoice',
+	},
+	detect: ({ isNew, invoice, detectedAt }) =>
+		isNew ? [{ event: 'newInvoice', detected_at: detectedAt, invoice }] : NOT_EMITTED,
+	sample: (invoice, now) =>
+		issuedMs(invoice) <= now.getTime()
+			? { event: 'newInvoice', detected_at: now.toISOString(), invoice }
+			: undefined,
 };
 
-function failureItem(invoice: IDataObject, detectedAt: string, { payment, attempt }: { payment: IDataObject; attempt: number }): IDataObject {
-	return { event: 'invoicePaymentFailed', detected_at: detectedAt, error: payment.error, attempt_count: attempt, payment, invoice };
+function failureItem(
+	invoice: IDataObject,
+	detectedAt: string,
+	{ payment, attempt }: { payment: IDataObject; attempt: number },
+): IDataObject {
+	return {
+		event: 'invoicePaymentFailed',
+		detected_at: detectedAt,
+		error: payment.error,
+		attempt_count: attempt,
+		payment,
+		invoice,
+	};
 }
 
 export const invoicePaymentFailed: InvoiceEvent<'invoicePaymentFailed'> = {
@@ -73,7 +103,11 @@ export const invoicePaymentFailed: InvoiceEvent<'invoicePaymentFailed'> = {
 	record: 'invoice',
 	name: 'Invoice Payment Failed',
 	summary: 'A payment attempt on an invoice failed: the error, the invoice and the attempt count.',
-	noExample: { lookedFor: 'no invoice with a failed payment', toSee: 'wait until a payment attempt on an invoice fails', keys: 'detected_at, error, attempt_count, payment, invoice' },
+	noExample: {
+		lookedFor: 'no invoice with a failed payment',
+		toSee: 'wait until a payment attempt on an invoice fails',
+		keys: 'detected_at, error, attempt_count, payment, invoice',
+	},
 	watches: 'open',
 	detect: ({ invoice, before, detectedAt }) => {
 		const seen = unpackFingerprints(before?.failed);
@@ -93,15 +127,30 @@ export const invoicePaid: InvoiceEvent<'invoicePaid'> = {
 	record: 'invoice',
 	name: 'Invoice Paid',
 	summary: 'An invoice was fully paid.',
-	noExample: { lookedFor: 'no paid invoice', toSee: 'wait until an invoice is fully paid', keys: 'detected_at, previous_status, invoice' },
+	noExample: {
+		lookedFor: 'no paid invoice',
+		toSee: 'wait until an invoice is fully paid',
+		keys: 'detected_at, previous_status, invoice',
+	},
 	// A paid invoice is watched through the look-back window: a refund opens it again.
 	watches: 'openAndPaid',
 	// Each time it becomes fully paid (paid, refunded, paid again: twice).
 	detect: (sight) =>
-		isPaid(sight.invoice) && (sight.before === undefined || sight.before.paidAt !== paidMs(sight.invoice))
-			? [{ event: 'invoicePaid', detected_at: sight.detectedAt, previous_status: statusBefore(sight), invoice: sight.invoice }]
+		isPaid(sight.invoice) &&
+		(sight.before === undefined || sight.before.paidAt !== paidMs(sight.invoice))
+			? [
+					{
+						event: 'invoicePaid',
+						detected_at: sight.detectedAt,
+						previous_status: statusBefore(sight),
+						invoice: sight.invoice,
+					},
+				]
 			: NOT_EMITTED,
-	sample: (invoice, now) => (isPaid(invoice) ? { event: 'invoicePaid', detected_at: now.toISOString(), previous_status: null, invoice } : undefined),
+	sample: (invoice, now) =>
+		isPaid(invoice)
+			? { event: 'invoicePaid', detected_at: now.toISOString(), previous_status: null, invoice }
+			: undefined,
 };
 
 export const invoiceOverdue: InvoiceEvent<'invoiceOverdue'> = {
@@ -110,11 +159,25 @@ export const invoiceOverdue: InvoiceEvent<'invoiceOverdue'> = {
 	record: 'invoice',
 	name: 'Invoice Overdue',
 	summary: 'An unpaid invoice passed its due date.',
-	noExample: { lookedFor: 'no overdue invoice', toSee: 'wait until an unpaid invoice passes its due date', keys: 'detected_at, previous_status, invoice' },
+	noExample: {
+		lookedFor: 'no overdue invoice',
+		toSee: 'wait until an unpaid invoice passes its due date',
+		keys: 'detected_at, previous_status, invoice',
+	},
 	watches: 'open',
 	detect: (sight) =>
 		isOverdue(sight.invoice, sight.now) && !sight.before?.overdue
-			? [{ event: 'invoiceOverdue', detected_at: sight.detectedAt, previous_status: statusBefore(sight), invoice: sight.invoice }]
+			? [
+					{
+						event: 'invoiceOverdue',
+						detected_at: sight.detectedAt,
+						previous_status: statusBefore(sight),
+						invoice: sight.invoice,
+					},
+				]
 			: NOT_EMITTED,
-	sample: (invoice, now) => (isOverdue(invoice, now) ? { event: 'invoiceOverdue', detected_at: now.toISOString(), previous_status: null, invoice } : undefined),
+	sample: (invoice, now) =>
+		isOverdue(invoice, now)
+			? { event: 'invoiceOverdue', detected_at: now.toISOString(), previous_status: null, invoice }
+			: undefined,
 };

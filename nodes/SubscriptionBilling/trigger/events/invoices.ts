@@ -27,10 +27,19 @@ export function watchedCustomer(customerId: string | undefined): string {
 }
 
 /** Where this poll starts: the sweep in progress, a new one, or the first (silent) one. */
-function startingSweep(previous: InvoiceSweep | undefined, now: number, lookBackMs: number): InvoiceSweep {
+function startingSweep(
+	previous: InvoiceSweep | undefined,
+	now: number,
+	lookBackMs: number,
+): InvoiceSweep {
 	if (!previous) return { startedAt: now, lookBackMs, nextCustomer: 0 };
 	if (previous.nextCustomer !== undefined) return { ...previous };
-	return { startedAt: now, lookBackMs, previous: { startedAt: previous.startedAt, lookBackMs: previous.lookBackMs }, nextCustomer: 0 };
+	return {
+		startedAt: now,
+		lookBackMs,
+		previous: { startedAt: previous.startedAt, lookBackMs: previous.lookBackMs },
+		nextCustomer: 0,
+	};
 }
 
 /**
@@ -50,7 +59,11 @@ export async function pollInvoiceEvents(
 	const now = input.now.getTime();
 	const sweep = startingSweep(previous?.sweep, now, lookBackMs);
 	const table = InvoiceTable.read(previous?.customers);
-	const learning = learningAt({ nextCustomer: sweep.nextCustomer, learning: previous?.learning }, events, options.added);
+	const learning = learningAt(
+		{ nextCustomer: sweep.nextCustomer, learning: previous?.learning },
+		events,
+		options.added,
+	);
 	const start = sweep.nextCustomer ?? 0;
 	let spent = 0;
 	let visiting = 0;
@@ -58,7 +71,9 @@ export async function pollInvoiceEvents(
 		api: input.api,
 		events,
 		now: input.now,
-		floor: sweep.previous ? sweep.previous.startedAt - Math.min(sweep.previous.lookBackMs, sweep.lookBackMs) : sweep.startedAt - sweep.lookBackMs,
+		floor: sweep.previous
+			? sweep.previous.startedAt - Math.min(sweep.previous.lookBackMs, sweep.lookBackMs)
+			: sweep.startedAt - sweep.lookBackMs,
 		keepFrom: sweep.startedAt - sweep.lookBackMs,
 		baseline: sweep.previous === undefined,
 		learning: new Set(),
@@ -66,7 +81,12 @@ export async function pollInvoiceEvents(
 	};
 	let page: CustomerPage;
 	if (customerId) page = { ids: [customerId], end: true };
-	else page = await customerPage(input.api, start, { fromList: options.customerListRead, want: requestsPerPoll, spend: () => spent++ });
+	else
+		page = await customerPage(input.api, start, {
+			fromList: options.customerListRead,
+			want: requestsPerPoll,
+			spend: () => spent++,
+		});
 
 	const found = new Map<string, IDataObject[]>();
 	const visited = await forEachConcurrently(
@@ -85,7 +105,12 @@ export async function pollInvoiceEvents(
 	);
 	if (page.end && visited === page.ids.length) delete sweep.nextCustomer;
 	else sweep.nextCustomer = start + visited;
-	const state: InvoiceState = { events, customer: watchedCustomer(customerId), sweep, customers: table.store() };
+	const state: InvoiceState = {
+		events,
+		customer: watchedCustomer(customerId),
+		sweep,
+		customers: table.store(),
+	};
 	const learningLeft = learningAfter(learning, sweep.nextCustomer);
 	if (learningLeft) state.learning = learningLeft;
 	// Items in the order of the customer list, whatever order the requests finished in.
@@ -94,8 +119,16 @@ export async function pollInvoiceEvents(
 }
 
 /** Fetch Test Event: the most recent matching invoice, looking at the newest customers first. */
-export async function sampleInvoice(input: PollInput, event: InvoiceFamilyEvent, customerId: string | undefined): Promise<IDataObject[]> {
-	const ids = customerId ? [customerId] : (await readCustomerList(input.api)).customers.map((customer) => String(customer.customer_id)).reverse();
+export async function sampleInvoice(
+	input: PollInput,
+	event: InvoiceFamilyEvent,
+	customerId: string | undefined,
+): Promise<IDataObject[]> {
+	const ids = customerId
+		? [customerId]
+		: (await readCustomerList(input.api)).customers
+				.map((customer) => String(customer.customer_id))
+				.reverse();
 	for (const id of ids) {
 		const item = await mostRecentInvoice(input.api, id, event, input.now);
 		if (item) return [item];
@@ -118,10 +151,16 @@ interface Learning {
 type LearningEvents = Partial<Record<InvoiceFamilyEvent, Learning>>;
 
 /** The learning events still selected, and the events just added (learning from where the sweep stands). */
-function learningAt(sweep: { nextCustomer?: number; learning?: LearningEvents }, events: InvoiceFamilyEvent[], added: readonly InvoiceFamilyEvent[]): LearningEvents {
+function learningAt(
+	sweep: { nextCustomer?: number; learning?: LearningEvents },
+	events: InvoiceFamilyEvent[],
+	added: readonly InvoiceFamilyEvent[],
+): LearningEvents {
 	const learning: LearningEvents = {};
 	for (const event of events) {
-		const entry = sweep.learning?.[event] ?? (added.includes(event) ? { from: sweep.nextCustomer ?? 0, nextSweep: false } : undefined);
+		const entry =
+			sweep.learning?.[event] ??
+			(added.includes(event) ? { from: sweep.nextCustomer ?? 0, nextSweep: false } : undefined);
 		if (entry) learning[event] = entry;
 	}
 	return learning;
@@ -130,15 +169,24 @@ function learningAt(sweep: { nextCustomer?: number; learning?: LearningEvents },
 /** The events that only remember at the customer at `position` of the sweep. */
 function learningAtPosition(learning: LearningEvents, position: number): Set<InvoiceFamilyEvent> {
 	const events = Object.entries(learning) as Array<[InvoiceFamilyEvent, Learning]>;
-	return new Set(events.filter(([, { from, nextSweep }]) => (nextSweep ? position < from : position >= from)).map(([event]) => event));
+	return new Set(
+		events
+			.filter(([, { from, nextSweep }]) => (nextSweep ? position < from : position >= from))
+			.map(([event]) => event),
+	);
 }
 
 /** What is left to learn once the poll has visited customers up to `nextCustomer` (undefined: the sweep ended). */
-function learningAfter(learning: LearningEvents, nextCustomer: number | undefined): LearningEvents | undefined {
+function learningAfter(
+	learning: LearningEvents,
+	nextCustomer: number | undefined,
+): LearningEvents | undefined {
 	const left: LearningEvents = {};
 	for (const [event, entry] of Object.entries(learning) as Array<[InvoiceFamilyEvent, Learning]>) {
-		if (nextCustomer !== undefined && !(entry.nextSweep && nextCustomer >= entry.from)) left[event] = entry;
-		else if (nextCustomer === undefined && !entry.nextSweep && entry.from > 0) left[event] = { from: entry.from, nextSweep: true };
+		if (nextCustomer !== undefined && !(entry.nextSweep && nextCustomer >= entry.from))
+			left[event] = entry;
+		else if (nextCustomer === undefined && !entry.nextSweep && entry.from > 0)
+			left[event] = { from: entry.from, nextSweep: true };
 	}
 	return Object.keys(left).length > 0 ? left : undefined;
 }

@@ -23,6 +23,8 @@ export function withTopLevelIds(item: IDataObject): IDataObject {
 	const record = kind && (item[kind] as IDataObject | undefined);
 	if (!record) return item;
 	const customer = record.customer as IDataObject | undefined;
-	const ids = Object.fromEntries(ID_KEYS[kind].map((key) => [key, record[key] ?? customer?.[key] ?? null]));
+	const ids = Object.fromEntries(
+		ID_KEYS[kind].map((key) => [key, record[key] ?? customer?.[key] ?? null]),
+	);
 	return { event, ...ids, ...item };
 }

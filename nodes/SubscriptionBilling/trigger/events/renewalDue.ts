@@ -23,7 +23,12 @@ export function rememberedRenewal(table: RecordTable | undefined, id: string): s
  * Running subscriptions whose remembered renewal date is within the window and not yet reported:
  * read again this poll, so that what is reported is what the API says now.
  */
-export function renewalsToConfirm(snapshot: ListSnapshot, before: RecordTable | undefined, notified: string | undefined, days: number): string[] {
+export function renewalsToConfirm(
+	snapshot: ListSnapshot,
+	before: RecordTable | undefined,
+	notified: string | undefined,
+	days: number,
+): string[] {
 	if (!before || notified === undefined) return [];
 	const reported = unpackFingerprints(notified);
 	return snapshot.subscriptions
@@ -31,7 +36,11 @@ export function renewalsToConfirm(snapshot: ListSnapshot, before: RecordTable | 
 		.map((subscription) => String(subscription.subscription_id))
 		.filter((id) => {
 			const date = rememberedRenewal(before, id);
-			return date !== undefined && inWindow(date, days, snapshot.now) && !reported.has(fingerprint(`${id}|${date}`));
+			return (
+				date !== undefined &&
+				inWindow(date, days, snapshot.now) &&
+				!reported.has(fingerprint(`${id}|${date}`))
+			);
 		});
 }
 
@@ -57,13 +66,29 @@ export function renewalItems(
 		if (date === undefined) allKnown = false;
 		if (date === undefined || date === '') continue;
 		// A date not read this poll and not reported yet waits for its confirming read.
-		if (reads.details.has(id) || reported.has(fingerprint(`${id}|${date}`))) entries.push({ record: subscription, id, date });
-		if (learning && reads.firstRead.has(id) && inWindow(date, days, snapshot.now)) reported.add(fingerprint(`${id}|${date}`));
+		if (reads.details.has(id) || reported.has(fingerprint(`${id}|${date}`)))
+			entries.push({ record: subscription, id, date });
+		if (learning && reads.firstRead.has(id) && inWindow(date, days, snapshot.now))
+			reported.add(fingerprint(`${id}|${date}`));
 	}
-	const { due, notified: remembered } = trackDateWindow(entries, days, snapshot.now, packFingerprints(reported), snapshot.complete && allKnown);
+	const { due, notified: remembered } = trackDateWindow(
+		entries,
+		days,
+		snapshot.now,
+		packFingerprints(reported),
+		snapshot.complete && allKnown,
+	);
 	const items = due.map(({ record, date, daysLeft }) => {
 		const detail = reads.details.get(String(record.subscription_id))!;
-		return { event: 'subscriptionRenewalDue', detected_at: snapshot.detectedAt, renews_at: date, days_left: daysLeft, auto_renews: detail.auto_renews ?? null, subscription: record, detail };
+		return {
+			event: 'subscriptionRenewalDue',
+			detected_at: snapshot.detectedAt,
+			renews_at: date,
+			days_left: daysLeft,
+			auto_renews: detail.auto_renews ?? null,
+			subscription: record,
+			detail,
+		};
 	});
 	return { items, notified: remembered };
 }
@@ -86,7 +111,8 @@ export const subscriptionRenewalDue: ListEvent<'subscriptionRenewalDue'> = {
 	family: 'customerList',
 	record: 'subscription',
 	name: 'Subscription Renewal Due',
-	summary: "A running subscription's renewal date (renews_at) is within the days you set: once per subscription and renewal date.",
+	summary:
+		"A running subscription's renewal date (renews_at) is within the days you set: once per subscription and renewal date.",
 	cost: 'Cost: the customer list (1 request per 1,000 customers), plus 1 request (Subscription Get) per running subscription per pass, at most Subscription Reads Per Poll a poll.',
 	noExample: {
 		lookedFor: `no renewal within Days Before Renewal among the ${SAMPLE_DETAIL_READS} subscriptions ending soonest`,
@@ -94,21 +120,50 @@ export const subscriptionRenewalDue: ListEvent<'subscriptionRenewalDue'> = {
 		keys: 'detected_at, renews_at, days_left, auto_renews, subscription, detail',
 	},
 	subscriptionColumns: () => ['renews_at'],
-	pass: { reads: () => true, learns: 'renewals', starts: ({ previous }) => previous?.renewalDue === undefined },
-	readFirst: ({ snapshot, subscriptionsBefore, previous, settings }) => renewalsToConfirm(snapshot, subscriptionsBefore, previous?.renewalDue, settings.renewalDueDays),
+	pass: {
+		reads: () => true,
+		learns: 'renewals',
+		starts: ({ previous }) => previous?.renewalDue === undefined,
+	},
+	readFirst: ({ snapshot, subscriptionsBefore, previous, settings }) =>
+		renewalsToConfirm(snapshot, subscriptionsBefore, previous?.renewalDue, settings.renewalDueDays),
 	detect: ({ snapshot, reads, subscriptionsAfter, previous, settings, state }) => {
 		if (!reads) return [];
-		const renewal = renewalItems(snapshot, reads, subscriptionsAfter!, previous?.renewalDue, settings.renewalDueDays, reads.learningRenewals);
+		const renewal = renewalItems(
+			snapshot,
+			reads,
+			subscriptionsAfter!,
+			previous?.renewalDue,
+			settings.renewalDueDays,
+			reads.learningRenewals,
+		);
 		state.renewalDue = renewal.notified;
 		return renewal.items;
 	},
 	// Renewals are due near the end of a term: the running subscriptions nearest their end are read.
 	sample: async (input, snapshot, settings) => {
-		const nearestEnd = endDates(snapshot).sort((a, b) => String(a.date).localeCompare(String(b.date)));
-		const details = await readSubscriptionDetails(input.api, nearestEnd.slice(0, SAMPLE_DETAIL_READS).map((entry) => entry.id));
-		const due = nearestInWindow(renewalDates(snapshot, details), settings.renewalDueDays, input.now);
+		const nearestEnd = endDates(snapshot).sort((a, b) =>
+			String(a.date).localeCompare(String(b.date)),
+		);
+		const details = await readSubscriptionDetails(
+			input.api,
+			nearestEnd.slice(0, SAMPLE_DETAIL_READS).map((entry) => entry.id),
+		);
+		const due = nearestInWindow(
+			renewalDates(snapshot, details),
+			settings.renewalDueDays,
+			input.now,
+		);
 		if (!due) return undefined;
 		const detail = details.get(String(due.record.subscription_id))!;
-		return { event: 'subscriptionRenewalDue', detected_at: snapshot.detectedAt, renews_at: due.date, days_left: due.daysLeft, auto_renews: detail.auto_renews ?? null, subscription: due.record, detail };
+		return {
+			event: 'subscriptionRenewalDue',
+			detected_at: snapshot.detectedAt,
+			renews_at: due.date,
+			days_left: due.daysLeft,
+			auto_renews: detail.auto_renews ?? null,
+			subscription: due.record,
+			detail,
+		};
 	},
 };

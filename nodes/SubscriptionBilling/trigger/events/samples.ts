@@ -1,5 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
-import { CUSTOMER_LIST_EVENT_DEFINITIONS, definitionOf, type CustomerListEvent, type TriggerEvent } from './catalog';
+import {
+	CUSTOMER_LIST_EVENT_DEFINITIONS,
+	definitionOf,
+	type CustomerListEvent,
+	type TriggerEvent,
+} from './catalog';
 import { listSnapshot, readCustomerList } from './customerList';
 import { ID_KEYS } from './itemKeys';
 import type { CustomerListSettings, PollInput } from './types';
@@ -9,11 +14,17 @@ import type { CustomerListSettings, PollInput } from './types';
  * of the customer list (the API gives no creation time, so the list's order stands in for it), or
  * the nearest date in the window; previous values are unknown (null). State untouched.
  */
-export async function sampleCustomerListEvents(input: PollInput, events: CustomerListEvent[], settings: CustomerListSettings): Promise<IDataObject[]> {
+export async function sampleCustomerListEvents(
+	input: PollInput,
+	events: CustomerListEvent[],
+	settings: CustomerListSettings,
+): Promise<IDataObject[]> {
 	const snapshot = listSnapshot(await readCustomerList(input.api), input.now);
 	const items: IDataObject[] = [];
 	for (const event of events) {
-		const item = await CUSTOMER_LIST_EVENT_DEFINITIONS.find((definition) => definition.value === event)!.sample(input, snapshot, settings);
+		const item = await CUSTOMER_LIST_EVENT_DEFINITIONS.find(
+			(definition) => definition.value === event,
+		)!.sample(input, snapshot, settings);
 		if (item) items.push(item);
 	}
 	return items;
@@ -21,7 +32,8 @@ export async function sampleCustomerListEvents(input: PollInput, events: Custome
 
 const RECORD_TEXT = {
 	customer: 'customer is the customer as the API lists it',
-	subscription: "subscription is the subscription's summary from the customer list, with its customer",
+	subscription:
+		"subscription is the subscription's summary from the customer list, with its customer",
 	invoice: 'invoice is the invoice as the API returns it',
 };
 
@@ -30,7 +42,11 @@ const RECORD_TEXT = {
  * test fetch of several events never looks complete when some showed nothing. It says, in the
  * editor, what the event's items hold and what makes an example appear.
  */
-export function withMissingExamples(events: TriggerEvent[], samples: IDataObject[], invoicesOf: string): IDataObject[] {
+export function withMissingExamples(
+	events: TriggerEvent[],
+	samples: IDataObject[],
+	invoicesOf: string,
+): IDataObject[] {
 	const shown = new Set(samples.map((sample) => sample.event));
 	const missing = events
 		.filter((event) => !shown.has(event))

@@ -8,27 +8,41 @@ import { forEachConcurrently } from '../concurrency';
 const PARALLEL_READS = 4;
 
 /** The detail fields Subscription Updated can compare, beyond what the customer list carries. */
-export const DETAIL_FIELDS = ['renews_at', 'auto_renews', 'sub_total', 'grand_total', 'renewal_total', 'line_items'] as const;
+export const DETAIL_FIELDS = [
+	'renews_at',
+	'auto_renews',
+	'sub_total',
+	'grand_total',
+	'renewal_total',
+	'line_items',
+] as const;
 
 /**
  * Subscription Get (GET /subscriptions/{id}) for each subscription; one deleted since it was listed
  * (404), or whose id could not be a path segment, is left out.
  */
-export async function readSubscriptionDetails(api: ReadAccess, subscriptionIds: string[]): Promise<Map<string, IDataObject>> {
+export async function readSubscriptionDetails(
+	api: ReadAccess,
+	subscriptionIds: string[],
+): Promise<Map<string, IDataObject>> {
 	const details = new Map<string, IDataObject>();
-	await forEachConcurrently(subscriptionIds.filter((id) => ID.pattern.test(id)), PARALLEL_READS, async (id) => {
-		// The transport's NodeApiError, passed on unless the subscription is gone.
-		const detail = await sendWithRetries(api.session, {
-			method: 'GET',
-			baseURL: api.baseURL,
-			url: `/subscriptions/${encodeURIComponent(id)}`,
-			headers: { Accept: 'application/json' },
-		}).catch((error: unknown) => {
-			if ((error as { httpCode?: string }).httpCode === '404') return undefined;
-			throw error;
-		});
-		if (detail && typeof detail === 'object') details.set(id, detail as IDataObject);
-	});
+	await forEachConcurrently(
+		subscriptionIds.filter((id) => ID.pattern.test(id)),
+		PARALLEL_READS,
+		async (id) => {
+			// The transport's NodeApiError, passed on unless the subscription is gone.
+			const detail = await sendWithRetries(api.session, {
+				method: 'GET',
+				baseURL: api.baseURL,
+				url: `/subscriptions/${encodeURIComponent(id)}`,
+				headers: { Accept: 'application/json' },
+			}).catch((error: unknown) => {
+				if ((error as { httpCode?: string }).httpCode === '404') return undefined;
+				throw error;
+			});
+			if (detail && typeof detail === 'object') details.set(id, detail as IDataObject);
+		},
+	);
 	return details;
 }
 

@@ -19,19 +19,27 @@ export const RESUMED_STATUSES = ['ACTIVE', 'TERMINATING'];
  * for the first time is not a change (New Subscription reports it); without a remembered status
  * (the first poll) nothing is.
  */
-export function statusChanges(subscriptions: IDataObject[], before: RecordTable | undefined): StatusChange[] {
+export function statusChanges(
+	subscriptions: IDataObject[],
+	before: RecordTable | undefined,
+): StatusChange[] {
 	const changes: StatusChange[] = [];
 	for (const subscription of subscriptions) {
 		const cell = before?.cellOf(String(subscription.subscription_id), 'status');
 		const previous = cell === undefined ? undefined : before!.value(cell, 'status');
 		const status = String(subscription.status);
-		if (previous !== undefined && String(previous) !== status) changes.push({ subscription, previous: String(previous), status });
+		if (previous !== undefined && String(previous) !== status)
+			changes.push({ subscription, previous: String(previous), status });
 	}
 	return changes;
 }
 
 function lastWithStatus(snapshot: ListSnapshot, statuses: string[]): IDataObject | undefined {
-	return snapshot.subscriptions.filter((subscription) => statuses.length === 0 || statuses.includes(String(subscription.status))).at(-1);
+	return snapshot.subscriptions
+		.filter(
+			(subscription) => statuses.length === 0 || statuses.includes(String(subscription.status)),
+		)
+		.at(-1);
 }
 
 /** A status event: its items are the status changes it keeps (`reports`); its sample the last subscription in one of `sampleStatuses`. */
@@ -50,10 +58,24 @@ function statusEvent<V extends string>(
 		detect: ({ snapshot, subscriptionsBefore, settings }) =>
 			statusChanges(snapshot.subscriptions, subscriptionsBefore)
 				.filter((change) => reports(change, settings))
-				.map(({ subscription, previous, status }) => ({ event: value, detected_at: snapshot.detectedAt, previous_status: previous, status, subscription })),
+				.map(({ subscription, previous, status }) => ({
+					event: value,
+					detected_at: snapshot.detectedAt,
+					previous_status: previous,
+					status,
+					subscription,
+				})),
 		sample: async (_input, snapshot, settings) => {
 			const subscription = lastWithStatus(snapshot, sampleStatuses(settings));
-			return subscription && { event: value, detected_at: snapshot.detectedAt, previous_status: null, status: subscription.status, subscription };
+			return (
+				subscription && {
+					event: value,
+					detected_at: snapshot.detectedAt,
+					previous_status: null,
+					status: subscription.status,
+					subscription,
+				}
+			);
 		},
 	};
 }
@@ -65,7 +87,11 @@ export const subscriptionStatusChanged = statusEvent(
 	{
 		name: 'Subscription Status Changed',
 		summary: 'A subscription changed status (e.g. to TERMINATING, PAUSED or TERMINATED).',
-		noExample: { lookedFor: 'no subscription in the statuses chosen in Only Changes To', toSee: 'choose other statuses in Only Changes To (none: every change)', keys: STATUS_KEYS },
+		noExample: {
+			lookedFor: 'no subscription in the statuses chosen in Only Changes To',
+			toSee: 'choose other statuses in Only Changes To (none: every change)',
+			keys: STATUS_KEYS,
+		},
 	},
 	(change, { statuses }) => statuses.length === 0 || statuses.includes(change.status),
 	({ statuses }) => statuses,
@@ -76,7 +102,11 @@ export const subscriptionPaused = statusEvent(
 	{
 		name: 'Subscription Paused',
 		summary: "A subscription's status changed to PAUSED.",
-		noExample: { lookedFor: 'no paused subscription', toSee: 'pause a subscription in the account', keys: STATUS_KEYS },
+		noExample: {
+			lookedFor: 'no paused subscription',
+			toSee: 'pause a subscription in the account',
+			keys: STATUS_KEYS,
+		},
 	},
 	(change) => change.status === 'PAUSED',
 	() => ['PAUSED'],
@@ -87,7 +117,11 @@ export const subscriptionResumed = statusEvent(
 	{
 		name: 'Subscription Resumed',
 		summary: 'A paused subscription runs again (PAUSED to ACTIVE or TERMINATING).',
-		noExample: { lookedFor: `no subscription in ${RESUMED_STATUSES.join(' or ')}`, toSee: 'resume a paused subscription in the account', keys: STATUS_KEYS },
+		noExample: {
+			lookedFor: `no subscription in ${RESUMED_STATUSES.join(' or ')}`,
+			toSee: 'resume a paused subscription in the account',
+			keys: STATUS_KEYS,
+		},
 	},
 	(change) => change.previous === 'PAUSED' && RESUMED_STATUSES.includes(change.status),
 	() => RESUMED_STATUSES,

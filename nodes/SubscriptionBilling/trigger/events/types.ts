@@ -78,12 +78,20 @@ export interface ListEvent<V extends string = string> extends EventBase<V> {
 	/** The same for the subscriptions table. */
 	subscriptionColumns?: (settings: CustomerListSettings) => readonly string[];
 	/** Reads Subscription Get in the pass over the running subscriptions (detailSweep.ts): `learns` what its first pass only remembers, `starts` whether this poll starts it. */
-	pass?: { reads: (settings: CustomerListSettings) => boolean; learns: 'renewals' | 'details'; starts: (poll: ListPollBefore) => boolean };
+	pass?: {
+		reads: (settings: CustomerListSettings) => boolean;
+		learns: 'renewals' | 'details';
+		starts: (poll: ListPollBefore) => boolean;
+	};
 	/** Subscriptions the pass reads first this poll. */
 	readFirst?: (poll: ListPollBefore) => string[];
 	detect: (poll: ListPoll) => IDataObject[];
 	/** Fetch Test Event: its most recent example, state untouched. */
-	sample: (input: PollInput, snapshot: ListSnapshot, settings: CustomerListSettings) => Promise<IDataObject | undefined>;
+	sample: (
+		input: PollInput,
+		snapshot: ListSnapshot,
+		settings: CustomerListSettings,
+	) => Promise<IDataObject | undefined>;
 }
 
 /** One invoice as a visit of its customer sees it (events/customerInvoices.ts). */

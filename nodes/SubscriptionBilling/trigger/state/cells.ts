@@ -62,7 +62,9 @@ function elementKinds(kind: Kind): Kind[] | undefined {
 	const kinds: Kind[] = [];
 	for (let at = 1; at < kind.length - 1; ) {
 		let end = at + 1;
-		if (kind[at] === LIST) for (let depth = 1; depth > 0; end++) depth += kind[end] === LIST ? 1 : kind[end] === LIST_END ? -1 : 0;
+		if (kind[at] === LIST)
+			for (let depth = 1; depth > 0; end++)
+				depth += kind[end] === LIST ? 1 : kind[end] === LIST_END ? -1 : 0;
 		kinds.push(kind.slice(at, end));
 		at = end;
 	}
@@ -73,8 +75,12 @@ function elementKinds(kind: Kind): Kind[] | undefined {
 /** Where the cell of `kind` starting at `at` ends; -1 when there is none. */
 export function cellEnd(text: string, at: number, kind: Kind): number {
 	const first = text[at];
-	if (isBase64Char(first)) return LENGTHS[kind] === undefined || at + LENGTHS[kind] > text.length ? -1 : at + LENGTHS[kind];
-	if (first === LITERAL) return text.indexOf(LITERAL_END, at) < 0 ? -1 : text.indexOf(LITERAL_END, at) + 1;
+	if (isBase64Char(first))
+		return LENGTHS[kind] === undefined || at + LENGTHS[kind] > text.length
+			? -1
+			: at + LENGTHS[kind];
+	if (first === LITERAL)
+		return text.indexOf(LITERAL_END, at) < 0 ? -1 : text.indexOf(LITERAL_END, at) + 1;
 	if (first === WORD) return at + 2 <= text.length ? at + 2 : -1;
 	// `[` and `]` occur nowhere else (base 64, symbols and URI-encoded literals have none): the list ends at its matching `]`.
 	if (first === LIST) {
@@ -85,7 +91,14 @@ export function cellEnd(text: string, at: number, kind: Kind): number {
 		}
 		return -1;
 	}
-	return first !== undefined && (first === NULL || first === TRUE || first === FALSE || first === UNKNOWN || SHORT_WORDS.includes(first)) ? at + 1 : -1;
+	return first !== undefined &&
+		(first === NULL ||
+			first === TRUE ||
+			first === FALSE ||
+			first === UNKNOWN ||
+			SHORT_WORDS.includes(first))
+		? at + 1
+		: -1;
 }
 
 /** The cells of a list cell, each element's cells in a row; [] for null. */
@@ -108,7 +121,9 @@ export function listCells(cell: string, kind: Kind): string[][] {
 
 /** A list cell of elements' cells (null when empty). */
 export function listCell(elements: string[][]): string {
-	return elements.length === 0 ? NULL : LIST + elements.map((cells) => cells.join('')).join('') + LIST_END;
+	return elements.length === 0
+		? NULL
+		: LIST + elements.map((cells) => cells.join('')).join('') + LIST_END;
 }
 
 const DAY_MS = 86_400_000;
@@ -120,7 +135,13 @@ function dateCell(value: string): string | undefined {
 	if (!DATE_PATTERN.test(value)) return undefined;
 	const ms = Date.parse(`${value}T00:00:00Z`);
 	const days = (ms - DAY_ZERO) / DAY_MS;
-	if (!Number.isInteger(days) || days < 0 || days >= 64 ** 3 || new Date(ms).toISOString().slice(0, 10) !== value) return undefined;
+	if (
+		!Number.isInteger(days) ||
+		days < 0 ||
+		days >= 64 ** 3 ||
+		new Date(ms).toISOString().slice(0, 10) !== value
+	)
+		return undefined;
 	return toBase64(days, LENGTHS.d);
 }
 
@@ -155,10 +176,21 @@ export function valueCell(value: unknown, kind: Kind, words: string[]): string {
 		const fixed = kind === 'd' ? dateCell(value) : kind === 'u' ? uuidCell(value) : undefined;
 		if (fixed) return fixed;
 		let index = kind === 'u' ? -1 : words.indexOf(value);
-		if (index < 0 && kind !== 'u' && words.length < MAX_WORDS && /^[A-Z_]{1,32}$/.test(value)) index = words.push(value) - 1;
-		if (index >= 0) return index < SHORT_WORDS.length ? SHORT_WORDS[index] : WORD + BASE64[index - SHORT_WORDS.length];
+		if (index < 0 && kind !== 'u' && words.length < MAX_WORDS && /^[A-Z_]{1,32}$/.test(value))
+			index = words.push(value) - 1;
+		if (index >= 0)
+			return index < SHORT_WORDS.length
+				? SHORT_WORDS[index]
+				: WORD + BASE64[index - SHORT_WORDS.length];
 	}
-	if (kind === 't' && typeof value === 'number' && Number.isInteger(value / 1000) && value >= 0 && value / 1000 < 64 ** LENGTHS.t) return toBase64(value / 1000, LENGTHS.t);
+	if (
+		kind === 't' &&
+		typeof value === 'number' &&
+		Number.isInteger(value / 1000) &&
+		value >= 0 &&
+		value / 1000 < 64 ** LENGTHS.t
+	)
+		return toBase64(value / 1000, LENGTHS.t);
 	return LITERAL + encodeURIComponent(JSON.stringify(value)) + LITERAL_END;
 }
 
@@ -169,7 +201,8 @@ export function cellValue(cell: string | undefined, kind: Kind, words: readonly 
 	if (cell === TRUE) return true;
 	if (cell === FALSE) return false;
 	if (isBase64Char(cell[0])) {
-		if (kind === 'd') return new Date(DAY_ZERO + fromBase64(cell) * DAY_MS).toISOString().slice(0, 10);
+		if (kind === 'd')
+			return new Date(DAY_ZERO + fromBase64(cell) * DAY_MS).toISOString().slice(0, 10);
 		if (kind === 't') return fromBase64(cell) * 1000;
 		if (kind === 'u') return uuidOf(cell);
 		return undefined;

@@ -39,7 +39,8 @@ export function hashCell(text: string): string {
 export function unpackFingerprints(packed: string | undefined): Set<string> {
 	const set = new Set<string>();
 	if (!packed) return set;
-	for (let i = 0; i + FINGERPRINT_LENGTH <= packed.length; i += FINGERPRINT_LENGTH) set.add(packed.slice(i, i + FINGERPRINT_LENGTH));
+	for (let i = 0; i + FINGERPRINT_LENGTH <= packed.length; i += FINGERPRINT_LENGTH)
+		set.add(packed.slice(i, i + FINGERPRINT_LENGTH));
 	return set;
 }
 

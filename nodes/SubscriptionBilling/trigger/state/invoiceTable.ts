@@ -47,7 +47,10 @@ export class InvoiceTable {
 	/** The stored table; a new one when there is none this code wrote. */
 	static read(stored: unknown): InvoiceTable {
 		const table = RecordTable.read(stored);
-		const fits = table && table.columns.join() === INVOICE_COLUMNS.join() && table.kinds.join() === KINDS.join();
+		const fits =
+			table &&
+			table.columns.join() === INVOICE_COLUMNS.join() &&
+			table.kinds.join() === KINDS.join();
 		return new InvoiceTable(fits ? table : new RecordTable(INVOICE_COLUMNS, KINDS));
 	}
 
@@ -67,7 +70,9 @@ export class InvoiceTable {
 		const watched: Record<string, Watched> = {};
 		for (const [id, status, rest] of listCells(cells[1], KINDS[1])) {
 			const more = cellValue(rest, 'd', words);
-			const details = (typeof more === 'object' && more !== null ? more : { overdue: more === true }) as IDataObject;
+			const details = (
+				typeof more === 'object' && more !== null ? more : { overdue: more === true }
+			) as IDataObject;
 			watched[String(cellValue(id, 'u', words))] = {
 				status: String(cellValue(status, 'd', words)),
 				failed: typeof details.failed === 'string' ? details.failed : '',
@@ -75,7 +80,12 @@ export class InvoiceTable {
 				...(typeof details.paidAt === 'number' && { paidAt: details.paidAt }),
 			};
 		}
-		return { known: listCells(cells[0], KINDS[0]).map(([known]) => known).join(''), watched };
+		return {
+			known: listCells(cells[0], KINDS[0])
+				.map(([known]) => known)
+				.join(''),
+			watched,
+		};
 	}
 
 	set(print: string, entry: CustomerInvoices): void {
@@ -85,11 +95,25 @@ export class InvoiceTable {
 		}
 		const { words } = this.table;
 		const known: string[][] = [];
-		for (let at = 0; at + FINGERPRINT_LENGTH <= entry.known.length; at += FINGERPRINT_LENGTH) known.push([entry.known.slice(at, at + FINGERPRINT_LENGTH)]);
-		const watched = Object.entries(entry.watched).map(([id, { status, failed, overdue, paidAt }]) => {
-			const rest = failed === '' && paidAt === undefined ? overdue : { overdue, ...(failed !== '' && { failed }), ...(paidAt !== undefined && { paidAt }) };
-			return [valueCell(id, 'u', words), valueCell(status, 'd', words), valueCell(rest, 'd', words)];
-		});
+		for (let at = 0; at + FINGERPRINT_LENGTH <= entry.known.length; at += FINGERPRINT_LENGTH)
+			known.push([entry.known.slice(at, at + FINGERPRINT_LENGTH)]);
+		const watched = Object.entries(entry.watched).map(
+			([id, { status, failed, overdue, paidAt }]) => {
+				const rest =
+					failed === '' && paidAt === undefined
+						? overdue
+						: {
+								overdue,
+								...(failed !== '' && { failed }),
+								...(paidAt !== undefined && { paidAt }),
+							};
+				return [
+					valueCell(id, 'u', words),
+					valueCell(status, 'd', words),
+					valueCell(rest, 'd', words),
+				];
+			},
+		);
 		this.table.rows.set(print, [listCell(known), listCell(watched)]);
 	}
 }

@@ -25,7 +25,12 @@ export interface StoredTable {
  * then `row` with the row's fingerprint and where its cells start and end. False when the rows do
  * not fit the kinds (not a table this code wrote).
  */
-export function walkRows(rows: string, kinds: readonly Kind[], row: (print: string, cellsAt: number, end: number) => void, cell?: (start: number, end: number) => void): boolean {
+export function walkRows(
+	rows: string,
+	kinds: readonly Kind[],
+	row: (print: string, cellsAt: number, end: number) => void,
+	cell?: (start: number, end: number) => void,
+): boolean {
 	let at = 0;
 	while (at < rows.length) {
 		if (at + FINGERPRINT_LENGTH > rows.length) return false;
@@ -62,7 +67,11 @@ export class RecordTable {
 	readonly words: string[];
 
 	/** A new table after `before`: its words keep their numbers, so its cells can be carried over as they are. */
-	static after(before: RecordTable | undefined, columns: readonly string[], kinds: readonly Kind[]): RecordTable {
+	static after(
+		before: RecordTable | undefined,
+		columns: readonly string[],
+		kinds: readonly Kind[],
+	): RecordTable {
 		return new RecordTable(columns, kinds, before?.words ?? []);
 	}
 
@@ -77,7 +86,11 @@ export class RecordTable {
 	/** The table as stored; undefined when it is not one this code wrote. */
 	static read(stored: unknown): RecordTable | undefined {
 		if (!isStoredTable(stored)) return undefined;
-		const table = new RecordTable(stored.columns.map(String), stored.kinds.map(String), (stored.words ?? []).map(String));
+		const table = new RecordTable(
+			stored.columns.map(String),
+			stored.kinds.map(String),
+			(stored.words ?? []).map(String),
+		);
 		const { rows } = stored;
 		let cells: string[] = [];
 		const fits = walkRows(
@@ -93,8 +106,15 @@ export class RecordTable {
 	}
 
 	store(): StoredTable {
-		const rows = [...this.rows].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([print, cells]) => print + cells.join(''));
-		return { columns: [...this.columns], kinds: [...this.kinds], ...(this.words.length > 0 && { words: this.words }), rows: rows.join('') };
+		const rows = [...this.rows]
+			.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+			.map(([print, cells]) => print + cells.join(''));
+		return {
+			columns: [...this.columns],
+			kinds: [...this.kinds],
+			...(this.words.length > 0 && { words: this.words }),
+			rows: rows.join(''),
+		};
 	}
 
 	/** A new table after this one, with the same words. */
@@ -110,7 +130,8 @@ export class RecordTable {
 	/** The cell a value is remembered as in `column`. */
 	cell(column: string, value: unknown): string {
 		const kind = this.kindOf(column) ?? 'h';
-		if (kind === 'h' && value !== null && value !== undefined && typeof value !== 'boolean') return hashCell(JSON.stringify(value));
+		if (kind === 'h' && value !== null && value !== undefined && typeof value !== 'boolean')
+			return hashCell(JSON.stringify(value));
 		return valueCell(value, kind, this.words);
 	}
 

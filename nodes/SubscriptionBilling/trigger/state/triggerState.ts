@@ -107,7 +107,9 @@ type Row = [print: string, cells: string];
 /** A stored table's rows, each its fingerprint and its cells as stored; undefined when they do not fit its kinds. */
 function rowsOf(table: StoredTable): Row[] | undefined {
 	const rows: Row[] = [];
-	const fits = walkRows(table.rows, table.kinds, (print, cellsAt, end) => rows.push([print, table.rows.slice(cellsAt, end)]));
+	const fits = walkRows(table.rows, table.kinds, (print, cellsAt, end) =>
+		rows.push([print, table.rows.slice(cellsAt, end)]),
+	);
 	return fits ? rows : undefined;
 }
 
@@ -123,15 +125,25 @@ const joinRows = (rows: Row[]) => rows.map(([print, cells]) => print + cells).jo
 function withSharedRows(state: TriggerState): TriggerState {
 	const customers = state.customerList?.customers;
 	const invoices = state.invoices?.customers;
-	if (!customers || !invoices || customers.words !== undefined || INVOICE_COLUMNS.some((column) => customers.columns.includes(column))) return state;
+	if (
+		!customers ||
+		!invoices ||
+		customers.words !== undefined ||
+		INVOICE_COLUMNS.some((column) => customers.columns.includes(column))
+	)
+		return state;
 	const own = rowsOf(customers);
 	const invoiceRows = rowsOf(invoices);
 	if (!own || !invoiceRows) return state;
 	const leftOver: Row[] = [];
 	let next = 0;
 	const rows = own.map(([print, cells]): Row => {
-		while (next < invoiceRows.length && invoiceRows[next][0] < print) leftOver.push(invoiceRows[next++]);
-		const shared = next < invoiceRows.length && invoiceRows[next][0] === print ? invoiceRows[next++][1] : UNKNOWN.repeat(INVOICE_COLUMNS.length);
+		while (next < invoiceRows.length && invoiceRows[next][0] < print)
+			leftOver.push(invoiceRows[next++]);
+		const shared =
+			next < invoiceRows.length && invoiceRows[next][0] === print
+				? invoiceRows[next++][1]
+				: UNKNOWN.repeat(INVOICE_COLUMNS.length);
 		return [print, cells + shared];
 	});
 	leftOver.push(...invoiceRows.slice(next));
@@ -139,7 +151,12 @@ function withSharedRows(state: TriggerState): TriggerState {
 		...state,
 		customerList: {
 			...state.customerList!,
-			customers: { columns: [...customers.columns, ...invoices.columns], kinds: [...customers.kinds, ...invoices.kinds], ...(invoices.words && { words: invoices.words }), rows: joinRows(rows) },
+			customers: {
+				columns: [...customers.columns, ...invoices.columns],
+				kinds: [...customers.kinds, ...invoices.kinds],
+				...(invoices.words && { words: invoices.words }),
+				rows: joinRows(rows),
+			},
 		},
 		invoices: { ...state.invoices!, customers: { ...invoices, rows: joinRows(leftOver) } },
 	};
@@ -172,8 +189,22 @@ function withOwnRows(state: TriggerState): TriggerState {
 	const stored = rowsOf({ ...invoices, words: shared.words });
 	return {
 		...state,
-		customerList: { ...state.customerList!, customers: { columns: shared.columns.slice(0, from), kinds: shared.kinds.slice(0, from), rows: joinRows(own) } },
-		invoices: { ...state.invoices, customers: { ...invoices, ...(shared.words && { words: shared.words }), rows: joinRows(mergedByPrint(kept, stored ?? [])) } },
+		customerList: {
+			...state.customerList!,
+			customers: {
+				columns: shared.columns.slice(0, from),
+				kinds: shared.kinds.slice(0, from),
+				rows: joinRows(own),
+			},
+		},
+		invoices: {
+			...state.invoices,
+			customers: {
+				...invoices,
+				...(shared.words && { words: shared.words }),
+				rows: joinRows(mergedByPrint(kept, stored ?? [])),
+			},
+		},
 	};
 }
 
@@ -194,7 +225,10 @@ function mergedByPrint(first: Row[], second: Row[]): Row[] {
 }
 
 /** The events selected now that the memory was not kept for: they only learn at first. None when there is no memory. */
-export function addedEvents<T extends string>(before: readonly string[] | undefined, selected: readonly T[]): T[] {
+export function addedEvents<T extends string>(
+	before: readonly string[] | undefined,
+	selected: readonly T[],
+): T[] {
 	return before ? selected.filter((event) => !before.includes(event)) : [];
 }
 
@@ -207,6 +241,12 @@ export function addedEvents<T extends string>(before: readonly string[] | undefi
 export function isLearning(state: TriggerState): boolean {
 	const pass = state.customerList?.detailPass;
 	const sweep = state.invoices?.sweep;
-	const firstSweep = sweep !== undefined && sweep.previous === undefined && sweep.nextCustomer !== undefined;
-	return pass?.learningRenewals !== undefined || pass?.learningDetails === true || firstSweep || state.invoices?.learning !== undefined;
+	const firstSweep =
+		sweep !== undefined && sweep.previous === undefined && sweep.nextCustomer !== undefined;
+	return (
+		pass?.learningRenewals !== undefined ||
+		pass?.learningDetails === true ||
+		firstSweep ||
+		state.invoices?.learning !== undefined
+	);
 }

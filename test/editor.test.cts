@@ -17,6 +17,11 @@ import { SubscriptionBillingApi } from '../credentials/SubscriptionBillingApi.cr
 import { resources } from '../nodes/SubscriptionBilling/editor';
 import { SubscriptionBilling } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
 import { runBilling, useSandbox } from './helpers/billing.cjs';
+import {
+	CUSTOMER_SIMPLIFIED,
+	INVOICE_SIMPLIFIED,
+	SUBSCRIPTION_SIMPLIFIED,
+} from './helpers/simplifiedKeys.cjs';
 import { HarnessNodeTypes, runListSearch } from './harness/index.cjs';
 import { subscriptionLabel } from '../nodes/SubscriptionBilling/shared/listSearch';
 
@@ -470,50 +475,6 @@ describe('Resource locator "By ID" and "From list" values in a run', () => {
 });
 
 describe('Output modes', () => {
-	const SUBSCRIPTION_FIELDS = [
-		'subscription_id',
-		'status',
-		'stage',
-		'starts_at',
-		'ends_at',
-		'renews_at',
-		'terminates_at',
-		'auto_renews',
-		'renewal_total_cents',
-		'grand_total',
-		'currency',
-		'billing_frequency',
-		'customer_id',
-		'customer_name',
-		'current_pause',
-	];
-	const INVOICE_FIELDS = [
-		'invoice_id',
-		'invoice_number',
-		'status',
-		'customer_id',
-		'customer_name',
-		'subscription_id',
-		'issued_at',
-		'due_at',
-		'fully_paid_at',
-		'grand_total',
-		'remaining_amount',
-		'currency',
-	];
-	const CUSTOMER_FIELDS = [
-		'customer_id',
-		'name',
-		'legal_name',
-		'external_id',
-		'processor_customer_id',
-		'tax_id',
-		'country',
-		'all_subscriptions_count',
-		'active_subscriptions_count',
-		'active_subscription_ids',
-	];
-
 	async function apiGet(path: string): Promise<IDataObject> {
 		const response = await fetch(`${sandbox.baseUrl}${path}`, {
 			headers: { 'X-SERVICE-KEY': sandbox.apiKey },
@@ -538,7 +499,7 @@ describe('Output modes', () => {
 			const paused = await getSubscription(sandbox.fixtures.pausedSubscriptionId);
 			expect(paused.error).toBeUndefined();
 			expect(paused.json).toHaveLength(1);
-			expect(Object.keys(paused.json[0]).sort()).toEqual([...SUBSCRIPTION_FIELDS].sort());
+			expect(Object.keys(paused.json[0]).sort()).toEqual(SUBSCRIPTION_SIMPLIFIED);
 			const raw = await apiGet(`/subscriptions/${sandbox.fixtures.pausedSubscriptionId}`);
 			expect(paused.json[0]).toMatchObject({
 				subscription_id: sandbox.fixtures.pausedSubscriptionId,
@@ -726,7 +687,7 @@ describe('Output modes', () => {
 		expect(run.error).toBeUndefined();
 		expect(run.json).toHaveLength(5);
 		for (const invoice of run.json) {
-			expect(Object.keys(invoice).sort()).toEqual([...INVOICE_FIELDS].sort());
+			expect(Object.keys(invoice).sort()).toEqual(INVOICE_SIMPLIFIED);
 			expect(invoice.customer_id).toBe(sandbox.fixtures.customerId);
 			expect(invoice.customer_name).toBe(sandbox.fixtures.customerName);
 			expect(invoice.invoice_number).toMatch(/^INV-/);
@@ -742,7 +703,7 @@ describe('Output modes', () => {
 		expect(run.error).toBeUndefined();
 		expect(run.json).toHaveLength(1);
 		const [customer] = run.json;
-		expect(Object.keys(customer).sort()).toEqual([...CUSTOMER_FIELDS].sort());
+		expect(Object.keys(customer).sort()).toEqual(CUSTOMER_SIMPLIFIED);
 		expect(customer).toMatchObject({
 			customer_id: sandbox.fixtures.customerId,
 			name: sandbox.fixtures.customerName,

@@ -8,21 +8,9 @@
 import { NodeHelpers, type IDataObject, type INodeParameters } from 'n8n-workflow';
 import { SubscriptionBilling } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
 import { runBilling, useSandbox } from './helpers/billing.cjs';
+import { CUSTOMER_SIMPLIFIED } from './helpers/simplifiedKeys.cjs';
 
 const sandbox = useSandbox();
-
-const CUSTOMER_SIMPLIFIED = [
-	'customer_id',
-	'name',
-	'legal_name',
-	'external_id',
-	'processor_customer_id',
-	'tax_id',
-	'country',
-	'all_subscriptions_count',
-	'active_subscriptions_count',
-	'active_subscription_ids',
-].sort();
 
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 

@@ -4,6 +4,7 @@
 //
 // Each scenario three ways against one sandbox (its own process), alternating, several rounds:
 //   node        this package's node through n8n-core's WorkflowExecute (test/harness)
+//   floor       (writes) n8n's floor for a declarative node: routing definitions only (lib/floor-node.js)
 //   httpRequest n8n's HTTP Request node (n8n-nodes-base V3, typeVersion 4.4) through the same engine
 //   loop        a hand-written keep-alive HTTP loop (the floor: network + sandbox)
 // Every measured run is a fresh process (bench/lib/worker.js): wall time, client CPU, peak RSS.
@@ -306,6 +307,8 @@ async function main() {
 		? require(path.join(nodesBase, 'package.json')).version
 		: undefined;
 	const ways = nodesBase ? ['node', 'httpRequest', 'loop'] : ['node', 'loop'];
+	// writes also run n8n's floor for a declarative node (bench/lib/floor-node.js)
+	const writeWays = [ways[0], 'floor', ...ways.slice(1)];
 
 	log(
 		`starting the sandbox (sizes ${CONFIG.listSizes.join(', ')}; ${CONFIG.writeItems} usage entries)`,
@@ -320,11 +323,17 @@ async function main() {
 		for (const mode of WRITE_MODES.filter(
 			(m) => !WRITE_MODES_ONLY || WRITE_MODES_ONLY.includes(m.id),
 		)) {
-			await rounds('write', `write-${mode.id}`, CONFIG.writeRounds[mode.id], (way) => ({
-				target: writeTarget,
-				items: mode.items ?? CONFIG.writeItems,
-				mode: way === 'loop' ? mode.loop : mode.n8n,
-			}));
+			await rounds(
+				'write',
+				`write-${mode.id}`,
+				CONFIG.writeRounds[mode.id],
+				(way) => ({
+					target: writeTarget,
+					items: mode.items ?? CONFIG.writeItems,
+					mode: way === 'loop' ? mode.loop : mode.n8n,
+				}),
+				writeWays,
+			);
 		}
 	}
 	function profileJobsFor() {
@@ -341,14 +350,14 @@ async function main() {
 						},
 					]
 				: []),
-			{
+			...['node', 'floor'].map((way) => ({
 				key: 'write-seq',
 				scenario: 'write',
-				way: 'node',
+				way,
 				target: writeTarget,
 				items: CONFIG.profileWriteItems,
 				mode: WRITE_MODES[0].n8n,
-			},
+			})),
 			...(nodesBase
 				? [
 						{
@@ -449,24 +458,33 @@ async function main() {
 	// ---- profiles of our node where it matters --------------------------------------------
 	const profiles = PROFILE ? await profileRuns(profileJobsFor()) : [];
 	sandbox.child.send({ cmd: 'close' });
-	finish({ host, loadBefore, started, nodesBase, nodesBaseVersion, ways, results, profiles });
+	finish({
+		host,
+		loadBefore,
+		started,
+		nodesBase,
+		nodesBaseVersion,
+		ways: writeWays,
+		results,
+		profiles,
+	});
 }
 
 /** BENCH_ONLY=writes: this node against the HTTP Request node, per write mode (medians), and the profiles. */
 function printWrites(results, profiles) {
 	const lines = [
-		'| writes | node wall / CPU ms | HTTP Request wall / CPU ms | CPU ratio | wall ratio |',
-		'|---|---|---|---|---|',
+		'| writes | node wall / CPU ms | declarative floor wall / CPU ms | HTTP Request wall / CPU ms | CPU ratio | wall ratio | floor CPU ratio |',
+		'|---|---|---|---|---|---|---|',
 	];
 	for (const mode of WRITE_MODES) {
 		const runs = (way) => results.filter((r) => r.key === `write-${mode.id}` && r.way === way);
 		if (runs('node').length === 0) continue;
-		const [node, http] = ['node', 'httpRequest'].map((way) => ({
+		const [node, floor, http] = ['node', 'floor', 'httpRequest'].map((way) => ({
 			wall: median(runs(way).map((r) => r.wallMs)),
 			cpu: median(runs(way).map((r) => r.cpuMs)),
 		}));
 		lines.push(
-			`| ${mode.label} | ${fmt(node.wall)} / ${fmt(node.cpu)} | ${fmt(http.wall)} / ${fmt(http.cpu)} | ${fmtRatio(ratio(node.cpu, http.cpu))} | ${fmtRatio(ratio(node.wall, http.wall))} |`,
+			`| ${mode.label} | ${fmt(node.wall)} / ${fmt(node.cpu)} | ${fmt(floor.wall)} / ${fmt(floor.cpu)} | ${fmt(http.wall)} / ${fmt(http.cpu)} | ${fmtRatio(ratio(node.cpu, http.cpu))} | ${fmtRatio(ratio(node.wall, http.wall))} | ${fmtRatio(ratio(floor.cpu, http.cpu))} |`,
 		);
 	}
 	log(
@@ -623,6 +641,25 @@ function report(run) {
 					cpu <= limit,
 					`<= ${limit.toFixed(2)}x`,
 				);
+			const floor = F[k].floor;
+			if (floor) {
+				// what any declarative node pays (n8n's RoutingNode) against what this node adds to it
+				const figures = (f) => (mode.id === 'single' ? f.wallMs : f.cpuMs);
+				const what = mode.id === 'single' ? 'wall time' : 'client CPU';
+				const [n, fl, h] = [F[k].node, floor, F[k].httpRequest].map(figures);
+				goal(
+					`${k}: ${what}, n8n's floor for a declarative node vs HTTP Request node`,
+					`${fmtRatio(ratio(fl, h))} (${fmt(fl)} vs ${fmt(h)} ms)`,
+					true,
+					'informative: a floor this node cannot go under',
+				);
+				goal(
+					`${k}: ${what}, this node vs n8n's floor for a declarative node`,
+					`${fmtRatio(ratio(n, fl))} (ours: ${fmt(Math.max(0, n - fl))} of the ${fmt(Math.max(0, n - h))} ms over the HTTP Request node)`,
+					ratio(n, fl) <= limit,
+					`<= ${limit.toFixed(2)}x`,
+				);
+			}
 		}
 	}
 	{
@@ -692,12 +729,14 @@ function report(run) {
 	log(`total ${fmt(elapsed)} s`);
 
 	// ---- plot + RESULTS.md ------------------------------------------------------------------
-	const series = ways.map((way) => ({
-		way,
-		points: CONFIG.listSizes
-			.map((size) => ({ size, us: perInvoice(`list-${size}`, way) }))
-			.filter((p) => p.us !== undefined),
-	}));
+	const series = ways
+		.map((way) => ({
+			way,
+			points: CONFIG.listSizes
+				.map((size) => ({ size, us: perInvoice(`list-${size}`, way) }))
+				.filter((p) => p.us !== undefined),
+		}))
+		.filter((s) => s.points.length > 0);
 	fs.writeFileSync(
 		path.join(__dirname, 'time-per-invoice.svg'),
 		timePerInvoiceSvg(series, {
@@ -752,6 +791,7 @@ function renderResults({
 	lines.push(
 		`- Ways: ${ways.map((w) => `\`${w}\``).join(', ')}. \`node\`: this package's built dist/ through n8n-core's WorkflowExecute (test/harness); ` +
 			'`httpRequest`: n8n-nodes-base HTTP Request V3 (typeVersion 4.4) through the same engine, X-SERVICE-KEY as a plain header, list pagination "Response Contains Next URL" = `{{ $response.body.next }}`, complete when `{{ $response.body.next === null }}`; ' +
+			"`floor` (writes only): n8n's floor for a declarative node, a node of routing definitions alone that sends the same PATCH /usage with the same three expressions (bench/lib/floor-node.js), through the same engine; " +
 			'`loop`: `http.request` on an `http.Agent({ keepAlive: true })`, the same pages/requests, the same JSON.parse, all results held until measured.',
 	);
 	lines.push(

@@ -75,7 +75,7 @@ function loadN8n() {
 			path.join(PKG, 'dist', 'credentials', 'SubscriptionBillingApi.credentials.js'),
 		);
 		billing = { nodeType: new SubscriptionBilling(), credentialType: new SubscriptionBillingApi() };
-	} else {
+	} else if (job.way !== 'floor') {
 		const lib = require('./n8n-nodes-base');
 		httpRequestNode = lib.loadHttpRequestNode(job.nodesBase);
 		const copies = lib.n8nWorkflowCopies();
@@ -378,6 +378,18 @@ async function write(target, n, mode, tag) {
 			...(batching && { requestOptions: batching }),
 		};
 		const run = checked(await runBilling(target, parameters, items), n);
+		return { held: run, count: run.items.length };
+	}
+	if (job.way === 'floor') {
+		const parameters = {
+			operation: 'update',
+			transactionId: `={{ $json.transaction_id }}`,
+			value: '={{ $json.value }}',
+			idempotencyKey: '={{ $json.idem }}',
+			...(batching && { requestOptions: batching }),
+		};
+		const nodeType = require('./floor-node').floorNode(target);
+		const run = checked(await harness.runNode({ nodeType, parameters, items }), n);
 		return { held: run, count: run.items.length };
 	}
 	if (job.way === 'httpRequest' || job.way === 'httpRequestRetry') {

@@ -14,7 +14,7 @@ import { lookupIdCheck, type ListLookup, type Upsert } from '../execute/composit
 import { perform, type Again, type OperationKind, type Shaper } from '../execute/perform';
 import { MAX_PAGE_SIZE } from '../shared/constants';
 import { DEFAULT_ATTEMPT_TIMEOUT_MS } from '../shared/retry';
-import { DEFAULT_MAX_CONCURRENT, MAX_CONCURRENT_LIMIT } from '../shared/rateBudget';
+import { DEFAULT_MAX_CONCURRENT, MAX_CONCURRENT_LIMIT } from '../shared/transport';
 
 /** Where the Output / Fields parameters stand among a resource's fields; at the end when not placed. */
 export const OUTPUT_PARAMETERS = 'Output / Fields';

@@ -32,9 +32,13 @@ import {
 	type WriteKey,
 } from './composite';
 import { collectPages } from '../shared/pagination';
-import { DEFAULT_MAX_CONCURRENT, MAX_CONCURRENT_LIMIT } from '../shared/rateBudget';
 import { DEFAULT_RETRY, type RetrySettings } from '../shared/retry';
-import { sendWithRetries, type Session } from '../shared/transport';
+import {
+	DEFAULT_MAX_CONCURRENT,
+	MAX_CONCURRENT_LIMIT,
+	sendWithRetries,
+	type Session,
+} from '../shared/transport';
 import { checkAhead, waitForBatch, runGateOf, type RunGate } from './runGate';
 
 export type OperationKind = 'read' | 'write' | 'list';

@@ -1,5 +1,5 @@
 import type { INodeProperties, NodeHint } from 'n8n-workflow';
-import { composeFrom } from '../execute/runGate';
+import { composeFrom } from '../execute/run';
 import {
 	faultHandlingFields,
 	listFields,

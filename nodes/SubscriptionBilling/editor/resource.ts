@@ -8,8 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { type OutputDefinition, outputShaper, selectedFieldsCheck } from '../execute/output';
 import { fillPathParameters } from '../shared/idChecks';
-import { keepComposed } from '../execute/runGate';
-import { deferFailures } from '../execute/runOutcome';
+import { deferFailures, keepComposed } from '../execute/run';
 import { lookupIdCheck, type ListLookup, type Upsert } from '../execute/composite';
 import { perform, type Again, type OperationKind, type Shaper } from '../execute/perform';
 import { MAX_PAGE_SIZE } from '../shared/constants';

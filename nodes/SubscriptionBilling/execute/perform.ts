@@ -20,7 +20,11 @@ import {
 	notSentAlone,
 	wasNotSent,
 	withSentence,
-} from './runOutcome';
+	checkAhead,
+	waitForBatch,
+	runGateOf,
+	type RunGate,
+} from './run';
 import { unknownIdStep } from '../shared/idChecks';
 import { invalidInput, invalidSetting, quoted } from '../shared/invalidInput';
 import {
@@ -38,7 +42,6 @@ import {
 	sendWithRetries,
 	type Session,
 } from '../shared/transport';
-import { checkAhead, waitForBatch, runGateOf, type RunGate } from './runGate';
 
 export type OperationKind = 'read' | 'write' | 'list';
 
@@ -271,7 +274,7 @@ interface Prepared {
  * The request step of every operation (declared as the routing's pagination function): retries,
  * paging (`paged`: the list takes limit/offset), a get by ID through a list (`lookup`), idempotency, error mapping and item pairing,
  * shared by every resource. Without Continue On Fail, the items of a run go through one gate
- * (runGate.ts): nothing is sent until every item has passed its checks.
+ * (run.ts): nothing is sent until every item has passed its checks.
  */
 export function perform(
 	kind: OperationKind,
@@ -344,7 +347,7 @@ export function perform(
 		}
 	};
 
-	/** The checks of another item of the run, made by the first before n8n starts it (batching, in runGate.ts). */
+	/** The checks of another item of the run, made by the first before n8n starts it (batching, in run.ts). */
 	async function checkItem(
 		this: void,
 		ctx: IExecutePaginationFunctions,

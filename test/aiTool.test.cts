@@ -33,11 +33,8 @@ import {
 	type INodeType,
 	type ICredentialType,
 } from 'n8n-workflow';
-import {
-	resources,
-	MAX_TOOL_DESCRIPTION,
-	toolDescription,
-} from '../nodes/SubscriptionBilling/editor/index';
+import { MAX_TOOL_DESCRIPTION, toolDescription } from '../nodes/SubscriptionBilling/editor';
+import { resources } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
 import { useSandbox } from './helpers/billing.cjs';
 import {
 	convertNodeToAiTool,

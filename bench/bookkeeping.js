@@ -3,7 +3,7 @@
 // node bench/bookkeeping.js
 //
 // What the package keeps for itself grows with the work, not faster: the run gate of a run over
-// many items (execute/runGate.ts: every item checked before the first request; the items by outcome
+// many items (execute/run.ts: every item checked before the first request; the items by outcome
 // when the API refused one) and the trigger's saved state (trigger/state/triggerState.ts: the customers table
 // and the invoice rows joined when saved, split when read). Each at several sizes in one run, the
 // median of 5; the time per item (or per customer) should stay flat from 20,000 items and 10,000 customers on. Writes the "Bookkeeping at
@@ -32,7 +32,7 @@ const fmt = (x, digits = 0) =>
 function load() {
 	const dist = path.join(__dirname, 'dist', 'pkg', 'dist', 'nodes', 'SubscriptionBilling');
 	return {
-		RunGate: require(path.join(dist, 'execute', 'runGate')).RunGate,
+		RunGate: require(path.join(dist, 'execute', 'run')).RunGate,
 		state: require(path.join(dist, 'trigger', 'state', 'triggerState')),
 		RecordTable: require(path.join(dist, 'trigger', 'state', 'recordTable')).RecordTable,
 		InvoiceTable: require(path.join(dist, 'trigger', 'state', 'invoiceTable')).InvoiceTable,
@@ -188,7 +188,7 @@ async function main() {
 			.join(
 				' / ',
 			)}; run took ${Math.round((Date.now() - started) / 1000)} s, finished ${new Date().toISOString()}.`,
-		`- The package's own bookkeeping, in one process, the median of ${ROUNDS} at each size. Run gate (execute/runGate.ts): every item checked and then asking for the invalid ones before its first request, as perform.ts does; and a run whose first item the API refused, every other item held back asking which failed. Trigger state (trigger/state/triggerState.ts): saving and reading the state the families leave with every customer holding six hashed fields and one open invoice (the customers table and the invoice rows joined when saved, split when read).`,
+		`- The package's own bookkeeping, in one process, the median of ${ROUNDS} at each size. Run gate (execute/run.ts): every item checked and then asking for the invalid ones before its first request, as perform.ts does; and a run whose first item the API refused, every other item held back asking which failed. Trigger state (trigger/state/triggerState.ts): saving and reading the state the families leave with every customer holding six hashed fields and one open invoice (the customers table and the invoice rows joined when saved, split when read).`,
 		'',
 		'| run gate | all checked ms | one refused ms |',
 		'|---|---|---|',

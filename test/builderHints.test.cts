@@ -8,9 +8,11 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { extractFromAICalls, type INodeProperties, type INodeTypeDescription } from 'n8n-workflow';
-import { SubscriptionBilling } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
+import {
+	resources,
+	SubscriptionBilling,
+} from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
 import { SubscriptionBillingTrigger } from '../nodes/SubscriptionBilling/SubscriptionBillingTrigger.node';
-import { resources } from '../nodes/SubscriptionBilling/editor';
 
 const PACKAGE = 'n8n-nodes-subscription-billing';
 const action = new SubscriptionBilling().description;

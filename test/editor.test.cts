@@ -14,8 +14,10 @@ import type {
 	INodeParameterResourceLocator,
 } from 'n8n-workflow';
 import { SubscriptionBillingApi } from '../credentials/SubscriptionBillingApi.credentials';
-import { resources } from '../nodes/SubscriptionBilling/editor';
-import { SubscriptionBilling } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
+import {
+	resources,
+	SubscriptionBilling,
+} from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
 import { runBilling, useSandbox } from './helpers/billing.cjs';
 import {
 	CUSTOMER_SIMPLIFIED,

@@ -4,7 +4,7 @@
  * through n8n's engine to the sandbox, costing what the hint says.
  */
 import { Workflow, type IDataObject, type INode, type INodeParameters } from 'n8n-workflow';
-import { executionHints, MANY_CUSTOMER_LOOKUPS } from '../nodes/SubscriptionBilling/editor/index';
+import { executionHints, MANY_CUSTOMER_LOOKUPS } from '../nodes/SubscriptionBilling/editor';
 import { SubscriptionBilling } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
 import { HarnessNodeTypes } from './harness/index.cjs';
 import { runBilling, useSandbox } from './helpers/billing.cjs';

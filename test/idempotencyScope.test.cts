@@ -15,7 +15,7 @@ import {
 } from 'n8n-workflow';
 import { SubscriptionBillingApi } from '../credentials/SubscriptionBillingApi.credentials';
 import { SubscriptionBilling } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
-import { keyScope } from '../nodes/SubscriptionBilling/execute/idempotency';
+import { keyScope } from '../nodes/SubscriptionBilling/execute/perform';
 import { runWorkflow } from './harness/index.cjs';
 import { START_NODE_TYPE } from './harness/node-types.cjs';
 import {

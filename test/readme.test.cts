@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { resources } from '../nodes/SubscriptionBilling/editor';
+import { resources } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
 
 const readme = readFileSync(path.join(__dirname, '..', 'README.md'), 'utf8');
 

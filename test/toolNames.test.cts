@@ -22,8 +22,10 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { NodeHelpers, type INodeTypeDescription } from 'n8n-workflow';
-import { SubscriptionBilling } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
-import { resources } from '../nodes/SubscriptionBilling/editor';
+import {
+	resources,
+	SubscriptionBilling,
+} from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
 import { toolDescriptionForEditor } from './helpers/toolGeneration.cjs';
 
 type ToolNameOf = (nodeName: string) => string;

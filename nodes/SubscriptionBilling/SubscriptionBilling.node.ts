@@ -1,5 +1,19 @@
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
-import { nodeProperties, resources, executionHints, operationSubtitle } from './editor/index';
+import {
+	nodeProperties,
+	executionHints,
+	operationSubtitle,
+	type ResourceDefinition,
+} from './editor';
+import { customerResource } from './resources/CustomerDescription';
+import { invoiceResource } from './resources/InvoiceDescription';
+import { paymentMethodResource } from './resources/PaymentMethodDescription';
+import { planResource } from './resources/PlanDescription';
+import { subscriptionResource } from './resources/SubscriptionDescription';
+import { subscriptionMilestoneResource } from './resources/SubscriptionMilestoneDescription';
+import { subscriptionRecastResource } from './resources/SubscriptionRecastDescription';
+import { subscriptionUpgradeResource } from './resources/SubscriptionUpgradeDescription';
+import { usageResource } from './resources/UsageDescription';
 import { testApiCredential } from './shared/credentialTest';
 import { REPOSITORY_URL } from './shared/constants';
 import {
@@ -11,6 +25,18 @@ import {
 	searchSubscriptions,
 	searchUpgradeOrders,
 } from './shared/listSearch';
+
+export const resources: ResourceDefinition[] = [
+	customerResource,
+	invoiceResource,
+	paymentMethodResource,
+	planResource,
+	subscriptionResource,
+	subscriptionMilestoneResource,
+	subscriptionRecastResource,
+	subscriptionUpgradeResource,
+	usageResource,
+];
 
 export class SubscriptionBilling implements INodeType {
 	description: INodeTypeDescription = {
@@ -47,7 +73,7 @@ export class SubscriptionBilling implements INodeType {
 		],
 		// the base URL comes from the credential in execute/perform.ts, read once per run, not per item
 		requestDefaults: { headers: { Accept: 'application/json' } },
-		properties: nodeProperties(),
+		properties: nodeProperties(resources),
 		hints: executionHints,
 	};
 

@@ -26,7 +26,8 @@ const {
 	responsesToolResult,
 	CALL_ID,
 } = require('./scriptedChatModel');
-const { resources, toolDescription } = require('../../dist/nodes/SubscriptionBilling/editor');
+const { toolDescription } = require('../../dist/nodes/SubscriptionBilling/editor');
+const { resources } = require('../../dist/nodes/SubscriptionBilling/SubscriptionBilling.node');
 
 const BILLING_CREDENTIAL = { id: 'sbAgentBilling01', name: 'Subscription Billing account' };
 const OPENAI_CREDENTIAL = { id: 'sbAgentOpenAi001', name: 'Scripted model' };

@@ -10,7 +10,8 @@
 const { NODE_TYPE, requestsOf, agentWorkflowStart } = require('./helpers');
 const { byTestId, screenshot } = require('./browser');
 const { PAGE_TIMEOUT, useEditorSession } = require('./editorSession');
-const { resources, toolDescription } = require('../../dist/nodes/SubscriptionBilling/editor');
+const { toolDescription } = require('../../dist/nodes/SubscriptionBilling/editor');
+const { resources } = require('../../dist/nodes/SubscriptionBilling/SubscriptionBilling.node');
 
 /** The node's own tool Description of an operation. */
 function descriptionOf(resourceValue, operationValue) {

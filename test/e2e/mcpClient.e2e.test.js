@@ -10,7 +10,8 @@ const {
 } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
 const { SSEClientTransport } = require('@modelcontextprotocol/sdk/client/sse.js');
 const { example, credentialFor, startEnvironment, requestsOf } = require('./helpers');
-const { resources, toolDescription } = require('../../dist/nodes/SubscriptionBilling/editor');
+const { toolDescription } = require('../../dist/nodes/SubscriptionBilling/editor');
+const { resources } = require('../../dist/nodes/SubscriptionBilling/SubscriptionBilling.node');
 
 const TOKEN = 'mcp-e2e-token-0123456789';
 const workflow = example('billing-assistant-mcp.json');

@@ -11,7 +11,6 @@ import { IDEMPOTENCY_HEADER, MAX_PAGE_SIZE } from '../shared/constants';
 import { invalidInput, quoted } from '../shared/invalidInput';
 import { sendWithRetries, type Session } from '../shared/transport';
 import { isMissing } from './bodyRules';
-import { deriveIdempotencyKey } from './idempotency';
 import { checkedId, ID } from '../shared/idChecks';
 import { visitPages } from '../shared/pagination';
 
@@ -46,10 +45,14 @@ export interface Upsert {
 
 export type UpsertAction = 'created' | 'updated';
 
-/** How a write of the upsert is keyed: `update` says it is the update (a custom key keys the create). */
+/**
+ * How a write of the upsert is keyed: `update` says it is the update (a custom key keys the create);
+ * `after`, the key of the write before it (see createOrUpdate).
+ */
 export type WriteKey = (
 	request: IHttpRequestOptions,
 	write: 'create' | 'update',
+	after?: string,
 ) => string | undefined;
 
 function matchFieldOf(
@@ -209,8 +212,7 @@ export async function createOrUpdate(
 			qs: {},
 			body: changes,
 		};
-		key = keyFor(request, 'update');
-		if (key && after) key = deriveIdempotencyKey({ customKey: `${key} after ${after}` }, request);
+		key = keyFor(request, 'update', after);
 		return { record: await write(session, request, key), action: 'updated' };
 	};
 	const createOrUpdateOnce = async (): Promise<{ record: IDataObject; action: UpsertAction }> => {

@@ -10,7 +10,6 @@ import {
 } from 'n8n-workflow';
 import { credentialBaseUrl, runCredentials, apiBaseUrl } from '../shared/apiCredentials';
 import { IDEMPOTENCY_HEADER } from '../shared/constants';
-import { deriveIdempotencyKey, keyScope } from './idempotency';
 import {
 	errorItem,
 	throwDeferred,
@@ -21,7 +20,11 @@ import {
 	notSentAlone,
 	wasNotSent,
 	withSentence,
-} from './runOutcome';
+	checkAhead,
+	waitForBatch,
+	runGateOf,
+	type RunGate,
+} from './run';
 import { unknownIdStep } from '../shared/idChecks';
 import { invalidInput, invalidSetting, quoted } from '../shared/invalidInput';
 import {
@@ -32,10 +35,13 @@ import {
 	type WriteKey,
 } from './composite';
 import { collectPages } from '../shared/pagination';
-import { DEFAULT_MAX_CONCURRENT, MAX_CONCURRENT_LIMIT } from '../shared/rateBudget';
 import { DEFAULT_RETRY, type RetrySettings } from '../shared/retry';
-import { sendWithRetries, type Session } from '../shared/transport';
-import { checkAhead, waitForBatch, runGateOf, type RunGate } from './runGate';
+import {
+	DEFAULT_MAX_CONCURRENT,
+	MAX_CONCURRENT_LIMIT,
+	sendWithRetries,
+	type Session,
+} from '../shared/transport';
 
 export type OperationKind = 'read' | 'write' | 'list';
 
@@ -114,6 +120,100 @@ function maxConcurrent(ctx: IExecutePaginationFunctions, faultHandling: FaultHan
 	return value;
 }
 
+/** What one derived key stands for: one run of one node for one item, in one execution. */
+export interface KeyScope {
+	/** The execution, as it stays when n8n retries it (see executionIdentity). */
+	execution: string;
+	workflowId: string;
+	node: string;
+	runIndex: number;
+	itemIndex: number;
+}
+
+/**
+ * Which execution a write belongs to. n8n establishes an execution context once, when an
+ * execution starts (its start time, mode and trigger node), and keeps it when the execution is
+ * retried from the executions list, while the retry gets a new execution id. Scoping to the
+ * context makes a retried execution send the keys of the attempt it retries. Without a context
+ * (n8n releases before it existed), the execution id is used: a retried execution then sends new
+ * keys.
+ */
+export function executionIdentity(ctx: IExecutePaginationFunctions): string {
+	const context =
+		typeof ctx.getExecutionContext === 'function' ? ctx.getExecutionContext() : undefined;
+	if (context && typeof context.establishedAt === 'number') {
+		const { establishedAt, source, triggerNode, parentExecutionId } = context;
+		return `context ${establishedAt} ${source} ${triggerNode?.name ?? ''} ${parentExecutionId ?? ''}`;
+	}
+	return `execution ${ctx.getExecutionId()}`;
+}
+
+/**
+ * Which run of the node this is. n8n-core's execution contexts carry it as a public `runIndex`
+ * (1.x and 2.x); reading it there spares building a WorkflowDataProxy (with its `$now`) for every
+ * write. Releases without it are asked through the proxy's `$runIndex`.
+ */
+function runIndexOf(ctx: IExecutePaginationFunctions): number {
+	const carried = (ctx as { runIndex?: unknown }).runIndex;
+	return typeof carried === 'number'
+		? carried
+		: Number(ctx.getWorkflowDataProxy(ctx.getItemIndex()).$runIndex);
+}
+
+/** `node`: the context's node, as the caller already has it (getNode() copies the node each time). */
+export function keyScope(ctx: IExecutePaginationFunctions, node: INode): KeyScope {
+	return {
+		execution: executionIdentity(ctx),
+		workflowId: String(ctx.getWorkflow().id ?? ''),
+		node: node.id || node.name,
+		runIndex: runIndexOf(ctx),
+		itemIndex: ctx.getItemIndex(),
+	};
+}
+
+/**
+ * A key for one write: the scope (execution, workflow, node, run, item) and the request (method,
+ * path, query and body, keys sorted). Retries inside that run of the node for that item send the
+ * same key, so the API applies the write once; another execution, run or item sends another key,
+ * so a write asked for again is applied again. A custom key as the scope keys a second write of the
+ * operation it was given for (see idempotencyKeyFor).
+ */
+export function deriveIdempotencyKey(
+	scope: KeyScope | { customKey: string },
+	options: Pick<IHttpRequestOptions, 'method' | 'url' | 'qs' | 'body'>,
+): string {
+	const { qs } = options;
+	const hasQuery =
+		qs !== undefined && qs !== null && typeof qs === 'object' && Object.keys(qs).length > 0;
+	const request = `${(options.method ?? 'GET').toUpperCase()} ${options.url}${hasQuery ? `?${stableJson(qs)}` : ''} ${stableJson(options.body)}`;
+	return 'n8n-' + hash(`${stableJson(scope)}\n${request}`);
+}
+
+function hash(text: string): string {
+	const lanes = [0x811c9dc5, 0x01000193, 0x9e3779b9, 0x85ebca6b];
+	for (let i = 0; i < text.length; i++) {
+		const code = text.charCodeAt(i);
+		for (let lane = 0; lane < lanes.length; lane++) {
+			lanes[lane] = Math.imul(lanes[lane] ^ code, 0x01000193 + lane * 0x2f);
+			lanes[lane] ^= lanes[lane] >>> 15;
+		}
+	}
+	return lanes.map((lane) => (lane >>> 0).toString(16).padStart(8, '0')).join('');
+}
+
+function stableJson(value: unknown): string {
+	if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+	if (value && typeof value === 'object') {
+		const entries = Object.keys(value as object)
+			.sort()
+			.map(
+				(key) => `${JSON.stringify(key)}:${stableJson((value as Record<string, unknown>)[key])}`,
+			);
+		return `{${entries.join(',')}}`;
+	}
+	return JSON.stringify(value) ?? 'null';
+}
+
 /**
  * The key of one write. `second`: the second kind of write one operation can send (Create or
  * Update's update), which a custom key, given for the operation's first write, keys by a key
@@ -174,7 +274,7 @@ interface Prepared {
  * The request step of every operation (declared as the routing's pagination function): retries,
  * paging (`paged`: the list takes limit/offset), a get by ID through a list (`lookup`), idempotency, error mapping and item pairing,
  * shared by every resource. Without Continue On Fail, the items of a run go through one gate
- * (runGate.ts): nothing is sent until every item has passed its checks.
+ * (run.ts): nothing is sent until every item has passed its checks.
  */
 export function perform(
 	kind: OperationKind,
@@ -247,7 +347,7 @@ export function perform(
 		}
 	};
 
-	/** The checks of another item of the run, made by the first before n8n starts it (batching, in runGate.ts). */
+	/** The checks of another item of the run, made by the first before n8n starts it (batching, in run.ts). */
 	async function checkItem(
 		this: void,
 		ctx: IExecutePaginationFunctions,
@@ -303,8 +403,12 @@ export function perform(
 		if (upsert) {
 			const node = this.getNode();
 			const faultHandling = this.getNodeParameter('faultHandling', {}) as FaultHandling;
-			const keyFor: WriteKey = (request, write) =>
-				idempotencyKeyFor(this, node, faultHandling, request, write === 'update');
+			const keyFor: WriteKey = (request, write, after) => {
+				const key = idempotencyKeyFor(this, node, faultHandling, request, write === 'update');
+				return key && after
+					? deriveIdempotencyKey({ customKey: `${key} after ${after}` }, request)
+					: key;
+			};
 			const { record, action } = await createOrUpdate(this, session, options, upsert, keyFor);
 			return [{ ...shapeResult(record), action }];
 		}

@@ -5,7 +5,7 @@ import {
 	omitEmptyFields,
 	type FieldRule,
 } from '../execute/bodyRules';
-import { OUTPUT_PARAMETERS, showFor, type ResourceDefinition } from '../editor/resource';
+import { OUTPUT_PARAMETERS, showFor, type ResourceDefinition } from '../editor';
 import {
 	type ListLookup,
 	matchValueCheck,

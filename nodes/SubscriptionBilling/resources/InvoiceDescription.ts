@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { validateFields } from '../execute/bodyRules';
-import { OUTPUT_PARAMETERS, showFor, type ResourceDefinition } from '../editor/resource';
+import { OUTPUT_PARAMETERS, showFor, type ResourceDefinition } from '../editor';
 import { invoiceOutput } from '../execute/output';
 import { structuredInputFields, structuredInputStep } from './inputs/structuredInput';
 import { UUID } from '../shared/idChecks';

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { validateFields } from '../execute/bodyRules';
-import { showFor, type ResourceDefinition } from '../editor/resource';
+import { showFor, type ResourceDefinition } from '../editor';
 import { subscriptionIdField } from '../shared/idFields';
 
 const show = (...operation: string[]) => showFor('paymentMethod', operation);

@@ -1,5 +1,5 @@
 import type { INodeProperties } from 'n8n-workflow';
-import { showFor, type ResourceDefinition } from '../editor/resource';
+import { showFor, type ResourceDefinition } from '../editor';
 import { planIdField } from '../shared/idFields';
 
 const show = (...operation: string[]) => showFor('plan', operation);

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { validateFields, omitEmptyFields, sendEmptyJsonObject } from '../execute/bodyRules';
-import { showFor, type ResourceDefinition } from '../editor/resource';
+import { showFor, type ResourceDefinition } from '../editor';
 import { subscriptionOutput } from '../execute/output';
 import { redirectUrlField, redirectUrlRule } from './redirectUrl';
 import { subscriptionIdField } from '../shared/idFields';

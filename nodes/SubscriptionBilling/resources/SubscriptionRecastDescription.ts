@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { deletedShaper } from '../execute/output';
-import { showFor, type ResourceDefinition } from '../editor/resource';
+import { showFor, type ResourceDefinition } from '../editor';
 import { orderCreateSteps, orderFields, signSteps } from './orderFields';
 
 const BILLING_FREQUENCIES = ['MONTHLY', 'QUARTERLY', 'SEMI_ANNUALLY', 'ANNUALLY', 'ALL_UPFRONT'];

@@ -1,4 +1,4 @@
-import type { ResourceDefinition } from '../editor/resource';
+import type { ResourceDefinition } from '../editor';
 import { orderCreateSteps, orderFields, signSteps } from './orderFields';
 
 export const subscriptionUpgradeResource: ResourceDefinition = {

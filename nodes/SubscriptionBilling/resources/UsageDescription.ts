@@ -4,7 +4,7 @@ import type { Again } from '../execute/perform';
 import { errorFieldsOf } from '../shared/apiError';
 import { quoted } from '../shared/invalidInput';
 import { deletedShaper, writtenShaper } from '../execute/output';
-import { showFor, type ResourceDefinition } from '../editor/resource';
+import { showFor, type ResourceDefinition } from '../editor';
 import { structuredInputFields, structuredInputStep } from './inputs/structuredInput';
 import { brickIdField, subscriptionIdField } from '../shared/idFields';
 import { keyValueObjectInput } from './inputs/keyValueObject';

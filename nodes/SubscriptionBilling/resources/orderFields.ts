@@ -1,6 +1,6 @@
 import type { INodeProperties, PreSendAction } from 'n8n-workflow';
 import { validateFields, type FieldRule } from '../execute/bodyRules';
-import { showFor } from '../editor/resource';
+import { showFor } from '../editor';
 import { structuredInputFields, structuredInputStep } from './inputs/structuredInput';
 import { orderIdField, planIdField, subscriptionIdField } from '../shared/idFields';
 import { bricksInput, discountCouponsInput } from './inputs/bricks';

@@ -29,7 +29,7 @@ export function invalidInput(
 /**
  * The error for a node-level setting (Output's Fields, Fault Handling's limits). A value typed in
  * the field is the same for every item: its error names no item, so a run of many items says it
- * once (runOutcome's invalidRun); one given by an expression is checked per item, as any field.
+ * once (run.ts's invalidRun); one given by an expression is checked per item, as any field.
  * `parameter`: where the node stores it (`faultHandling.maxRetries`).
  */
 export function invalidSetting(

@@ -7,8 +7,7 @@ import {
 import { MAX_PAGE_SIZE } from './constants';
 import { asNodeError } from './apiError';
 import { redact } from './apiCredentials';
-import { DEFAULT_MAX_CONCURRENT } from './rateBudget';
-import { sendForAnswer, type Answer, type Session } from './transport';
+import { DEFAULT_MAX_CONCURRENT, sendForAnswer, type Answer, type Session } from './transport';
 
 interface Envelope {
 	count?: number;

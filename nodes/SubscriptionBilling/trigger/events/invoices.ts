@@ -8,7 +8,7 @@ import { InvoiceTable } from '../state/invoiceTable';
 import type { InvoiceFamilyEvent } from './catalog';
 import type { PollInput } from './types';
 
-/** Customers whose invoices are read at the same time; the request budget (rateBudget.ts) paces them. */
+/** Customers whose invoices are read at the same time; the request budget (shared/transport.ts) paces them. */
 const PARALLEL_CUSTOMERS = 16;
 
 export interface InvoicePollOptions {

@@ -8,7 +8,7 @@ import type {
 	PreSendAction,
 } from 'n8n-workflow';
 import { lookupIdCheck, type ListLookup, type Upsert } from './execute/composite';
-import { type OutputDefinition, outputShaper, selectedFieldsCheck } from './execute/output';
+import { type OutputDefinition, OUTPUT_MODES, outputCheck, outputShaper } from './execute/output';
 import { perform, type Again, type OperationKind, type Shaper } from './execute/perform';
 import { composeFrom, deferFailures, keepComposed } from './execute/run';
 import { MAX_PAGE_SIZE } from './shared/constants';
@@ -37,41 +37,36 @@ export function showFor(resource: string, operation: string[]): IDisplayOptions 
 	return { show: { resource: [resource], operation } };
 }
 
-/** The Output choice (Simplified / Raw / Selected Fields) for operations of one resource returning large objects. */
+/** The Output choice (the modes of execute/output.ts) and each mode's setting, for operations of one resource returning large objects. */
 function outputFields(
 	resource: string,
 	operation: string[],
 	output: OutputDefinition,
 ): INodeProperties[] {
-	const names = output.parameters;
 	const show = { resource: [resource], operation };
 	return [
 		{
 			displayName: 'Output',
-			name: names.output,
+			name: output.parameters.output,
 			type: 'options',
-			options: [
-				{
-					name: 'Simplified',
-					value: 'simplified',
-					description: `Only the fields people act on: ${output.simplifiedFields}`,
-				},
-				{ name: 'Raw', value: 'raw', description: 'Everything the API returns' },
-				{ name: 'Selected Fields', value: 'selected', description: 'Only the fields you name' },
-			],
-			default: 'simplified',
+			options: OUTPUT_MODES.map(({ name, value, description }) => ({
+				name,
+				value,
+				description: description(output),
+			})),
+			default: OUTPUT_MODES[0].value,
 			displayOptions: { show },
 		},
-		{
-			displayName: 'Fields',
-			name: names.fields,
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: `e.g. ${output.example}`,
-			description: `Comma-separated fields of the ${output.noun} as the API documents them; a dot reaches into an object and keeps it nested (address.city gives {"address": {"city": …}})`,
-			displayOptions: { show: { ...show, [names.output]: ['selected'] } },
-		},
+		...OUTPUT_MODES.flatMap(({ value, setting }) =>
+			setting
+				? [
+						{
+							...setting(output),
+							displayOptions: { show: { ...show, [output.parameters.output]: [value] } },
+						},
+					]
+				: [],
+		),
 	];
 }
 
@@ -146,7 +141,7 @@ export function isPaged(definition: OperationDefinition): boolean {
 function preSendSteps(definition: OperationDefinition): PreSendAction[] {
 	return [
 		...(definition.lookup ? [lookupIdCheck(definition.lookup)] : []),
-		...(definition.output ? [selectedFieldsCheck(definition.output)] : []),
+		...(definition.output ? [outputCheck(definition.output)] : []),
 		...(definition.preSend ?? []),
 	];
 }

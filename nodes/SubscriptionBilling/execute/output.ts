@@ -3,6 +3,7 @@ import type {
 	IExecutePaginationFunctions,
 	IExecuteSingleFunctions,
 	IHttpRequestOptions,
+	INodeProperties,
 	PreSendAction,
 } from 'n8n-workflow';
 import { invalidSetting, quoted } from '../shared/invalidInput';
@@ -74,27 +75,6 @@ export function undocumentedPath(path: string, output: OutputDefinition): string
 	return undefined;
 }
 
-/** The preSend check of Selected Fields: at least one field, each documented; nothing is sent otherwise. */
-export function selectedFieldsCheck(output: OutputDefinition): PreSendAction {
-	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
-		const names = output.parameters;
-		if (this.getNodeParameter(names.output, 'simplified') !== 'selected') return requestOptions;
-		const paths = selectedPaths(this.getNodeParameter(names.fields, ''));
-		if (paths.length === 0)
-			throw invalidSetting(
-				this,
-				names.fields,
-				'Fields',
-				`is empty: name the ${output.noun} fields to return, e.g. ${output.example}`,
-			);
-		for (const path of paths) {
-			const problem = undocumentedPath(path, output);
-			if (problem) throw invalidSetting(this, names.fields, 'Fields', problem);
-		}
-		return requestOptions;
-	};
-}
-
 function pick(result: IDataObject, segments: string[]): unknown {
 	return segments.reduce<unknown>(
 		(value, key) =>
@@ -133,15 +113,93 @@ function selectFields(result: IDataObject, paths: string[]): IDataObject {
 	return selected;
 }
 
+/**
+ * One choice of Output, offered for every kind of result: the option the editor shows, the
+ * setting it takes (shown under Output when chosen), its check before anything is sent and how it
+ * shapes each result. A new mode is a new entry here; the stored values of the existing modes stay.
+ */
+interface OutputMode {
+	name: string;
+	value: string;
+	description: (output: OutputDefinition) => string;
+	setting?: (output: OutputDefinition) => INodeProperties;
+	check?: (ctx: IExecuteSingleFunctions, output: OutputDefinition) => void;
+	shaper: (
+		ctx: IExecutePaginationFunctions,
+		output: OutputDefinition,
+	) => (result: IDataObject) => IDataObject;
+}
+
+export const OUTPUT_MODES: OutputMode[] = [
+	{
+		name: 'Simplified',
+		value: 'simplified',
+		description: (output) => `Only the fields people act on: ${output.simplifiedFields}`,
+		shaper: (ctx, output) => output.simplify,
+	},
+	{
+		name: 'Raw',
+		value: 'raw',
+		description: () => 'Everything the API returns',
+		shaper: () => (result) => result,
+	},
+	{
+		name: 'Selected Fields',
+		value: 'selected',
+		description: () => 'Only the fields you name',
+		setting: (output) => ({
+			displayName: 'Fields',
+			name: output.parameters.fields,
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: `e.g. ${output.example}`,
+			description: `Comma-separated fields of the ${output.noun} as the API documents them; a dot reaches into an object and keeps it nested (address.city gives {"address": {"city": …}})`,
+		}),
+		check(ctx, output) {
+			const name = output.parameters.fields;
+			const paths = selectedPaths(ctx.getNodeParameter(name, ''));
+			if (paths.length === 0)
+				throw invalidSetting(
+					ctx,
+					name,
+					'Fields',
+					`is empty: name the ${output.noun} fields to return, e.g. ${output.example}`,
+				);
+			for (const path of paths) {
+				const problem = undocumentedPath(path, output);
+				if (problem) throw invalidSetting(ctx, name, 'Fields', problem);
+			}
+		},
+		shaper(ctx, output) {
+			const paths = selectedPaths(ctx.getNodeParameter(output.parameters.fields, ''));
+			return (result) => selectFields(result, paths);
+		},
+	},
+];
+
+const DEFAULT_MODE = OUTPUT_MODES[0];
+
+function chosenMode(
+	ctx: IExecuteSingleFunctions | IExecutePaginationFunctions,
+	output: OutputDefinition,
+): OutputMode {
+	const value = ctx.getNodeParameter(output.parameters.output, DEFAULT_MODE.value);
+	return OUTPUT_MODES.find((mode) => mode.value === value) ?? DEFAULT_MODE;
+}
+
+/** The preSend check of the chosen mode's setting: nothing is sent when it fails. */
+export function outputCheck(output: OutputDefinition): PreSendAction {
+	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
+		chosenMode(this, output).check?.(this, output);
+		return requestOptions;
+	};
+}
+
 /** Applies the chosen output mode to each result. */
 export function outputShaper(output: OutputDefinition): Shaper {
 	return function (this: IExecutePaginationFunctions) {
-		const names = output.parameters;
-		const mode = this.getNodeParameter(names.output, 'simplified') as string;
-		if (mode === 'raw') return (result) => result;
-		if (mode === 'simplified') return (result) => output.simplify(result);
-		const paths = selectedPaths(this.getNodeParameter(names.fields, ''));
-		return (result) => selectFields(result, paths);
+		return chosenMode(this, output).shaper(this, output);
 	};
 }
 

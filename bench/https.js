@@ -16,6 +16,8 @@
 // so that the relay's TLS work does not share a core with the client or the server.
 // BENCH_HTTPS_ONLY=lists: the lists only (no control, no writes); BENCH_HTTPS_DELAYS=0, BENCH_HTTPS_SIZES=100000:
 // these delays, these list sizes only.
+// BENCH_WHATIF_KEEPALIVE=1: n8n's ways with connections kept alive (a study: what n8n-core's new agent
+// per request costs; not a figure of RESULTS.md, which such a run overwrites).
 
 const fs = require('node:fs');
 const os = require('node:os');

@@ -65,7 +65,25 @@ let httpRequestNode;
 /** nodeSequential: this node with Max Concurrent Requests = 1, a list read one page at a time. */
 const isNode = () => job.way === 'node' || job.way === 'nodeSequential';
 
+/**
+ * BENCH_WHATIF_KEEPALIVE=1, a study (bench/FINDINGS.md): n8n-core's HTTP helpers given one
+ * keep-alive agent per process instead of the new agent n8n-core builds for every request.
+ */
+function keepConnectionsAlive() {
+	const axios = require(require.resolve('axios', { paths: [require.resolve('n8n-core')] }));
+	const agents = {
+		http: new http.Agent({ keepAlive: true }),
+		https: new https.Agent({ keepAlive: true }),
+	};
+	axios.interceptors.request.use((config) => {
+		config.httpAgent = agents.http;
+		config.httpsAgent = agents.https;
+		return config;
+	});
+}
+
 function loadN8n() {
+	if (process.env.BENCH_WHATIF_KEEPALIVE === '1') keepConnectionsAlive();
 	harness = require(path.join(PKG, 'dist', 'test', 'harness', 'index.cjs'));
 	if (isNode()) {
 		const { SubscriptionBilling } = require(

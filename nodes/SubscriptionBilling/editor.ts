@@ -54,7 +54,7 @@ function outputFields(
 				value,
 				description: description(output),
 			})),
-			default: OUTPUT_MODES[0].value,
+			default: 'simplified',
 			displayOptions: { show },
 		},
 		...OUTPUT_MODES.flatMap(({ value, setting }) =>

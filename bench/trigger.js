@@ -177,6 +177,12 @@ async function stateSize(built) {
 		row(`next pass and sweep (${r.laterPolls} polls)`, r.later),
 		'',
 		`**State size: ${mb(r.later.total)}** (the most any poll left: ${mb(r.most)}; budget ${mb(STATE_BUDGET_BYTES)}: ${r.most <= STATE_BUDGET_BYTES ? 'within' : 'OVER'}). Per customer with its subscription and open invoice ${(r.later.total / r.customers).toFixed(1)} B: the customers table ${(r.later.customers / r.customers).toFixed(1)} B a customer (with its invoices), the subscriptions table ${(r.later.subscriptions / r.subscriptions).toFixed(1)} B a subscription.`,
+		...(r.unjoined === undefined
+			? []
+			: [
+					'',
+					`Without the join (the invoice rows in a table of their own, each keyed by its own fingerprint, as the families read them): ${mb(r.unjoined)} after the next pass and sweep, ${mb(r.unjoined - r.later.total)} more: ${r.unjoined <= STATE_BUDGET_BYTES ? 'within the budget' : 'over the budget, which is why they are joined when saved'}.`,
+				]),
 		'',
 	];
 	console.log(`\n${lines.join('\n')}`);

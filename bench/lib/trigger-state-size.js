@@ -6,29 +6,25 @@
 // reports the JSON bytes of the node's static data as n8n saves it: after each phase, the most
 // any poll left, and per section.
 
-const path = require('node:path');
-const { startSandboxProcess } = require('./trigger-sweep');
+const { fromBuild, startSandboxProcess } = require('./trigger-sweep');
 
 /** Every event of the trigger (events/catalog.ts), from the bench's build. */
 function allEvents() {
-	const types = require(
-		path.join(
-			__dirname,
-			'..',
-			'dist',
-			'pkg',
-			'dist',
-			'nodes',
-			'SubscriptionBilling',
-			'trigger',
-			'events',
-			'catalog',
-		),
-	);
+	const types = fromBuild('events', 'catalog');
 	return [...types.CUSTOMER_LIST_EVENTS, ...types.INVOICE_FAMILY_EVENTS];
 }
 
 const bytes = (value) => (value === undefined ? 0 : JSON.stringify(value).length);
+
+/**
+ * Bytes of the state as the families read it: the invoice rows in their own table, keyed by their
+ * own fingerprints, not joined into the customers table's rows (trigger/state/triggerState.ts).
+ */
+function unjoinedBytes(staticData) {
+	const { readTriggerState } = fromBuild('state', 'triggerState');
+	const state = readTriggerState({ getWorkflowStaticData: () => staticData });
+	return bytes({ ...staticData, trigger: state });
+}
 
 /** Bytes of the whole static data and of each section of the trigger's state (trigger/state.ts). */
 function sections(staticData) {
@@ -97,6 +93,7 @@ async function stateSizeRun({
 		const first = sections(poller.nodeStaticData);
 		const laterPolls = await untilBothEnd(poller, track);
 		const later = sections(poller.nodeStaticData);
+		const unjoined = unjoinedBytes(poller.nodeStaticData);
 		log(
 			`state size: ${customers.toLocaleString('en-US')} customers, ${firstPolls} + ${laterPolls} polls in ${((Date.now() - started) / 1000).toFixed(0)} s`,
 		);
@@ -110,6 +107,7 @@ async function stateSizeRun({
 			first,
 			later,
 			most,
+			unjoined,
 		};
 	} finally {
 		await sandbox.close();

@@ -24,9 +24,9 @@ const percentile = (values, p) => {
 /** What the trigger remembers for its invoice events (trigger/state/triggerState.ts: its `invoices` section). */
 const invoiceData = (staticData) => staticData.trigger?.invoices;
 
-/** The trigger's own reader of the invoice section (state/invoiceTable.ts), from the bench's build. */
-const invoiceTable = (section) => {
-	const { InvoiceTable } = require(
+/** A module of the trigger as the bench built it (bench/dist/pkg), e.g. `fromBuild('state', 'invoiceTable')`. */
+const fromBuild = (...parts) =>
+	require(
 		path.join(
 			__dirname,
 			'..',
@@ -36,10 +36,13 @@ const invoiceTable = (section) => {
 			'nodes',
 			'SubscriptionBilling',
 			'trigger',
-			'state',
-			'invoiceTable',
+			...parts,
 		),
 	);
+
+/** The trigger's own reader of the invoice section (state/invoiceTable.ts), from the bench's build. */
+const invoiceTable = (section) => {
+	const { InvoiceTable } = fromBuild('state', 'invoiceTable');
 	return InvoiceTable.read(section?.customers);
 };
 
@@ -243,6 +246,7 @@ async function sweepRun({
 }
 
 module.exports = {
+	fromBuild,
 	sweepRun,
 	startSandboxProcess,
 	stateSize,

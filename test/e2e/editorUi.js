@@ -282,8 +282,19 @@ function editorUi(page) {
 		await editor.click();
 		// keys typed before the editor has the focus go elsewhere
 		await field.locator('.cm-focused').first().waitFor();
-		await page.keyboard.press('ControlOrMeta+a');
-		await page.keyboard.insertText(expression);
+		// the editor may still be filling in the field's former value (`{{ 0 }}`) when the keys
+		// arrive: type until a later look finds the expression alone
+		await waitUntil(
+			async () => {
+				const text = await editor.textContent();
+				if (text === expression) return text;
+				await page.keyboard.press('ControlOrMeta+a');
+				await page.keyboard.insertText(expression);
+				return undefined;
+			},
+			(text) => text === expression,
+			{ what: `the expression editor to hold ${expression}` },
+		);
 		await page.locator(byTestId('node-parameters')).click({ position: { x: 5, y: 5 } }); // blur
 	}
 

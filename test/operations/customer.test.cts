@@ -125,6 +125,19 @@ describe('Customer', () => {
 			fails: { message: /^Fields: "status" is not a field of a customer/ },
 		},
 		{
+			title: 'Create with an Output value that is not one of its choices is refused before sending',
+			parameters: {
+				resource: 'customer',
+				operation: 'create',
+				name: 'Refused Corp',
+				customerOutput: 'Raw',
+			},
+			sends: [],
+			fails: {
+				message: /^Output: "Raw" is not one of its choices \(Simplified, Raw, Selected Fields\)/,
+			},
+		},
+		{
 			title:
 				'Create once per input item: each item gives its own request and its output is paired with it',
 			parameters: {

@@ -178,20 +178,26 @@ export const OUTPUT_MODES: OutputMode[] = [
 	},
 ];
 
-const DEFAULT_MODE = OUTPUT_MODES[0];
-
 function chosenMode(
 	ctx: IExecuteSingleFunctions | IExecutePaginationFunctions,
 	output: OutputDefinition,
-): OutputMode {
-	const value = ctx.getNodeParameter(output.parameters.output, DEFAULT_MODE.value);
-	return OUTPUT_MODES.find((mode) => mode.value === value) ?? DEFAULT_MODE;
+): OutputMode | undefined {
+	const value = ctx.getNodeParameter(output.parameters.output, OUTPUT_MODES[0].value);
+	return OUTPUT_MODES.find((mode) => mode.value === value);
 }
 
-/** The preSend check of the chosen mode's setting: nothing is sent when it fails. */
+/** The preSend check of the chosen mode and its setting: nothing is sent when it fails. */
 export function outputCheck(output: OutputDefinition): PreSendAction {
 	return async function (this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions) {
-		chosenMode(this, output).check?.(this, output);
+		const mode = chosenMode(this, output);
+		if (!mode)
+			throw invalidSetting(
+				this,
+				output.parameters.output,
+				'Output',
+				`${quoted(this.getNodeParameter(output.parameters.output))} is not one of its choices (${OUTPUT_MODES.map((choice) => choice.name).join(', ')})`,
+			);
+		mode.check?.(this, output);
 		return requestOptions;
 	};
 }
@@ -199,7 +205,7 @@ export function outputCheck(output: OutputDefinition): PreSendAction {
 /** Applies the chosen output mode to each result. */
 export function outputShaper(output: OutputDefinition): Shaper {
 	return function (this: IExecutePaginationFunctions) {
-		return chosenMode(this, output).shaper(this, output);
+		return (chosenMode(this, output) ?? OUTPUT_MODES[0]).shaper(this, output);
 	};
 }
 

@@ -10,6 +10,8 @@ module.exports = {
 	moduleFileExtensions: ['cts', 'ts', 'js', 'cjs', 'json'],
 	resolver: '<rootDir>/test/cts-resolver.js',
 	transform: { '^.+\\.c?ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
+	// every test runs on the sandbox world's day, not the machine's (test/clock.js)
+	setupFiles: ['<rootDir>/test/clock.js'],
 	testTimeout: 60000,
 	maxWorkers: 2,
 };

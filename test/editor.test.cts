@@ -493,32 +493,25 @@ describe('Output modes', () => {
 		});
 
 	test('Subscription Get, Simplified (the default): exactly the documented fields, customer name and current pause computed', async () => {
-		// The sandbox's data is fixed around its "today"; the current pause is judged by the clock.
-		const now = jest
-			.spyOn(Date, 'now')
-			.mockReturnValue(Date.parse(`${sandbox.fixtures.today}T12:00:00Z`));
-		try {
-			const paused = await getSubscription(sandbox.fixtures.pausedSubscriptionId);
-			expect(paused.error).toBeUndefined();
-			expect(paused.json).toHaveLength(1);
-			expect(Object.keys(paused.json[0]).sort()).toEqual(SUBSCRIPTION_SIMPLIFIED);
-			const raw = await apiGet(`/subscriptions/${sandbox.fixtures.pausedSubscriptionId}`);
-			expect(paused.json[0]).toMatchObject({
-				subscription_id: sandbox.fixtures.pausedSubscriptionId,
-				status: 'PAUSED',
-				stage: raw.stage,
-				billing_frequency: 'MONTHLY',
-				customer_id: sandbox.fixtures.customerId,
-				customer_name: sandbox.fixtures.customerName,
-				current_pause: { paused_at: '2026-05-01T00:00:00Z', resume_at: null },
-			});
-			// A past and an upcoming pause, none current.
-			const active = await getSubscription(sandbox.fixtures.subscriptionId);
-			expect(active.json[0].current_pause).toBeNull();
-			expect(active.json[0].status).toBe('ACTIVE');
-		} finally {
-			now.mockRestore();
-		}
+		// The clock is the sandbox world's day (test/clock.js): the current pause is judged by it.
+		const paused = await getSubscription(sandbox.fixtures.pausedSubscriptionId);
+		expect(paused.error).toBeUndefined();
+		expect(paused.json).toHaveLength(1);
+		expect(Object.keys(paused.json[0]).sort()).toEqual(SUBSCRIPTION_SIMPLIFIED);
+		const raw = await apiGet(`/subscriptions/${sandbox.fixtures.pausedSubscriptionId}`);
+		expect(paused.json[0]).toMatchObject({
+			subscription_id: sandbox.fixtures.pausedSubscriptionId,
+			status: 'PAUSED',
+			stage: raw.stage,
+			billing_frequency: 'MONTHLY',
+			customer_id: sandbox.fixtures.customerId,
+			customer_name: sandbox.fixtures.customerName,
+			current_pause: { paused_at: '2026-05-01T00:00:00Z', resume_at: null },
+		});
+		// A past and an upcoming pause, none current.
+		const active = await getSubscription(sandbox.fixtures.subscriptionId);
+		expect(active.json[0].current_pause).toBeNull();
+		expect(active.json[0].status).toBe('ACTIVE');
 	});
 
 	test('Subscription Get, Raw: the full object as the API returns it', async () => {

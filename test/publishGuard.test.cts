@@ -52,7 +52,12 @@ function npmPublish(args: string[]): Promise<{ code: number | null; output: stri
 			/^npm_config_/i.test(key)
 		)
 			delete env[key];
-	Object.assign(env, { npm_config_registry: registryUrl, npm_config_userconfig: userConfig });
+	// npm's weekly check for a newer npm would ask this registry too, on a day that depends on the clock
+	Object.assign(env, {
+		npm_config_registry: registryUrl,
+		npm_config_userconfig: userConfig,
+		npm_config_update_notifier: 'false',
+	});
 	return new Promise((resolve, reject) => {
 		const child = spawn('npm', ['publish', '--registry', registryUrl, ...args], {
 			cwd: root,

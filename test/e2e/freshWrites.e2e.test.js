@@ -10,6 +10,7 @@
 const { requestsOf, builtNodeDescription, actionOf, NODE_TYPE } = require('./helpers');
 const { byTestId, openNodeActions, screenshot } = require('./browser');
 const { literally } = require('./editorUi');
+const { addDays } = require('../sandbox/dates');
 const { PAGE_TIMEOUT, useEditorSession } = require('./editorSession');
 
 /**
@@ -136,7 +137,8 @@ async function fillMarked(resource, name) {
 		milestoneId: () => fillById('milestoneId', f.milestoneId),
 		transactionId: () =>
 			fillText('transactionId', resource === 'usage' ? f.usageTransactionId : 'txn-e2e'),
-		startsAt: () => fillText('startsAt', '2026-10-01'),
+		// within the subscription's term on any day: the sandbox's world moves with the clock
+		startsAt: () => fillText('startsAt', addDays(f.today, 16)),
 		billOn: () => choose('billOn', 'Next Invoice'),
 		billingFrequency: () => choose('billingFrequency', 'Monthly'),
 	}[name];

@@ -2,9 +2,10 @@
 // Deterministic in-memory state of the sandbox.
 //
 // Same options -> same ids and data on every run: every id comes from a PRNG derived from
-// (seed.seed, label), and all seeded dates are fixed relative to SEED_TODAY (not the clock).
-// Only what the API creates at runtime (created_at of new orders, invoices raised "today")
-// uses the real clock; runtime ids still come from a seeded PRNG.
+// (seed.seed, label). The world is written as of SEED_TODAY, then every seeded date is moved by
+// the days from SEED_TODAY to the clock's today (shiftDates), so it looks the same on any day:
+// renewals coming up, invoices overdue. Unit tests run on SEED_TODAY (test/clock.js), so there
+// the dates are the ones written here. Runtime ids still come from a seeded PRNG.
 //
 // Layout (indices are positions in the customer list):
 //   customer 0  "Acme Corporation"      -> fixtures.customerId; 4 subscriptions:
@@ -34,7 +35,7 @@
 // Names containing "acme" (case-insensitive): see fixtures.searchName / searchNameMatches.
 
 const { Rng } = require('./prng');
-const { addDays, dateToMs, termEnd, DAY_MS } = require('./dates');
+const { addDays, dateToMs, termEnd, todayDate, DAY_MS } = require('./dates');
 const {
 	buildSchedule,
 	invoiceScheduleEntry,
@@ -851,7 +852,45 @@ function buildState(seedOptions) {
 		finishedMilestoneSubscriptionId: s2.subscription_id,
 		finishedMilestoneId: finishedMilestone.milestone_id,
 	};
+	shiftDates({ state, fixtures }, (dateToMs(todayDate()) - dateToMs(SEED_TODAY)) / DAY_MS);
 	return { state, fixtures };
+}
+
+/** The seeded state's fields that hold epoch milliseconds (the others hold ISO strings). */
+const MS_FIELDS = new Set([
+	'atMs',
+	'billMs',
+	'dueMs',
+	'endsMs',
+	'issuedMs',
+	'paidMs',
+	'periodStartMs',
+	'startsMs',
+]);
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
+
+/** Moves every date in `root` (ISO dates, date-times and the MS_FIELDS) by `days`, each object once. */
+function shiftDates(root, days) {
+	if (days === 0) return;
+	const seen = new WeakSet();
+	const shifted = (key, value) => {
+		if (typeof value === 'number') return MS_FIELDS.has(key) ? value + days * DAY_MS : value;
+		if (typeof value !== 'string') return visit(value);
+		if (ISO_DATE.test(value)) return addDays(value, days);
+		if (!ISO_DATE_TIME.test(value)) return value;
+		const iso = new Date(Date.parse(value) + days * DAY_MS).toISOString();
+		return value.length === 20 ? `${iso.slice(0, 19)}Z` : iso;
+	};
+	const visit = (value) => {
+		if (value === null || typeof value !== 'object' || seen.has(value)) return value;
+		seen.add(value);
+		if (value instanceof Map) for (const [k, v] of value) value.set(k, shifted(k, v));
+		else if (!(value instanceof Rng))
+			for (const k of Object.keys(value)) value[k] = shifted(k, value[k]);
+		return value;
+	};
+	visit(root);
 }
 
 module.exports = { buildState, normaliseSeedOptions, SEED_TODAY, DEFAULT_SEED };

@@ -307,7 +307,7 @@ describe("the tool's description n8n sends the model", () => {
 					operation: operation.value,
 				}),
 				expected: toolDescription(resource, operation),
-				starts: operation.description,
+				starts: operation.toolSummary ?? operation.description,
 			})),
 		);
 		for (const entry of sent) {
@@ -334,6 +334,14 @@ describe("the tool's description n8n sends the model", () => {
 		);
 		expect(of('Usage → Create')).toContain(
 			"; and the brick_id from Plan → Get or Plan → Get Many (each plan's bricks).",
+		);
+		expect(of('Usage → Create')).not.toContain('transaction_id from');
+		for (const operation of ['Usage → Update', 'Usage → Delete'])
+			expect(of(operation)).toContain(
+				'Needs the transaction_id from the Usage → Create that recorded the entry',
+			);
+		expect(of('Customer → Create or Update')).toMatch(
+			/^Create a customer, or update the one that already has the given External ID or Processor Customer ID \(Match By\).* action: created or updated\. Returns the customer: /,
 		);
 		expect(of('Subscription Upgrade → Get Sign URL')).toMatch(
 			/Returns url\. Needs the subscription_id .*; and the order_id from Subscription Upgrade → Get Many/,

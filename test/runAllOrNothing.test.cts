@@ -166,6 +166,33 @@ describe('one invalid item: nothing is sent for any item', () => {
 		expect(sandbox.requests).toHaveLength(0);
 	});
 
+	test('Fields from an expression giving the same unknown field on 5 items: the problem said once, with the items it applies to', async () => {
+		const items = Array.from({ length: 5 }, () => ({
+			id: sandbox.fixtures.customerId,
+			fields: 'name, nme',
+		}));
+		const run = await runBilling(
+			sandbox,
+			{
+				resource: 'customer',
+				operation: 'get',
+				customerId: '={{ $json.id }}',
+				customerOutput: 'selected',
+				customerFields: '={{ $json.fields }}',
+			},
+			{ items },
+		);
+		expect(run.error?.message).toMatch(
+			/^Fields in item 0: "nme" is not a field of a customer \(its fields: [^)]+\) \(and 4 more invalid: items 1–4\)$/,
+		);
+		const description = run.error?.description ?? '';
+		expect(description).toMatch(
+			/^Nothing was sent to the API for any of the 5 items: every item is checked before the first request\. Invalid: Fields: "nme" is not a field of a customer \(its fields: [^)]+\) \(items 0–4\)\. Correct the value and run again\.$/,
+		);
+		expect(description.match(/its fields/g)).toHaveLength(1);
+		expect(sandbox.requests).toHaveLength(0);
+	});
+
 	test('the last item invalid in a run of 200: none of the 199 valid items is sent', async () => {
 		const items = Array.from({ length: 200 }, (_, index) => ({ q: index === 199 ? -1 : 1 }));
 		const run = await runBilling(sandbox, milestoneComplete('={{ $json.q }}'), { items });

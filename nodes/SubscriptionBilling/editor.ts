@@ -100,6 +100,8 @@ interface OperationBase {
 	value: string;
 	action: string;
 	description: string;
+	/** What an AI model is told the operation does, where `description` keeps n8n's required wording (Create or Update's). */
+	toolSummary?: string;
 	/** What the result holds, for an AI model choosing the tool; operations with an Output choice say it there (toolDescription). */
 	returns?: string;
 	method: IHttpRequestMethods;
@@ -434,16 +436,19 @@ export function toolDescription(
 	resource: ResourceDefinition,
 	operation: OperationDefinition,
 ): string {
+	// An ID typed as plain text (Usage's Transaction ID) is made up by the Create that records it.
+	const found = (field: INodeProperties) =>
+		field.type === 'resourceLocator' || operation.value !== 'create';
 	const ids = resourceFields(resource).flatMap((field) => {
 		const source =
-			field.type === 'resourceLocator' && shownFor(field, resource.value, operation.value)
+			found(field) && shownFor(field, resource.value, operation.value)
 				? idSource(field.name)
 				: undefined;
 		return source ? [source.text] : [];
 	});
 	const returns = returned(operation);
 	return [
-		`${operation.description}.`,
+		`${operation.toolSummary ?? operation.description}.`,
 		returns ? `Returns ${returns}.` : '',
 		ids.length ? `Needs ${ids.join('; and ')}.` : '',
 	]

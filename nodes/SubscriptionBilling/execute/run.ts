@@ -476,24 +476,34 @@ function messageOf(error: unknown): string {
 
 /**
  * The error of a run stopped before sending because some of its items did not pass their checks.
- * A problem said alike for several items (a setting's, which names no item) is said once.
+ * A problem said alike for several items (a setting's, or the same value from an expression) is
+ * said once, with the items it applies to.
  */
 export function invalidRun(
 	node: INode,
 	invalid: Array<[number, unknown]>,
 	size: number,
 ): NodeOperationError {
-	const problems = [...new Set(invalid.map(([, error]) => messageOf(error)))];
-	const [first] = problems;
+	const first = messageOf(invalid[0][1]);
 	const others = invalid.filter(([, error]) => messageOf(error) !== first).map(([index]) => index);
 	const message =
 		others.length === 0 ? first : `${first} (and ${others.length} more invalid: ${items(others)})`;
-	const listed = problems.slice(0, LISTED);
-	if (problems.length > LISTED) listed.push(`… ${problems.length - LISTED} more`);
-	const which = problems.length === 1 ? '' : ` Invalid: ${listed.join('; ')}.`;
+	const byProblem = new Map<string, Array<[number, string]>>();
+	for (const [index, error] of invalid) {
+		const said = messageOf(error);
+		const problem = said.replace(/ in item \d+:/, ':');
+		byProblem.set(problem, [...(byProblem.get(problem) ?? []), [index, said]]);
+	}
+	const listed = [...byProblem]
+		.slice(0, LISTED)
+		.map(([problem, each]) =>
+			each.length === 1 ? each[0][1] : `${problem} (${items(each.map(([index]) => index))})`,
+		);
+	if (byProblem.size > LISTED) listed.push(`… ${byProblem.size - LISTED} more`);
+	const which = others.length === 0 ? '' : ` Invalid: ${listed.join('; ')}.`;
 	return new NodeOperationError(node, message, {
 		itemIndex: invalid[0][0],
-		description: `Nothing was sent to the API for any of the ${size} items: every item is checked before the first request.${which} Correct the ${problems.length === 1 ? 'value' : 'values'} and run again.`,
+		description: `Nothing was sent to the API for any of the ${size} items: every item is checked before the first request.${which} Correct the ${byProblem.size === 1 ? 'value' : 'values'} and run again.`,
 	});
 }
 

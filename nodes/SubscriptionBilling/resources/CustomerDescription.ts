@@ -276,6 +276,8 @@ export const customerResource: ResourceDefinition = {
 			value: 'upsert',
 			action: 'Create or update a customer',
 			description: 'Create a new record, or update the current one if it already exists (upsert)',
+			toolSummary:
+				'Create a customer, or update the one that already has the given External ID or Processor Customer ID (Match By): one search by that value, then an update of the customer found or a create. The result says which in action: created or updated',
 			builderHint: {
 				propertyHint:
 					'The onboarding step: finds the customer by its External ID (your own ID) or Processor Customer ID, updates it when found and creates it otherwise; output has action created or updated',

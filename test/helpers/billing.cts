@@ -33,6 +33,8 @@ export interface ReceivedRequest {
 
 export interface Sandbox {
 	baseUrl: string;
+	/** http://127.0.0.1:<port>, where the sandbox listens. */
+	origin: string;
 	apiKey: string;
 	requests: ReceivedRequest[];
 	fixtures: Record<string, string>;
@@ -80,6 +82,8 @@ export interface BillingRunOptions {
 	settings?: Pick<INode, 'retryOnFail' | 'maxTries' | 'waitBetweenTries'>;
 	/** Run as n8n's Retry of this failed execution. */
 	retryOf?: IRun;
+	/** `parameters` are a saved workflow's, used as they are (n8n fills in only what they lack), not a panel's changes. */
+	saved?: boolean;
 }
 
 /**
@@ -110,9 +114,9 @@ export async function runBilling(
 			productionBaseUrl: options.baseUrl ?? sandbox.baseUrl,
 			...options.credential,
 		},
-		parameters: editedParameters(
-			changes as INodeParameters & { resource: string; operation: string },
-		),
+		parameters: options.saved
+			? changes
+			: editedParameters(changes as INodeParameters & { resource: string; operation: string }),
 		items: options.items,
 		continueOnFail: options.continueOnFail,
 		continueErrorOutput: options.continueErrorOutput,

@@ -6,6 +6,8 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { runBilling, type BillingRun, type ReceivedRequest, type Sandbox } from './billing.cjs';
+import { editedParameters } from './editorParameters.cjs';
+import { fixtureFile, recordFixture, runSavedAction, seedOf } from './savedWorkflows.cjs';
 
 export interface SentRequest {
 	method: string;
@@ -116,6 +118,20 @@ export async function expectOperation(sandbox: Sandbox, row: OperationRow): Prom
 			row.pairedItems.map((item) => ({ item })),
 		);
 	await row.then?.({ run, sandbox, startedAt });
+	const { resource, operation } = row.parameters;
+	if (!row.fails)
+		await recordFixture(fixtureFile('operations', `${resource}.${operation}`), async () => {
+			const node = {
+				name: 'Subscription Billing',
+				type: 'n8n-nodes-subscription-billing.subscriptionBilling',
+				typeVersion: 1,
+				parameters: editedParameters(row.parameters),
+			};
+			const items = row.items ?? [{}];
+			const from = `test/operations: ${row.title}`;
+			const seed = seedOf(sandbox);
+			return { from, seed, node, items, ...(await runSavedAction(sandbox, node, items)) };
+		});
 }
 
 /** Runs the node to read something back; its request is left in the log (clear it before the next check of requests). */

@@ -182,6 +182,28 @@ describe('Subscription Recast', () => {
 			outputs: [{ url: expect.stringContaining(`recast-${recastOrderId}`) }],
 		},
 		{
+			title:
+				'Start applies the seeded recast in BUILDING without charging: charge_immediately=no, the order CLOSED',
+			parameters: {
+				resource: 'subscriptionRecast',
+				operation: 'start',
+				subscriptionId,
+				orderId: recastOrderId,
+			},
+			sends: [
+				{
+					method: 'POST',
+					path: `/subscriptions/${subscriptionId}/recast/${recastOrderId}/start`,
+					query: { charge_immediately: 'no' },
+				},
+			],
+			outputs: [{ subscription_id: subscriptionId }],
+			then: async () =>
+				expect(await orderStage(sandbox, 'subscriptionRecast', subscriptionId, recastOrderId)).toBe(
+					'CLOSED',
+				),
+		},
+		{
 			title: 'Delete soft-deletes the order: stage CLOSED_DELETE, the order is kept',
 			parameters: {
 				resource: 'subscriptionRecast',

@@ -15,6 +15,13 @@ function TestDate(...args) {
 }
 Object.setPrototypeOf(TestDate, RealDate);
 TestDate.prototype = RealDate.prototype;
-TestDate.now = () => RealDate.now() + offset;
+let moved = 0;
+TestDate.now = () => RealDate.now() + offset + moved;
 
 globalThis.Date = TestDate;
+
+/** Moves the test's clock `ms` forward: what happens next happens that much later (a user editing a published trigger a minute after a change, say). */
+function moveClock(ms) {
+	moved += ms;
+}
+module.exports = { moveClock };

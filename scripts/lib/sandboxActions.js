@@ -20,7 +20,7 @@ const ACTION_FIELDS = {
 	'resume-subscription': '{subscription_id, status?}',
 	'update-subscription':
 		'{subscription_id, ends_at?, renews_at?, ends_in_days?, renews_in_days?, quantity?, …}',
-	'fail-payment': '{invoice_id, error?, amount?}',
+	'fail-payment': '{invoice_id, error?, amount?, paid_at?}',
 	'refund-invoice': '{invoice_id}',
 	'pass-issue-time': '{invoice_id}',
 };

@@ -115,6 +115,8 @@ function send(sb, res, entry, result, fault) {
 	const headers = {
 		'Content-Type': result.contentType || 'application/json',
 		'Content-Length': buf.length,
+		// the world's clock, not the machine's (Node's own Date header): the tests set it (test/clock.js)
+		Date: new Date().toUTCString(),
 		...(result.headers || {}),
 	};
 	entry.status = result.status;

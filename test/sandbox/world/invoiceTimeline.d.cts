@@ -13,6 +13,8 @@ export interface InvoiceTimelineWorld {
 		invoice_id: string;
 		error?: string;
 		amount?: number;
+		/** When it was attempted (default: now). */
+		paid_at?: string;
 	}): WorldInvoice & { payment_id: string; attempts: number };
 	/** A paid invoice refunded in full: open again, its payments listed with a negative one added. */
 	refundInvoice(input: { invoice_id: string }): WorldInvoice;

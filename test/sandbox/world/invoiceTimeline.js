@@ -29,16 +29,18 @@ function paymentRecord(invoice, { id, amount, atMs, error = null }) {
 }
 
 const methods = {
-	/** A failed payment attempt on an open invoice: it stays open. */
-	failPayment({ invoice_id, error = 'card_declined', amount } = {}) {
+	/** A failed payment attempt on an open invoice, now or at `paid_at`: it stays open. */
+	failPayment({ invoice_id, error = 'card_declined', amount, paid_at } = {}) {
 		const invoice = this.invoice(invoice_id);
 		if (invoice.paidMs != null) throw badRequest('invoice_id: the invoice is paid');
 		if (typeof error !== 'string' || error === '') throw badRequest('error: a non-empty string');
+		const atMs = paid_at === undefined ? nowMs() : Math.floor(Date.parse(paid_at) / 1000) * 1000;
+		if (!Number.isFinite(atMs)) throw badRequest('paid_at: not a date-time');
 		invoice.paymentLog = invoice.paymentLog || [];
 		const payment = paymentRecord(invoice, {
 			id: this.state.rng.uuid(),
 			amount: amount === undefined ? invoice.remaining : Number(amount),
-			atMs: nowMs(),
+			atMs,
 			error,
 		});
 		invoice.paymentLog.push(payment);

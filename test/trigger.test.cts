@@ -3,6 +3,7 @@ import { useSandbox } from './helpers/billing.cjs';
 import { InvoiceTable } from '../nodes/SubscriptionBilling/trigger/state/invoiceTable';
 import type { TriggerState } from '../nodes/SubscriptionBilling/trigger/state/triggerState';
 import { activeTrigger, apiRequests } from './helpers/trigger.cjs';
+import { moveClock } from './helpers/clock.cjs';
 
 // Pages of 5 customers, so a listing of the 12 seeded customers takes three requests.
 const sandbox = useSandbox({ maxPageSize: 5 });
@@ -22,26 +23,114 @@ function openInvoicesOf(customerId: string): Array<{ invoice_id: string; status:
 }
 
 describe('first poll', () => {
-	test.each([
-		['newCustomer', {}],
-		['newSubscription', {}],
-		['subscriptionStatusChanged', {}],
-		['newInvoice', { scope: 'all' }],
-		['invoicePaid', { scope: 'all' }],
-		['invoiceOverdue', { scope: 'all' }],
-	])('%s: remembers where things stand and emits nothing', async (event, extra) => {
-		const trigger = activeTrigger(sandbox, { events: [event], ...extra });
-		const first = await trigger.poll();
-		expect(first.error).toBeUndefined();
-		expect(first.items).toBeNull();
-		expect(trigger.nodeStaticData.trigger).toMatchObject({ format: 2 });
-		expect(apiRequests(sandbox).slice(0, 3)).toEqual([
-			'GET /customers?limit=1000',
-			'GET /customers?limit=5&offset=5',
-			'GET /customers?limit=5&offset=10',
-		]);
-		const second = await trigger.poll();
-		expect(second.items).toBeNull();
+	test.each([['newCustomer'], ['newSubscription'], ['subscriptionStatusChanged']])(
+		'%s: remembers where things stand and emits nothing',
+		async (event) => {
+			const trigger = activeTrigger(sandbox, { events: [event] });
+			const first = await trigger.poll();
+			expect(first.error).toBeUndefined();
+			expect(first.items).toBeNull();
+			expect(trigger.nodeStaticData.trigger).toMatchObject({ format: 2 });
+			expect(apiRequests(sandbox).slice(0, 3)).toEqual([
+				'GET /customers?limit=1000',
+				'GET /customers?limit=5&offset=5',
+				'GET /customers?limit=5&offset=10',
+			]);
+			const second = await trigger.poll();
+			expect(second.items).toBeNull();
+		},
+	);
+
+	test.each([['newInvoice'], ['invoicePaid'], ['invoiceOverdue']])(
+		"%s: notes the API's time (one request, whatever the number of customers) and emits nothing; the first visits report nothing from before it",
+		async (event) => {
+			const trigger = activeTrigger(sandbox, { events: [event], scope: 'all' });
+			const first = await trigger.poll();
+			expect(first.error).toBeUndefined();
+			expect(first.items).toBeNull();
+			expect(apiRequests(sandbox)).toEqual(['GET /customers?limit=1']);
+			const { sweep } = (trigger.nodeStaticData.trigger as TriggerState).invoices!;
+			expect(sweep).toEqual({
+				startedAt: expect.any(Number),
+				lookBackMs: 7 * 86_400_000,
+				nextCustomer: 0,
+				since: expect.any(Number),
+				polls: 0,
+			});
+			// the sandbox's Date header: its clock, to the second
+			expect(Date.now() - sweep.since!).toBeGreaterThanOrEqual(0);
+			expect(Date.now() - sweep.since!).toBeLessThan(5000);
+			expect(sweep.since! % 1000).toBe(0);
+			sandbox.clearRequests();
+			const second = await trigger.poll();
+			expect(second.items).toBeNull();
+			expect(apiRequests(sandbox).slice(0, 3)).toEqual([
+				'GET /customers?limit=1000',
+				'GET /customers?limit=5&offset=5',
+				'GET /customers?limit=5&offset=10',
+			]);
+			// What a user reads of their own account's pass in n8n's log.
+			expect(second.logs).toContainEqual(
+				expect.stringMatching(
+					/^\[info\] Subscription Billing Trigger "Subscription Billing Trigger": a pass over all 12 customers ended: 1 poll, 0 min \d+ s since it started\. A change is reported within one pass; Requests Per Poll sets how many polls a pass takes\./,
+				),
+			);
+			expect((await trigger.poll()).items).toBeNull();
+		},
+	);
+});
+
+describe('the first visits after publishing (All Customers, over several polls)', () => {
+	const lastCustomer = () => [...(sandbox.state.customers as Map<string, unknown>).keys()].at(-1)!;
+	const summary = (item: IDataObject) => [item.event, invoice(item).invoice_id];
+
+	test("each change made after publishing is reported once, from the invoices' own times, at a customer not yet visited; the same changes made before are not", async () => {
+		const customer_id = lastCustomer();
+		const issue = (amount: number) =>
+			sandbox.world.issueInvoice({ customer_id, amount }).invoice_id as string;
+		const before = { paid: issue(31), failed: issue(32), due: issue(33) };
+		const after = { paid: issue(34), failed: issue(35), due: issue(36) };
+		sandbox.world.payInvoice({ invoice_id: before.paid });
+		sandbox.world.failPayment({ invoice_id: before.failed, error: 'card_declined' });
+		sandbox.world.passDueDate({ invoice_id: before.due });
+		const trigger = activeTrigger(sandbox, {
+			events: ['newInvoice', 'invoicePaymentFailed', 'invoicePaid', 'invoiceOverdue'],
+			scope: 'all',
+			requestsPerPoll: 10,
+		});
+		expect((await trigger.poll()).items).toBeNull();
+		// Later than publishing, before the sweep reaches the customer listed last.
+		moveClock(2000);
+		const issued = issue(37);
+		sandbox.world.payInvoice({ invoice_id: after.paid });
+		sandbox.world.failPayment({ invoice_id: after.failed, error: 'expired_card' });
+		sandbox.world.passDueDate({ invoice_id: after.due });
+		const items: IDataObject[] = [];
+		let polls = 0;
+		do {
+			items.push(...((await trigger.poll()).items ?? []));
+			polls++;
+		} while (
+			(trigger.nodeStaticData.trigger as TriggerState).invoices!.sweep.nextCustomer !== undefined
+		);
+		expect(polls).toBeGreaterThan(1);
+		expect(items.map(summary).sort()).toEqual(
+			[
+				['newInvoice', issued],
+				['invoicePaymentFailed', after.failed],
+				['invoicePaid', after.paid],
+				['invoiceOverdue', after.due],
+			].sort(),
+		);
+		expect(items.find((item) => item.event === 'invoicePaymentFailed')).toMatchObject({
+			error: 'expired_card',
+			customer_id,
+		});
+		// The next sweep: nothing again.
+		do expect((await trigger.poll()).items).toBeNull();
+		while (
+			(trigger.nodeStaticData.trigger as TriggerState).invoices!.sweep.nextCustomer !== undefined
+		);
 	});
 });
 
@@ -167,7 +256,8 @@ describe('invoices of one customer', () => {
 			customerId: customerParameter(),
 		});
 		await trigger.poll();
-		const issuedAt = new Date(Date.now() - 60_000).toISOString().slice(0, 19) + 'Z';
+		// issued after publishing, in the same second (the first poll noted the API's time to the second)
+		const issuedAt = new Date().toISOString().slice(0, 19) + 'Z';
 		const a = sandbox.world.issueInvoice({ customer_id, issued_at: issuedAt, amount: 10 });
 		const b = sandbox.world.issueInvoice({ customer_id, issued_at: issuedAt, amount: 20 });
 		sandbox.clearRequests();
@@ -199,7 +289,9 @@ describe('invoices of one customer', () => {
 			scope: 'customer',
 			customerId: { __rl: true, mode: 'id', value: customer_id },
 		});
-		await trigger.poll();
+		// publishing notes the API's time; the first visit watches every open invoice
+		expect((await trigger.poll()).items).toBeNull();
+		expect((await trigger.poll()).items).toBeNull();
 		const table = InvoiceTable.read(
 			(trigger.nodeStaticData.trigger as TriggerState).invoices!.customers,
 		);

@@ -7,6 +7,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { useSandbox } from './helpers/billing.cjs';
+import { moveClock } from './helpers/clock.cjs';
 import { activeTrigger, apiRequests, triggerOfNewProcess } from './helpers/trigger.cjs';
 import type { Poller } from './harness/index.cjs';
 import { skippedPollsWaiting } from '../nodes/SubscriptionBilling/trigger/pollLock';
@@ -89,6 +90,8 @@ describe('an event added or removed while changes are pending', () => {
 		sandbox.world.payInvoice({ invoice_id: toPay.invoice_id });
 		const [paused, later] = activeSubscriptions();
 		sandbox.world.pauseSubscription({ subscription_id: paused });
+		// The edit a second later: the API's times are to the second.
+		moveClock(1000);
 		const edited = edit({
 			events: ['newCustomer', 'invoicePaymentFailed', 'invoicePaid', 'subscriptionPaused'],
 		});
@@ -98,9 +101,9 @@ describe('an event added or removed while changes are pending', () => {
 			['invoicePaymentFailed', watched.invoice_id, 'card_declined'],
 		]);
 		expect(failure.invoice_id).toBe(watched.invoice_id);
-		// One reading of the customer list for both families; Invoice Paid learns what is open and
-		// paid at each customer, reading every invoice once (1,000 a page), as a first sweep does.
-		expect(customerListings()).toEqual(['GET /customers?limit=1000']);
+		// One reading of the customer list for both families, and the API's clock read for the moment
+		// Invoice Paid reports from; its first visit reads every invoice once (1,000 a page).
+		expect(customerListings()).toEqual(['GET /customers?limit=1000', 'GET /customers?limit=1']);
 		expect(invoiceReads(customer_id)).toEqual([
 			`GET /customers/${customer_id}/invoices?ordering=-issued_at&limit=1000`,
 		]);
@@ -167,8 +170,9 @@ describe('an event added or removed while changes are pending', () => {
 			['newCustomer', created.customer_id],
 			['invoicePaid', open.invoice_id],
 		]);
+		// The customer's first visit since publishing: every invoice read once.
 		expect(invoiceReads(customer_id)).toEqual([
-			`GET /customers/${customer_id}/invoices?ordering=-issued_at&limit=100`,
+			`GET /customers/${customer_id}/invoices?ordering=-issued_at&limit=1000`,
 		]);
 		sandbox.world.updateCustomer({ customer_id, legal_name: 'Acme Corporation Group' });
 		expect(await itemsOf(edited)).toEqual([]);
@@ -197,6 +201,7 @@ describe('an event added or removed while changes are pending', () => {
 
 		// Invoice Paid chosen again, with a payment made while it was not selected: not reported.
 		sandbox.world.payInvoice({ invoice_id: payingLater.invoice_id });
+		moveClock(1000);
 		const widened = edit(
 			{ events: ['newInvoice', 'invoicePaid', 'invoicePaymentFailed'] },
 			narrowed,
@@ -258,6 +263,7 @@ describe('an event added or removed while changes are pending', () => {
 				invoice_id: open[customer_id].invoice_id,
 				error: 'card_declined',
 			});
+		moveClock(1000);
 		const edited = edit({ events: ['newInvoice', 'invoicePaymentFailed'] });
 		const polls: string[][][] = [];
 		do polls.push(await itemsOf(edited));
@@ -314,7 +320,9 @@ describe('renaming the trigger node', () => {
 		"n8n keeps static data under the node's name: the renamed trigger starts over, %s",
 		async (_when, restarted) => {
 			const { nodeId, open, staticData } = await beforeRename();
-			// Saved and published again: n8n hands the node what it keeps under the new name (nothing yet).
+			// Saved and published again (a second later): n8n hands the node what it keeps under the
+			// new name (nothing yet).
+			moveClock(1000);
 			const renamed = activeTrigger(sandbox, parameters, staticData, {
 				nodeId,
 				nodeName: RENAMED,
@@ -322,10 +330,9 @@ describe('renaming the trigger node', () => {
 			});
 			sandbox.clearRequests();
 			expect(await itemsOf(renamed)).toEqual([]);
-			// A first poll: every invoice read once to learn what is open.
-			expect(invoiceReads(sandbox.fixtures.customerId)).toEqual([
-				`GET /customers/${sandbox.fixtures.customerId}/invoices?ordering=-issued_at&limit=1000`,
-			]);
+			// A first poll: the customer list and the API's clock read, no customer's invoices yet.
+			expect(customerListings()).toEqual(['GET /customers?limit=1000', 'GET /customers?limit=1']);
+			expect(invoiceReads(sandbox.fixtures.customerId)).toEqual([]);
 			expect(renamed.workflow.staticData[`node:${DEFAULT_NAME}`]).toEqual(
 				staticData[`node:${DEFAULT_NAME}`],
 			);
@@ -342,6 +349,7 @@ describe('renaming the trigger node', () => {
 
 	test('a poll of the renamed trigger that overlaps the last poll under the old name waits for it, and then starts over too', async () => {
 		const { nodeId, open, staticData } = await beforeRename();
+		moveClock(1000);
 		const before = activeTrigger(sandbox, parameters, staticData, { nodeId });
 		const held = sandbox.world.holdRequests((request) => request.path.endsWith('/customers'));
 		const slow = before.poll();

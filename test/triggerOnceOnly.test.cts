@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { useSandbox } from './helpers/billing.cjs';
-import { activeTrigger, apiRequests } from './helpers/trigger.cjs';
+import { activeTrigger, apiRequests, publishedAndSwept } from './helpers/trigger.cjs';
 import { skippedPollsWaiting } from '../nodes/SubscriptionBilling/trigger/pollLock';
 
 // Issue 20 §1: once only, whatever order the API answers in and whenever things happen.
@@ -32,7 +32,7 @@ describe('doubled while paging', () => {
 		async (event, afterIssue) => {
 			const customer_id = sandbox.fixtures.customerId;
 			const trigger = activeTrigger(sandbox, { events: [event], ...oneCustomer(customer_id) });
-			expect((await trigger.poll()).items).toBeNull();
+			await publishedAndSwept(trigger);
 			// Issued an hour ago, one second apart: the newest first, 100 on the first page.
 			const issued = Array.from(
 				{ length: 150 },
@@ -122,8 +122,8 @@ describe('an issue time in the past', () => {
 			lookBackDays: 7,
 		});
 		const payments = activeTrigger(sandbox, { events: ['invoicePaid'], ...scope, lookBackDays: 7 });
-		await newInvoices.poll();
-		await payments.poll();
+		await publishedAndSwept(newInvoices);
+		await publishedAndSwept(payments);
 		const today = sandbox.world.issueInvoice({ customer_id, amount: 1 });
 		expect((await newInvoices.poll()).items?.map(invoiceIdOf)).toEqual([today.invoice_id]);
 		const late = sandbox.world.issueInvoice({
@@ -305,7 +305,7 @@ describe('paid, refunded, paid again', () => {
 			events: ['invoicePaid'],
 			...oneCustomer(customer_id),
 		});
-		await trigger.poll();
+		await publishedAndSwept(trigger);
 		const open = (
 			sandbox.state.invoicesByCustomer as Map<
 				string,

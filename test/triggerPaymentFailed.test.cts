@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { useSandbox } from './helpers/billing.cjs';
-import { activeTrigger, apiRequests } from './helpers/trigger.cjs';
+import { activeTrigger, apiRequests, publishedAndSwept } from './helpers/trigger.cjs';
 
 // Invoice Payment Failed (issue 21): a payment with an error appears on an invoice.
 const sandbox = useSandbox();
@@ -30,8 +30,17 @@ function openInvoiceOf(customerId: string): string {
 
 test('one customer: each failed attempt once, with the error, the attempt count and the invoice; failures before activation are not reported', async () => {
 	const customer_id = sandbox.fixtures.customerId;
-	const { invoice_id } = sandbox.world.issueInvoice({ customer_id, amount: 80 });
-	sandbox.world.failPayment({ invoice_id, error: 'insufficient_funds' });
+	const { invoice_id } = sandbox.world.issueInvoice({
+		customer_id,
+		amount: 80,
+		issued_at: new Date(Date.now() - 120_000).toISOString(),
+	});
+	// a minute before publishing (a failure in the same second as publishing would be reported)
+	sandbox.world.failPayment({
+		invoice_id,
+		error: 'insufficient_funds',
+		paid_at: new Date(Date.now() - 60_000).toISOString(),
+	});
 	const trigger = activeTrigger(sandbox, {
 		events: ['invoicePaymentFailed'],
 		...oneCustomer(customer_id),
@@ -68,8 +77,9 @@ test('one customer: each failed attempt once, with the error, the attempt count 
 			],
 		}),
 	});
+	// The customer's first visit reads every invoice once (1,000 a page) to find the open ones.
 	expect(apiRequests(sandbox)).toEqual([
-		`GET /customers/${customer_id}/invoices?ordering=-issued_at&limit=100`,
+		`GET /customers/${customer_id}/invoices?ordering=-issued_at&limit=1000`,
 	]);
 	expect((await trigger.poll()).items).toBeNull();
 
@@ -86,7 +96,7 @@ test('one customer: each failed attempt once, with the error, the attempt count 
 
 test('all customers: a failure on an old open invoice (found by Invoice Search) and on an invoice that appeared with one, each once', async () => {
 	const trigger = activeTrigger(sandbox, { events: ['invoicePaymentFailed'], scope: 'all' });
-	await trigger.poll();
+	await publishedAndSwept(trigger);
 	const old = openInvoiceOf(sandbox.fixtures.bigCustomerId);
 	const failedOld = sandbox.world.failPayment({ invoice_id: old });
 	const fresh = sandbox.world.issueInvoice({
@@ -119,7 +129,7 @@ test('Fetch Test Event: the most recent failed payment, state untouched', async 
 		{
 			event: 'invoicePaymentFailed',
 			no_example:
-				'Invoice Payment Failed: no example to show. Fetch Test Event found no invoice with a failed payment in the invoices of the chosen customer; ' +
+				'Invoice Payment Failed: no example to show. Fetch Test Event found no invoice with a failed payment in the newest 100 invoices of the chosen customer; ' +
 				'to see one here, wait until a payment attempt on an invoice fails, then fetch again. This item is not an event: once the workflow is active, ' +
 				'each Invoice Payment Failed is emitted as an item with the keys event, customer_id, subscription_id, invoice_id, detected_at, error, attempt_count, payment, invoice (invoice is the invoice as the API returns it).',
 		},
@@ -154,7 +164,7 @@ test('Fetch Test Event of Invoice Overdue and Invoice Payment Failed with no fai
 		{
 			event: 'invoicePaymentFailed',
 			no_example: expect.stringMatching(
-				/^Invoice Payment Failed: no example to show\. Fetch Test Event found no invoice with a failed payment in the invoices of all customers; to see one here, /,
+				/^Invoice Payment Failed: no example to show\. Fetch Test Event found no invoice with a failed payment in the newest 100 invoices of each customer; to see one here, /,
 			),
 		},
 	]);

@@ -8,6 +8,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { useSandbox } from './helpers/billing.cjs';
 import { activeTrigger, restartedTrigger } from './helpers/trigger.cjs';
+import { moveClock } from './helpers/clock.cjs';
 import type { Poller } from './harness/index.cjs';
 
 // Pages of 5 customers: a sweep under Requests Per Poll 10 spans several polls.
@@ -119,6 +120,57 @@ describe('Subscription Updated with Compare Detail Fields and Renewal Due: n8n r
 				},
 			);
 			expect(all).toEqual(expected);
+		},
+	);
+
+	test.each([
+		['a first pass longer than publishing may take, without a restart', false],
+		[
+			'a first pass longer than publishing may take, n8n restarted after a silent scheduled poll (not saved)',
+			true,
+		],
+	])(
+		'%s: the rest in the scheduled polls; a renewal entering the window once (its date says when); a detail change once where the pass had read the subscription, none where it had not (the window the editor states)',
+		async (_when, restart) => {
+			const live = liveInListOrder();
+			// Renews in 8 days at publishing: outside the window of 7 until two days later.
+			sandbox.world.updateSubscription({ subscription_id: live[15], renews_in_days: 8 });
+			// The activation poll's first read takes past its time for learning (10 s of the test's clock).
+			sandbox.world.onRequest(
+				(request) => /^\/api\/v2\/subscriptions\/[^/]+$/.test(request.path),
+				() => moveClock(11_000),
+			);
+			let trigger = activeTrigger(sandbox, parameters);
+			const activation = await trigger.activate();
+			if (activation.error) throw activation.error;
+			const all = (activation.items ?? []).map(reported);
+			const subscriptionGets = () =>
+				sandbox.requests.filter((request) =>
+					/^\/api\/v2\/subscriptions\/[^/]+$/.test(request.path),
+				);
+			// The reads in flight (4 at a time) when its time ran out; the pass goes on from the fifth.
+			expect(subscriptionGets().map((request) => request.path.split('/').at(-1))).toEqual(
+				live.slice(0, 4),
+			);
+			if (restart) all.push(...(await poll(trigger)));
+			// Changed after publishing: one the activation poll had read, one not read yet, and a
+			// renewal date moved into the window before the pass read it (the window too).
+			for (const subscription_id of [live[3], live[22]])
+				sandbox.world.updateSubscription({
+					subscription_id,
+					quantity: quantityOf(subscription_id) + 1,
+				});
+			sandbox.world.updateSubscription({ subscription_id: live[18], renews_in_days: 3 });
+			moveClock(2 * 86_400_000);
+			if (restart) {
+				const restarted = await restartedTrigger(trigger);
+				all.push(...restarted.items.map(reported));
+				trigger = restarted.trigger;
+			}
+			for (let n = 0; n < POLLS_AFTER; n++) all.push(...(await poll(trigger)));
+			expect(all.sort()).toEqual(
+				[`subscriptionRenewalDue ${live[15]}`, `subscriptionUpdated ${live[3]}`].sort(),
+			);
 		},
 	);
 });

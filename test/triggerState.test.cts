@@ -6,7 +6,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 import { useSandbox } from './helpers/billing.cjs';
-import { activeTrigger } from './helpers/trigger.cjs';
+import { activeTrigger, publishedAndSwept } from './helpers/trigger.cjs';
 import {
 	CUSTOMER_LIST_EVENTS,
 	INVOICE_FAMILY_EVENTS,
@@ -36,7 +36,8 @@ describe('the saved state', () => {
 			scope: 'all',
 			subscriptionDetails: true,
 		});
-		expect((await trigger.poll()).items).toBeNull();
+		// Publishing, then the first sweep's visits (the first poll reads no customer's invoices).
+		await publishedAndSwept(trigger);
 		const state = trigger.nodeStaticData.trigger as TriggerState;
 		expect(Object.keys(state).sort()).toEqual(['customerList', 'format', 'invoices']);
 		expect(state.customerList).toEqual({
@@ -80,7 +81,7 @@ describe('the saved state', () => {
 		expect(state.invoices).toEqual({
 			events: INVOICE_FAMILY_EVENTS,
 			customer: '*',
-			sweep: { startedAt: expect.any(Number), lookBackMs: 7 * 86_400_000 },
+			sweep: { startedAt: expect.any(Number), lookBackMs: 7 * 86_400_000, polls: 1 },
 			customers: {
 				columns: ['known', 'watched'],
 				kinds: INVOICE_KINDS,

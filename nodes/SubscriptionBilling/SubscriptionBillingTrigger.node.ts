@@ -12,9 +12,9 @@ import { REPOSITORY_URL } from './shared/constants';
 import { searchCustomers } from './shared/listSearch';
 import { TRIGGER_SUBTITLE, triggerProperties } from './trigger/description';
 import { pollCustomerListEvents } from './trigger/events/customerListFamily';
-import { pollInvoiceEvents, sampleInvoice, watchedCustomer } from './trigger/events/invoices';
+import { pollInvoiceEvents, watchedCustomer } from './trigger/events/invoices';
 import { withTopLevelIds } from './trigger/events/itemKeys';
-import { sampleCustomerListEvents, withMissingExamples } from './trigger/events/samples';
+import { fetchTestEvent } from './trigger/events/samples';
 import type { PollInput } from './trigger/events/types';
 import { triggerSettings, type TriggerSettings } from './trigger/parameters';
 import { exclusivePoll } from './trigger/pollLock';
@@ -81,21 +81,12 @@ export class SubscriptionBillingTrigger implements INodeType {
 	}
 }
 
-/** Fetch Test Event: a sample of each selected event (or an item saying it has none), state untouched. */
-async function fetchTestEvent(input: PollInput, settings: TriggerSettings): Promise<IDataObject[]> {
-	const items =
-		settings.listEvents.length > 0
-			? await sampleCustomerListEvents(input, settings.listEvents, settings)
-			: [];
-	for (const event of settings.invoiceEvents)
-		items.push(...(await sampleInvoice(input, event, settings.invoiceCustomerId)));
-	const invoicesOf = settings.invoiceCustomerId ? 'the chosen customer' : 'all customers';
-	return withMissingExamples(
-		[...settings.listEvents, ...settings.invoiceEvents],
-		items,
-		invoicesOf,
-	);
-}
+/**
+ * How long a poll that starts a first pass goes on with it (its reads stop then, and it goes on step
+ * after step until then): publishing (n8n awaits the activation poll, and 2.41.1's publication
+ * service gives it 84 s) and an edit stay prompt at any size.
+ */
+const LEARNING_BUDGET_MS = 10_000;
 
 /**
  * One scheduled poll: each family of selected events reads its source once (the customer list
@@ -103,28 +94,38 @@ async function fetchTestEvent(input: PollInput, settings: TriggerSettings): Prom
  * succeeded (trigger/state.ts). An event added to a family's selection only learns at first, the
  * others carry on.
  *
- * A poll that starts learning (the first pass or sweep, an added event) goes on, step after step
- * as if polled again, until nothing learns any more: without durable cursors n8n saves the state
- * only after the activation poll and after a poll that emits, and a learning poll emits nothing,
- * so learning spread over polls would be redone after a restart from the activation's state,
- * taking records changed meanwhile as they are now (docs/trigger.md, restarts).
+ * A poll that starts a first pass of Renewal Due or Compare Detail Fields (publishing, an edit) goes
+ * on with it, step after step as if polled again, for up to LEARNING_BUDGET_MS: without durable
+ * cursors n8n saves the state only after the activation poll and after a poll that emits, so what
+ * that poll learns is kept; the rest of the pass goes on in the scheduled polls (docs/trigger.md,
+ * restarts).
  */
 async function pollOnce(ctx: IPollFunctions, settings: TriggerSettings): Promise<IDataObject[]> {
 	const items: IDataObject[] = [];
 	let state = readTriggerState(ctx);
-	const deadline = schedulerDeadline(ctx);
+	const learns = isLearning(state) ? 0 : Date.now() + LEARNING_BUDGET_MS;
+	const deadline = Math.min(schedulerDeadline(ctx) ?? Infinity, learns);
 	let stepMs = 0;
 	do {
 		const started = Date.now();
 		const step = await pollStep(
-			{ api: await readAccess(ctx), now: new Date(started) },
+			{
+				api: await readAccess(ctx),
+				now: new Date(started),
+				learnUntil: learns || undefined,
+				note: (message) =>
+					ctx.logger.info(`Subscription Billing Trigger "${ctx.getNode().name}": ${message}`, {
+						workflowId: ctx.getWorkflow().id,
+						node: ctx.getNode().name,
+					}),
+			},
 			state,
 			settings,
 		);
 		items.push(...step.items);
 		state = step.state;
 		stepMs = Date.now() - started;
-	} while (isLearning(state) && (deadline === undefined || Date.now() + stepMs < deadline));
+	} while (isLearning(state) && Date.now() + stepMs < deadline);
 	writeTriggerState(ctx, state);
 	return items;
 }

@@ -35,7 +35,7 @@ test('the trigger panel explains first activation and cost; Fetch Test Event sho
 		page.locator(byTestId('canvas-node'), { hasText: 'Invoice Paid' }).first(),
 	);
 	await ndv.getByText('emits nothing from the past').first().waitFor();
-	await ndv.getByText('publishing waits for it').first().waitFor();
+	await ndv.getByText('Publishing does not wait for a pass over all customers').first().waitFor();
 	await ndv.getByText('one request per customer').first().waitFor();
 
 	sandbox.clearRequests();

@@ -2,7 +2,9 @@ import type { IDataObject, INodeParameters, INodeType } from 'n8n-workflow';
 import { SubscriptionBillingApi } from '../../credentials/SubscriptionBillingApi.credentials';
 import { SubscriptionBillingTrigger } from '../../nodes/SubscriptionBilling/SubscriptionBillingTrigger.node';
 import { Poller } from '../harness/index.cjs';
+import type { TriggerState } from '../../nodes/SubscriptionBilling/trigger/state/triggerState';
 import type { ReceivedRequest, Sandbox } from './billing.cjs';
+import { moveClock } from './clock.cjs';
 
 /** The node as a workflow stores it: its id (default: one of its own per poller) and name (default: the node's default name). */
 interface TriggerNode {
@@ -31,13 +33,18 @@ export function triggerOfNewProcess(): INodeType {
 	return nodeType!;
 }
 
-/** The trigger in an active workflow against the sandbox; each `poll()` is one scheduled poll. */
+/**
+ * The trigger in an active workflow against the sandbox; each `poll()` is one scheduled poll.
+ * Without `staticData` it is published a second after what the test set up: the API's times are to
+ * the second, and a change in the second of publishing counts as made after it (docs/trigger.md).
+ */
 export function activeTrigger(
 	sandbox: Sandbox,
 	parameters: INodeParameters,
 	staticData?: IDataObject,
 	{ nodeId, nodeName, nodeType, durableCursors, pollBudgetMs }: TriggerNode = {},
 ): Poller {
+	if (!staticData) moveClock(1000);
 	return new Poller({
 		nodeId,
 		nodeName,
@@ -76,4 +83,19 @@ export function apiRequests(sandbox: Sandbox): string[] {
 			(request) =>
 				`${request.method} ${request.path.slice('/api/v2'.length)}${request.rawQuery ? `?${request.rawQuery}` : ''}`,
 		);
+}
+
+/**
+ * Publishes the trigger (its first poll notes the API's time) and polls until its invoice sweep has
+ * visited every customer once, nothing having changed: what a test of later visits starts from.
+ */
+export async function publishedAndSwept(trigger: Poller, maxPolls = 50): Promise<void> {
+	for (let poll = 0; poll < maxPolls; poll++) {
+		const { items, error } = await trigger.poll();
+		if (error) throw error;
+		if (items) throw new Error(`emitted with nothing changed: ${JSON.stringify(items)}`);
+		const { sweep } = (trigger.nodeStaticData.trigger as TriggerState).invoices ?? {};
+		if (poll > 0 && sweep?.nextCustomer === undefined) return;
+	}
+	throw new Error(`the first sweep did not end within ${maxPolls} polls`);
 }

@@ -20,7 +20,7 @@ interface Envelope {
  * to hide a round trip of tens of milliseconds and a new connection's handshakes behind the pages
  * being served, few enough that the pages held before their turn stay a few megabytes.
  */
-const PAGES_AHEAD = 8;
+export const PAGES_AHEAD = 8;
 
 /** The API's page size when `limit` is left out (public reference): a deployment that caps pages still serves it. */
 const DEFAULT_PAGE_SIZE = 100;

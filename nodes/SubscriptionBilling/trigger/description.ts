@@ -28,7 +28,7 @@ export function invoiceSettings(show: IDisplayOptions['show']): INodeProperties[
 			default: DEFAULT_REQUESTS_PER_POLL,
 			typeOptions: { minValue: MIN_REQUESTS_PER_POLL, numberPrecision: 0 },
 			description:
-				'Most requests one poll sends. With more customers than that, one pass over all customers spans several polls, each resuming where the last stopped (at 100 requests/s: 1,000 requests take about 10 seconds). Nothing is missed or doubled between polls; a change is reported within one pass.',
+				'Most requests one poll sends. With more customers than that, one pass over all customers spans several polls, each resuming where the last stopped (at 100 requests/s: 1,000 requests take about 10 seconds). Nothing is missed or doubled between polls; a change is reported within one pass: about customers ÷ Requests Per Poll polls.',
 			displayOptions: { show: { ...show, scope: ['all'] } },
 		},
 		{
@@ -41,7 +41,7 @@ export function invoiceSettings(show: IDisplayOptions['show']): INodeProperties[
 		},
 		{
 			displayName:
-				'All Customers: one request per customer (two with open invoices older than the look-back window), spread over polls by Requests Per Poll. A change is reported within one pass over all customers: at 10,000 customers and 100 requests/s, about 2 minutes of polling.',
+				"All Customers: one request per customer (two with open invoices older than the look-back window), spread over polls by Requests Per Poll. A change is reported within one pass over all customers, which takes about customers ÷ Requests Per Poll polls: at 10,000 customers and 1,000 requests a poll, about 11 polls (11 minutes when polling every minute). n8n's log says how long each pass took.",
 			name: 'allCustomersNotice',
 			type: 'notice',
 			default: '',
@@ -60,7 +60,7 @@ const subscriptionReadsPerPoll: INodeProperties = {
 	default: DEFAULT_SUBSCRIPTION_READS_PER_POLL,
 	typeOptions: { minValue: MIN_REQUESTS_PER_POLL, numberPrecision: 0 },
 	description:
-		'Most running subscriptions one poll reads (Subscription Get) for Subscription Renewal Due and Compare Detail Fields. With more than that, one pass over them spans several polls, each resuming where the last stopped (the first pass runs within the poll at publishing); a renewal date or detail change is seen within one pass. Renewals entering the window and subscriptions whose listed fields changed are read first (up to half).',
+		'Most running subscriptions one poll reads (Subscription Get) for Subscription Renewal Due and Compare Detail Fields. With more than that, one pass over them spans several polls (running subscriptions ÷ this), each resuming where the last stopped; a renewal date or detail change is seen within one pass. Renewals entering the window and subscriptions whose listed fields changed are read first (up to half).',
 };
 
 /** Shown with Subscription Renewal Due, or with Subscription Updated when Compare Detail Fields is on */
@@ -125,7 +125,7 @@ export const TRIGGER_SUBTITLE = `={{ ($parameter["events"] || []).map((event) =>
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName:
-			"When the workflow is published, the trigger first learns where things stand and emits nothing from the past (with All Customers it reads every customer's invoices, for Renewal Due and Compare Detail Fields every running subscription: publishing waits for it). From then on, each change is emitted once. Fetch Test Event shows the most recent matching item for each event and changes nothing.",
+			"When the workflow is published, the trigger notes where things stand and emits nothing from the past; from then on, each change is emitted once. Publishing does not wait for a pass over all customers: the invoice events note only the API's time, and tell what changed since from the invoices' own times as each customer is first visited. Fetch Test Event shows the most recent matching item for each event and changes nothing.",
 		name: 'firstPollNotice',
 		type: 'notice',
 		default: '',
@@ -186,14 +186,14 @@ export const triggerProperties: INodeProperties[] = [
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether Subscription Updated also compares the renewal date, auto-renewal, totals and line items. These are not in the customer list: each running subscription is read (Subscription Get) once per pass, 1 request per subscription, at most Subscription Reads Per Poll a poll.',
+				'Whether Subscription Updated also compares the renewal date, auto-renewal, totals and line items. These are not in the customer list: each running subscription is read (Subscription Get) once per pass, 1 request per subscription, at most Subscription Reads Per Poll a poll. They carry no time of change: the first pass after publishing only learns them, so a change made before it reads the subscription (within running subscriptions ÷ Subscription Reads Per Poll polls of publishing: 10 polls at 10,000 and the default) is not reported.',
 		},
 		['subscriptionUpdated'],
 	),
 	forEvents(
 		{
 			displayName:
-				'Renewal dates are not in the customer list: each running subscription is read (Subscription Get) once per pass, at most Subscription Reads Per Poll a poll, and read again when its renewal date enters the window. The first pass after choosing this event only learns the dates.',
+				'Renewal dates are not in the customer list: each running subscription is read (Subscription Get) once per pass, at most Subscription Reads Per Poll a poll, and read again when its renewal date enters the window. In the first pass after choosing this event, a renewal already in the window then is not reported, nor one whose date is moved into the window before the pass reads it.',
 			name: 'renewalCostNotice',
 			type: 'notice',
 			default: '',

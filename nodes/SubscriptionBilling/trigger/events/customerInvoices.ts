@@ -17,7 +17,7 @@ import type { CustomerInvoices, Watched } from '../state/invoiceTable';
 import type { InvoiceEvent, InvoiceSight } from './types';
 
 /** First page when only the newest invoices matter: small, since new invoices are few per poll. */
-const DISCOVERY_PAGE_SIZE = 100;
+export const DISCOVERY_PAGE_SIZE = 100;
 
 /** What one visit of one customer needs to know (the same for every customer of a sweep). */
 export interface Visit {
@@ -28,10 +28,12 @@ export interface Visit {
 	floor: number;
 	/** Invoices issued from this time on are remembered as known, for the next visit. */
 	keepFrom: number;
-	/** The first sweep after activation: remember, emit nothing. */
-	baseline: boolean;
-	/** Events added to the selection whose first visit of this customer this is: they remember, emit nothing. */
-	learning: ReadonlySet<InvoiceFamilyEvent>;
+	/**
+	 * The events whose first visit of this customer this is (the first sweep's, or an event's added
+	 * since), each with the moment it reports from (epoch ms, the API's clock): an invoice is taken
+	 * as it stood then (asOf), so what changed before is not reported and what changed after is.
+	 */
+	firstSince: ReadonlyMap<InvoiceFamilyEvent, number>;
 	/** Called once per request sent (the poll's request budget). */
 	spend: () => void;
 }
@@ -108,9 +110,23 @@ async function readByIds(
 	return found;
 }
 
-/** The event only remembers at this visit: the first sweep, or the event's first visit of the customer since it was added. */
-function quiet(visit: Visit, event: InvoiceFamilyEvent): boolean {
-	return visit.baseline || visit.learning.has(event);
+/**
+ * What the trigger would have watched of `invoice` had it read it at `since`: its own times say
+ * whether it was paid then, which payments had failed and whether its due date had passed. A time
+ * missing or unreadable counts as before: what cannot be dated is not reported as new.
+ */
+function asOf(invoice: IDataObject, since: number): Watched {
+	const before = (time: unknown) => !(Date.parse(String(time)) >= since);
+	const paid = isPaid(invoice) && before(invoice.fully_paid_at);
+	const overdue = !paid && typeof invoice.due_at === 'string' && before(invoice.due_at);
+	const failed = failedPayments(invoice).filter(({ payment }) => before(payment.paid_at));
+	const now = String(invoice.status);
+	return {
+		status: paid ? 'PAID' : overdue ? 'PAST_DUE' : now === 'VOID' ? now : 'OPEN',
+		failed: packFingerprints(failed.map(({ payment }) => paymentPrint(payment))),
+		overdue,
+		...(paid && { paidAt: paidMs(invoice) }),
+	};
 }
 
 const definitionOf = (event: InvoiceFamilyEvent): InvoiceEvent =>
@@ -150,11 +166,10 @@ export async function visitCustomer(
 	const nowMs = visit.now.getTime();
 	const { floor } = visit;
 	const watchedBefore = watching ? (previous?.watched ?? {}) : {};
-	// Every invoice once when the open ones are not all known yet: the first sweep, or a visit where
-	// an event that watches invoices (all but New Invoice) is still learning.
+	// Every invoice once when the open ones are not all known yet: the first visit of an event that
+	// watches invoices (all but New Invoice).
 	const fullScan =
-		watching &&
-		(visit.baseline || [...visit.learning].some((event) => definitionOf(event).watches));
+		watching && [...visit.firstSince.keys()].some((event) => definitionOf(event).watches);
 	const onPages = await readNewest(visit, customerId, floor, fullScan);
 	const missing = Object.keys(watchedBefore).filter((id) => !onPages.has(id));
 	const searched =
@@ -183,18 +198,30 @@ export async function visitCustomer(
 			detectedAt: visit.now.toISOString(),
 			now: visit.now,
 		};
+		// At an event's first visit: the invoice as it stood at the moment the event reports from.
+		const sightOf = (event: InvoiceFamilyEvent): InvoiceSight | undefined => {
+			const since = visit.firstSince.get(event);
+			if (since === undefined) return undefined;
+			const existed = !(issued >= since);
+			return {
+				...sight,
+				before: existed ? asOf(invoice, since) : undefined,
+				isNew: sight.isNew && !existed,
+			};
+		};
 		// An event that watches nothing sees every invoice read.
 		for (const definition of selected)
-			if (!definition.watches && !quiet(visit, definition.value))
-				items.push(...definition.detect(sight));
+			if (!definition.watches) items.push(...definition.detect(sightOf(definition.value) ?? sight));
 		if (issued >= visit.keepFrom && issued <= nowMs) keep.add(print);
 		// Outside a full scan, an invoice below the window and not watched is older than anything the visit is about.
 		if (!watching || (!fullScan && before === undefined && !(issued >= floor))) continue;
-		// The watching events see an invoice watched until now, or new to the trigger.
-		if (!isKnown || before !== undefined) {
-			for (const definition of selected)
-				if (definition.watches && !quiet(visit, definition.value))
-					items.push(...definition.detect(sight));
+		// The watching events see an invoice watched until now, or new to the trigger; at their first
+		// visit, every invoice (the full scan's).
+		for (const definition of selected) {
+			if (!definition.watches) continue;
+			const first = sightOf(definition.value);
+			if (first) items.push(...definition.detect(first));
+			else if (!isKnown || before !== undefined) items.push(...definition.detect(sight));
 		}
 		const after = watchOf(visit, invoice, watchPaid);
 		if (after) watched[id] = after;
@@ -202,26 +229,32 @@ export async function visitCustomer(
 	return { items, entry: { known: packFingerprints(keep), watched } };
 }
 
-/** Fetch Test Event: the customer's most recent invoice the event is about, state untouched. */
-export async function mostRecentInvoice(
+/**
+ * Fetch Test Event: for each event, the most recent invoice it is about among the newest page of
+ * each customer in turn (one request a customer, until every event has one), state untouched.
+ */
+export async function newestExamples(
 	api: ReadAccess,
-	customerId: string,
-	event: InvoiceFamilyEvent,
+	customerIds: string[],
+	events: InvoiceFamilyEvent[],
 	now: Date,
-): Promise<IDataObject | undefined> {
-	let match: IDataObject | undefined;
-	const { sample } = definitionOf(event);
-	await visitPages(
-		api.session,
-		newestInvoicesRequest(api, customerId),
-		{ pageSize: DISCOVERY_PAGE_SIZE },
-		(page) => {
-			for (const invoice of page.results) {
-				match = sample(invoice, now);
-				if (match) return 'stop';
-			}
-			return 'next';
-		},
-	);
-	return match;
+): Promise<IDataObject[]> {
+	const found = new Map<InvoiceFamilyEvent, IDataObject>();
+	for (const customerId of customerIds) {
+		if (found.size === events.length) break;
+		await visitPages(
+			api.session,
+			newestInvoicesRequest(api, customerId),
+			{ pageSize: DISCOVERY_PAGE_SIZE },
+			(page) => {
+				for (const invoice of page.results)
+					for (const event of events) {
+						const match = found.has(event) ? undefined : definitionOf(event).sample(invoice, now);
+						if (match) found.set(event, match);
+					}
+				return 'stop';
+			},
+		);
+	}
+	return events.flatMap((event) => (found.has(event) ? [found.get(event)!] : []));
 }

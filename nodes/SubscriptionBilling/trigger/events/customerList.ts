@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { visitPages } from '../../shared/pagination';
+import { PAGES_AHEAD, visitPages } from '../../shared/pagination';
 import type { ReadAccess } from '../../shared/apiAccess';
 
 export interface CustomerList {
@@ -28,7 +28,8 @@ interface Reading {
 
 /**
  * The trigger's one reader of the customer list (GET /customers, 1,000 a request): from `offset`
- * on, until `want` customers are read or the list ends; `spend` is called once per page.
+ * on, until `want` customers are read or the list ends; `spend` is called once per page. The whole
+ * list is asked for several pages at a time (the first page's count shows them).
  */
 async function readCustomers(
 	{ session, baseURL }: ReadAccess,
@@ -46,7 +47,7 @@ async function readCustomers(
 			qs: offset > 0 ? { offset } : {},
 			headers: { Accept: 'application/json' },
 		},
-		{},
+		want === Infinity ? { pagesAhead: PAGES_AHEAD } : {},
 		(page) => {
 			spend();
 			reading.counts.add(page.count);
@@ -83,6 +84,30 @@ export function readCustomerList(api: ReadAccess): Promise<CustomerList> {
 		listings.set(api, listing);
 	}
 	return listing;
+}
+
+/**
+ * Fetch Test Event's reading: the `want` customers listed last (the newest: the list is in creation
+ * order), from the list's `count` (one request of one customer); without a count, the first `want`.
+ * `total`: the customers listed, when the API says.
+ */
+export async function readNewestCustomers(
+	{ session, baseURL }: ReadAccess,
+	want: number,
+): Promise<{ customers: IDataObject[]; total: number | undefined }> {
+	let total: number | undefined;
+	await visitPages(
+		session,
+		{ method: 'GET', baseURL, url: '/customers', qs: {}, headers: { Accept: 'application/json' } },
+		{ pageSize: 1 },
+		(page) => {
+			total = typeof page.count === 'number' ? page.count : undefined;
+			return 'stop';
+		},
+	);
+	const from = total === undefined ? 0 : Math.max(0, total - want);
+	const { customers } = await readCustomers({ session, baseURL }, from, want);
+	return { customers: customers.slice(0, want), total };
 }
 
 /**

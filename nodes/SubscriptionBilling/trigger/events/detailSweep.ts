@@ -45,18 +45,33 @@ export async function readDetailsInPass(
 	const ids = liveSubscriptionIds(snapshot);
 	const started = startLearning || startDetails;
 	const pass: DetailPass = started ? {} : { ...(previous ?? {}) };
-	// A new pass while Renewal Due still learns (a state saved mid-pass) learns its dates again from the start.
+	// A new pass while Renewal Due still learns (a state saved mid-pass) learns its dates again from
+	// the start, reporting from the same moment.
 	if (startLearning || (started && previous?.learningRenewals))
-		pass.learningRenewals = { readAhead: '' };
+		pass.learningRenewals = {
+			readAhead: '',
+			since: previous?.learningRenewals?.since ?? input.now.getTime(),
+		};
 	if (startDetails) pass.learningDetails = true;
 	if (!renewals) delete pass.learningRenewals;
-	const learningRenewals = pass.learningRenewals !== undefined;
+	const renewalsSince = pass.learningRenewals && (pass.learningRenewals.since ?? Infinity);
 	// At most half the reads go to `first`, so the pass keeps moving.
 	const asked = new Set(first.slice(0, Math.ceil(budget / 2)));
 	const start = resumeAt(ids, pass);
 	let end = start;
 	while (end < ids.length && asked.size < budget) asked.add(ids[end++]);
-	const details = await readSubscriptionDetails(input.api, [...asked]);
+	const until = started ? input.learnUntil : undefined;
+	const { details, unread } = await readSubscriptionDetails(
+		input.api,
+		[...asked],
+		() => until === undefined || Date.now() < until,
+	);
+	// Stopped by `until`: the pass has reached the first subscription it did not read.
+	if (unread.size > 0) {
+		const reached = ids.findIndex((id, index) => index >= start && unread.has(id));
+		if (reached >= 0 && reached < end) end = reached;
+		for (const id of unread) asked.delete(id);
+	}
 
 	const firstRead = new Set<string>();
 	if (pass.learningRenewals) {
@@ -69,6 +84,7 @@ export async function readDetailsInPass(
 		}
 		const passed = new Set(ids.slice(0, end).map(fingerprint));
 		pass.learningRenewals = {
+			...pass.learningRenewals,
 			readAhead: packFingerprints([...readAhead].filter((print) => !passed.has(print))),
 		};
 	}
@@ -81,5 +97,5 @@ export async function readDetailsInPass(
 		pass.lastRead = fingerprint(ids[end - 1]);
 		pass.position = end;
 	}
-	return { details, asked, pass, learningRenewals, firstRead };
+	return { details, asked, pass, renewalsSince, firstRead };
 }

@@ -236,7 +236,7 @@ export const subscriptionUpdated: ListEvent<'subscriptionUpdated'> = {
 			return { ...base, ...sampleChange(subscription, SUBSCRIPTION_FIELDS), subscription };
 		const detail = (
 			await readSubscriptionDetails(input.api, [String(subscription.subscription_id)])
-		).get(String(subscription.subscription_id));
+		).details.get(String(subscription.subscription_id));
 		const fields = detail ? { ...subscription, ...detailFields(detail) } : subscription;
 		return {
 			...base,

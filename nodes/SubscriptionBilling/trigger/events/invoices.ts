@@ -2,11 +2,12 @@ import type { IDataObject } from 'n8n-workflow';
 import { forEachConcurrently } from '../concurrency';
 import { fingerprint } from '../state/fingerprint';
 import type { InvoiceState, InvoiceSweep } from '../state/triggerState';
-import { customerPage, readCustomerList, type CustomerPage } from './customerList';
-import { mostRecentInvoice, visitCustomer, type Visit } from './customerInvoices';
+import { customerPage, type CustomerPage } from './customerList';
+import { visitCustomer, type Visit } from './customerInvoices';
 import { InvoiceTable } from '../state/invoiceTable';
 import type { InvoiceFamilyEvent } from './catalog';
 import type { PollInput } from './types';
+import { apiTime } from '../apiClock';
 
 /** Customers whose invoices are read at the same time; the request budget (shared/transport.ts) paces them. */
 const PARALLEL_CUSTOMERS = 16;
@@ -26,19 +27,18 @@ export function watchedCustomer(customerId: string | undefined): string {
 	return customerId ?? '*';
 }
 
-/** Where this poll starts: the sweep in progress, a new one, or the first (silent) one. */
-function startingSweep(
-	previous: InvoiceSweep | undefined,
-	now: number,
-	lookBackMs: number,
-): InvoiceSweep {
-	if (!previous) return { startedAt: now, lookBackMs, nextCustomer: 0 };
+const minutes = (ms: number) =>
+	`${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+
+/** Where this poll starts: the sweep in progress, or a new one after the last ended. */
+function startingSweep(previous: InvoiceSweep, now: number, lookBackMs: number): InvoiceSweep {
 	if (previous.nextCustomer !== undefined) return { ...previous };
 	return {
 		startedAt: now,
 		lookBackMs,
 		previous: { startedAt: previous.startedAt, lookBackMs: previous.lookBackMs },
 		nextCustomer: 0,
+		polls: 0,
 	};
 }
 
@@ -57,16 +57,32 @@ export async function pollInvoiceEvents(
 ): Promise<{ items: IDataObject[]; state: InvoiceState }> {
 	const { lookBackMs, requestsPerPoll } = options;
 	const now = input.now.getTime();
-	const sweep = startingSweep(previous?.sweep, now, lookBackMs);
-	const table = InvoiceTable.read(previous?.customers);
+	const customer = watchedCustomer(customerId);
+	// The first poll (publishing) only notes the moment from which changes are reported: each
+	// customer's first visit then reports what changed since, from the invoices' own times.
+	if (!previous) {
+		const since = await apiTime(input.api, input.now);
+		const sweep = { startedAt: now, lookBackMs, nextCustomer: 0, since, polls: 0 };
+		return {
+			items: [],
+			state: { events, customer, sweep, customers: InvoiceTable.read(undefined).store() },
+		};
+	}
+	const sweep = startingSweep(previous.sweep, now, lookBackMs);
+	sweep.polls = (sweep.polls ?? 0) + 1;
+	const table = InvoiceTable.read(previous.customers);
 	const learning = learningAt(
-		{ nextCustomer: sweep.nextCustomer, learning: previous?.learning },
+		{ nextCustomer: sweep.nextCustomer, learning: previous.learning },
 		events,
 		options.added,
+		options.added.length > 0 ? await apiTime(input.api, input.now) : now,
 	);
 	const start = sweep.nextCustomer ?? 0;
 	let spent = 0;
 	let visiting = 0;
+	// Before its end the first sweep's visits are each customer's first: they report from its `since`
+	// (a state saved before there was one: nothing, as the first sweep then did).
+	const firstSweepSince = sweep.previous === undefined ? (sweep.since ?? Infinity) : undefined;
 	const visit: Visit = {
 		api: input.api,
 		events,
@@ -75,8 +91,7 @@ export async function pollInvoiceEvents(
 			? sweep.previous.startedAt - Math.min(sweep.previous.lookBackMs, sweep.lookBackMs)
 			: sweep.startedAt - sweep.lookBackMs,
 		keepFrom: sweep.startedAt - sweep.lookBackMs,
-		baseline: sweep.previous === undefined,
-		learning: new Set(),
+		firstSince: new Map(),
 		spend: () => spent++,
 	};
 	let page: CustomerPage;
@@ -95,7 +110,12 @@ export async function pollInvoiceEvents(
 		async ({ id, position }) => {
 			visiting++;
 			const print = fingerprint(id);
-			const atCustomer = { ...visit, learning: learningAtPosition(learning, position) };
+			const firstSince = learningAtPosition(learning, position);
+			// An event added during the first sweep reports from the later of the two moments.
+			if (firstSweepSince !== undefined)
+				for (const event of events)
+					firstSince.set(event, Math.max(firstSince.get(event) ?? -Infinity, firstSweepSince));
+			const atCustomer = { ...visit, firstSince };
 			const { items, entry } = await visitCustomer(atCustomer, id, table.get(print));
 			found.set(id, items);
 			table.set(print, entry);
@@ -103,11 +123,17 @@ export async function pollInvoiceEvents(
 		},
 		() => customerId !== undefined || spent + visiting < requestsPerPoll,
 	);
-	if (page.end && visited === page.ids.length) delete sweep.nextCustomer;
-	else sweep.nextCustomer = start + visited;
+	if (page.end && visited === page.ids.length) {
+		delete sweep.nextCustomer;
+		delete sweep.since;
+		if (!customerId)
+			input.note?.(
+				`a pass over all ${(start + visited).toLocaleString('en-US')} customers ended: ${sweep.polls} poll${sweep.polls === 1 ? '' : 's'}, ${minutes(now - sweep.startedAt)} since it started. A change is reported within one pass; Requests Per Poll sets how many polls a pass takes.`,
+			);
+	} else sweep.nextCustomer = start + visited;
 	const state: InvoiceState = {
 		events,
-		customer: watchedCustomer(customerId),
+		customer,
 		sweep,
 		customers: table.store(),
 	};
@@ -118,61 +144,52 @@ export async function pollInvoiceEvents(
 	return { items, state };
 }
 
-/** Fetch Test Event: the most recent matching invoice, looking at the newest customers first. */
-export async function sampleInvoice(
-	input: PollInput,
-	event: InvoiceFamilyEvent,
-	customerId: string | undefined,
-): Promise<IDataObject[]> {
-	const ids = customerId
-		? [customerId]
-		: (await readCustomerList(input.api)).customers
-				.map((customer) => String(customer.customer_id))
-				.reverse();
-	for (const id of ids) {
-		const item = await mostRecentInvoice(input.api, id, event, input.now);
-		if (item) return [item];
-	}
-	return [];
-}
-
 /**
- * An event added while the family was running: at each customer its first visit only remembers,
- * as the first sweep does for all events. `from`: the offset in the customer list its first sweep
- * had reached when it was added (it learns from there to the end); `nextSweep`: that sweep has
- * ended, and the customers before `from` are still to learn.
+ * An event added while the family was running: at each customer its first visit reports what
+ * changed since it was added (`since`, on the API's clock), as the first sweep does from the
+ * trigger's publishing. `from`: the offset in the customer list its first sweep had reached when it
+ * was added (its first visits run from there to the end); `nextSweep`: that sweep has ended, and
+ * the customers before `from` are still to have theirs.
  */
 interface Learning {
 	from: number;
 	nextSweep: boolean;
+	/** Absent in a state saved before it was kept: such a first visit reports nothing. */
+	since?: number;
 }
 
-/** The sweep's `learning`: per event added to the selection, where it still learns. */
+/** The sweep's `learning`: per event added to the selection, where its first visits still are. */
 type LearningEvents = Partial<Record<InvoiceFamilyEvent, Learning>>;
 
-/** The learning events still selected, and the events just added (learning from where the sweep stands). */
+/** The learning events still selected, and the events just added (first visits from where the sweep stands, reporting from `since`). */
 function learningAt(
 	sweep: { nextCustomer?: number; learning?: LearningEvents },
 	events: InvoiceFamilyEvent[],
 	added: readonly InvoiceFamilyEvent[],
+	since: number,
 ): LearningEvents {
 	const learning: LearningEvents = {};
 	for (const event of events) {
 		const entry =
 			sweep.learning?.[event] ??
-			(added.includes(event) ? { from: sweep.nextCustomer ?? 0, nextSweep: false } : undefined);
+			(added.includes(event)
+				? { from: sweep.nextCustomer ?? 0, nextSweep: false, since }
+				: undefined);
 		if (entry) learning[event] = entry;
 	}
 	return learning;
 }
 
-/** The events that only remember at the customer at `position` of the sweep. */
-function learningAtPosition(learning: LearningEvents, position: number): Set<InvoiceFamilyEvent> {
+/** The events whose first visit the customer at `position` of the sweep has, each with the moment it reports from. */
+function learningAtPosition(
+	learning: LearningEvents,
+	position: number,
+): Map<InvoiceFamilyEvent, number> {
 	const events = Object.entries(learning) as Array<[InvoiceFamilyEvent, Learning]>;
-	return new Set(
+	return new Map(
 		events
 			.filter(([, { from, nextSweep }]) => (nextSweep ? position < from : position >= from))
-			.map(([event]) => event),
+			.map(([event, { since }]) => [event, since ?? Infinity]),
 	);
 }
 
@@ -186,7 +203,7 @@ function learningAfter(
 		if (nextCustomer !== undefined && !(entry.nextSweep && nextCustomer >= entry.from))
 			left[event] = entry;
 		else if (nextCustomer === undefined && !entry.nextSweep && entry.from > 0)
-			left[event] = { from: entry.from, nextSweep: true };
+			left[event] = { ...entry, nextSweep: true };
 	}
 	return Object.keys(left).length > 0 ? left : undefined;
 }

@@ -46,8 +46,9 @@ export function renewalsToConfirm(
 
 /**
  * Subscription Renewal Due from the renewal dates the table knows (`after`: this poll's): a
- * subscription is reported from the detail read this poll, once per renewal date. While `learning` (the first pass after the event was chosen) a date read for the
- * first time in the pass is only remembered, as the first poll of the other events does.
+ * subscription is reported from the detail read this poll, once per renewal date. In the first pass
+ * after the event was chosen, a date read for the first time that was in the window already when
+ * the pass started (`reads.renewalsSince`) is only remembered, as the first poll of the other events.
  */
 export function renewalItems(
 	snapshot: ListSnapshot,
@@ -55,8 +56,9 @@ export function renewalItems(
 	after: RecordTable,
 	notified: string | undefined,
 	days: number,
-	learning: boolean,
 ): { items: IDataObject[]; notified: string } {
+	const since = reads.renewalsSince;
+	const sinceDate = since !== undefined && Number.isFinite(since) ? new Date(since) : snapshot.now;
 	const reported = unpackFingerprints(notified);
 	const entries: Dated[] = [];
 	let allKnown = true;
@@ -68,7 +70,7 @@ export function renewalItems(
 		// A date not read this poll and not reported yet waits for its confirming read.
 		if (reads.details.has(id) || reported.has(fingerprint(`${id}|${date}`)))
 			entries.push({ record: subscription, id, date });
-		if (learning && reads.firstRead.has(id) && inWindow(date, days, snapshot.now))
+		if (since !== undefined && reads.firstRead.has(id) && inWindow(date, days, sinceDate))
 			reported.add(fingerprint(`${id}|${date}`));
 	}
 	const { due, notified: remembered } = trackDateWindow(
@@ -135,7 +137,6 @@ export const subscriptionRenewalDue: ListEvent<'subscriptionRenewalDue'> = {
 			subscriptionsAfter!,
 			previous?.renewalDue,
 			settings.renewalDueDays,
-			reads.learningRenewals,
 		);
 		state.renewalDue = renewal.notified;
 		return renewal.items;
@@ -145,7 +146,7 @@ export const subscriptionRenewalDue: ListEvent<'subscriptionRenewalDue'> = {
 		const nearestEnd = endDates(snapshot).sort((a, b) =>
 			String(a.date).localeCompare(String(b.date)),
 		);
-		const details = await readSubscriptionDetails(
+		const { details } = await readSubscriptionDetails(
 			input.api,
 			nearestEnd.slice(0, SAMPLE_DETAIL_READS).map((entry) => entry.id),
 		);

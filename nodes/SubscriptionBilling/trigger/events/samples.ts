@@ -5,21 +5,64 @@ import {
 	type CustomerListEvent,
 	type TriggerEvent,
 } from './catalog';
-import { listSnapshot, readCustomerList } from './customerList';
+import { listSnapshot, readNewestCustomers, type ListSnapshot } from './customerList';
+import { DISCOVERY_PAGE_SIZE, newestExamples } from './customerInvoices';
 import { ID_KEYS } from './itemKeys';
 import type { CustomerListSettings, PollInput } from './types';
+import type { TriggerSettings } from '../parameters';
+
+/** Fetch Test Event looks at the customers listed last (the newest), at most this many: one request of the list. */
+const SAMPLE_CUSTOMERS = 1000;
+/** …and at the newest invoices (one page) of at most this many of them, newest first. */
+const SAMPLE_INVOICE_CUSTOMERS = 20;
 
 /**
- * Fetch Test Event for the customer-list events: for each selected event the last matching record
- * of the customer list (the API gives no creation time, so the list's order stands in for it), or
- * the nearest date in the window; previous values are unknown (null). State untouched.
+ * Fetch Test Event: a sample of each selected event, or an item saying it has none and what was
+ * looked at, from a bounded number of requests whatever the size of the account. State untouched.
  */
-export async function sampleCustomerListEvents(
+export async function fetchTestEvent(
+	input: PollInput,
+	settings: TriggerSettings,
+): Promise<IDataObject[]> {
+	const { listEvents, invoiceEvents, invoiceCustomerId } = settings;
+	const newest =
+		listEvents.length > 0 || (invoiceEvents.length > 0 && !invoiceCustomerId)
+			? await readNewestCustomers(input.api, SAMPLE_CUSTOMERS)
+			: { customers: [], total: 0 };
+	const snapshot = listSnapshot({ customers: newest.customers, complete: true }, input.now);
+	const items = await sampleCustomerListEvents(input, listEvents, settings, snapshot);
+	const invoiceCustomers = invoiceCustomerId
+		? [invoiceCustomerId]
+		: newest.customers
+				.map((customer) => String(customer.customer_id))
+				.reverse()
+				.slice(0, SAMPLE_INVOICE_CUSTOMERS);
+	items.push(...(await newestExamples(input.api, invoiceCustomers, invoiceEvents, input.now)));
+	const listed = newest.customers.length;
+	const list =
+		newest.total === listed
+			? 'the customer list'
+			: `the ${listed.toLocaleString('en-US')} customers listed ${newest.total === undefined ? 'first' : `last (of ${newest.total.toLocaleString('en-US')})`}`;
+	const invoicesOf = invoiceCustomerId
+		? 'the chosen customer'
+		: newest.total === invoiceCustomers.length
+			? 'each customer'
+			: `each of the ${invoiceCustomers.length} customers listed ${newest.total === undefined ? 'first' : `last (of ${newest.total.toLocaleString('en-US')})`}`;
+	const invoices = `the newest ${DISCOVERY_PAGE_SIZE} invoices of ${invoicesOf}`;
+	return withMissingExamples([...listEvents, ...invoiceEvents], items, { list, invoices });
+}
+
+/**
+ * The customer-list events: for each selected event the last matching record of the customers
+ * read (the API gives no creation time, so the list's order stands in for it), or the nearest date
+ * in the window; previous values are unknown (null).
+ */
+async function sampleCustomerListEvents(
 	input: PollInput,
 	events: CustomerListEvent[],
 	settings: CustomerListSettings,
+	snapshot: ListSnapshot,
 ): Promise<IDataObject[]> {
-	const snapshot = listSnapshot(await readCustomerList(input.api), input.now);
 	const items: IDataObject[] = [];
 	for (const event of events) {
 		const item = await CUSTOMER_LIST_EVENT_DEFINITIONS.find(
@@ -45,19 +88,19 @@ const RECORD_TEXT = {
 export function withMissingExamples(
 	events: TriggerEvent[],
 	samples: IDataObject[],
-	invoicesOf: string,
+	where: { list: string; invoices: string },
 ): IDataObject[] {
 	const shown = new Set(samples.map((sample) => sample.event));
 	const missing = events
 		.filter((event) => !shown.has(event))
 		.map((event) => {
 			const { name, family, record, noExample } = definitionOf(event)!;
-			const where = family === 'invoices' ? `the invoices of ${invoicesOf}` : 'the customer list';
+			const lookedAt = family === 'invoices' ? where.invoices : where.list;
 			const { lookedFor, toSee, keys } = noExample;
 			return {
 				event,
 				no_example:
-					`${name}: no example to show. Fetch Test Event found ${lookedFor} in ${where}; to see one here, ${toSee}, then fetch again. ` +
+					`${name}: no example to show. Fetch Test Event found ${lookedFor} in ${lookedAt}; to see one here, ${toSee}, then fetch again. ` +
 					`This item is not an event: once the workflow is active, each ${name} is emitted as an item with the keys event, ${ID_KEYS[record].join(', ')}, ${keys} (${RECORD_TEXT[record]}).`,
 			};
 		});

@@ -18,16 +18,19 @@ export const DETAIL_FIELDS = [
 ] as const;
 
 /**
- * Subscription Get (GET /subscriptions/{id}) for each subscription; one deleted since it was listed
- * (404), or whose id could not be a path segment, is left out.
+ * Subscription Get (GET /subscriptions/{id}) for each subscription, in order, while `canStart`
+ * allows (`unread`: those it stopped before); one deleted since it was listed (404), or whose id
+ * could not be a path segment, is left out.
  */
 export async function readSubscriptionDetails(
 	api: ReadAccess,
 	subscriptionIds: string[],
-): Promise<Map<string, IDataObject>> {
+	canStart?: () => boolean,
+): Promise<{ details: Map<string, IDataObject>; unread: Set<string> }> {
 	const details = new Map<string, IDataObject>();
-	await forEachConcurrently(
-		subscriptionIds.filter((id) => ID.pattern.test(id)),
+	const valid = subscriptionIds.filter((id) => ID.pattern.test(id));
+	const started = await forEachConcurrently(
+		valid,
 		PARALLEL_READS,
 		async (id) => {
 			// The transport's NodeApiError, passed on unless the subscription is gone.
@@ -42,8 +45,9 @@ export async function readSubscriptionDetails(
 			});
 			if (detail && typeof detail === 'object') details.set(id, detail as IDataObject);
 		},
+		canStart,
 	);
-	return details;
+	return { details, unread: new Set(valid.slice(started)) };
 }
 
 /** The detail fields to compare: line items reduced to what identifies and prices them. */

@@ -9,6 +9,10 @@ export interface PollInput {
 	api: ReadAccess;
 	/** Time of this poll, used for `detected_at` and to tell whether an invoice is overdue. */
 	now: Date;
+	/** A first pass (Renewal Due, Compare Detail Fields) that starts in this poll sends no read after this time (epoch ms): publishing stays prompt. */
+	learnUntil?: number;
+	/** Writes a line to n8n's log, naming the trigger (what a user can read of their own account's figures). */
+	note?: (message: string) => void;
 }
 
 /** The Subscription Gets of one poll's part of the pass (detailSweep.ts). */
@@ -18,8 +22,8 @@ export interface DetailReads {
 	/** The subscriptions asked for this poll (a missing detail: gone since it was listed). */
 	asked: Set<string>;
 	pass: DetailPass;
-	/** Renewal Due's first pass was running when this poll started: a date read for the first time is only remembered. */
-	learningRenewals: boolean;
+	/** Renewal Due's first pass was running when this poll started: a date read for the first time is reported only if it entered the window after this moment (epoch ms). */
+	renewalsSince: number | undefined;
 	/** In Renewal Due's first pass: the subscriptions read for the first time in the pass. */
 	firstRead: Set<string>;
 }

@@ -58,12 +58,13 @@ export interface DetailPass {
 	/** Its position in the list then: where the pass resumes if that subscription is gone. */
 	position?: number;
 	/**
-	 * While Renewal Due's first pass runs (from the poll the event was chosen): a renewal date read
-	 * for the first time in the pass is only remembered. The pass reads in list order, so a
-	 * subscription before `position` has been read; `readAhead`: the fingerprints (packed) of those
-	 * after it read already (due renewals confirmed, changed subscriptions).
+	 * While Renewal Due's first pass runs (from the poll the event was chosen, at `since`, epoch ms):
+	 * a renewal date read for the first time in the pass is reported only if it entered the window
+	 * after `since` (absent in a state saved before it was kept: as it stands when read). The pass reads in list
+	 * order, so a subscription before `position` has been read; `readAhead`: the fingerprints
+	 * (packed) of those after it read already (due renewals confirmed, changed subscriptions).
 	 */
-	learningRenewals?: { readAhead: string };
+	learningRenewals?: { readAhead: string; since?: number };
 	/** Compare Detail Fields' first pass (from the poll it was chosen): each detail read is only remembered until the pass ends. */
 	learningDetails?: true;
 }
@@ -75,8 +76,8 @@ export interface InvoiceState {
 	customer: string;
 	/** The sweep in progress: it visits every customer once, over one or several polls. */
 	sweep: InvoiceSweep;
-	/** Invoice events added to the selection that have not yet visited every customer (events/invoices.ts). */
-	learning?: Partial<Record<string, { from: number; nextSweep: boolean }>>;
+	/** Invoice events added to the selection whose first visit some customers have still to have (events/invoices.ts). */
+	learning?: Partial<Record<string, { from: number; nextSweep: boolean; since?: number }>>;
 	/** Per customer with invoices issued within the look-back window or watched ones (the others take no room): invoiceTable.ts. */
 	customers: StoredTable;
 }
@@ -85,10 +86,17 @@ export interface InvoiceSweep {
 	/** When it started (epoch ms) and its look-back window (ms). */
 	startedAt: number;
 	lookBackMs: number;
-	/** The same of the sweep before; absent during the first sweep, which only remembers. */
+	/** The same of the sweep before; absent during the first sweep, whose visits are each customer's first. */
 	previous?: { startedAt: number; lookBackMs: number };
+	/**
+	 * The first sweep: the moment from which its visits report (epoch ms on the API's clock, the
+	 * first poll's): a customer's first visit reports what its invoices' own times place after it.
+	 */
+	since?: number;
 	/** Offset in the customer list of the next customer to visit; absent: the sweep is done. */
 	nextCustomer?: number;
+	/** Polls the sweep has taken so far (absent in a state saved before it was kept). */
+	polls?: number;
 }
 
 const STATE_KEY = 'trigger';
@@ -233,20 +241,11 @@ export function addedEvents<T extends string>(
 }
 
 /**
- * Whether a family is still learning: Renewal Due's or Compare Detail Fields' first pass, the
- * invoice family's first sweep, or an invoice event added to the selection that has not visited
- * every customer yet. A poll that starts learning goes on until this is false (the trigger node's
- * pollOnce).
+ * Whether a family is still learning: Renewal Due's or Compare Detail Fields' first pass. A poll
+ * that starts learning goes on within a bound (the trigger node's pollOnce). The invoice family
+ * never learns ahead: a customer's first visit reports from its invoices' own times.
  */
 export function isLearning(state: TriggerState): boolean {
 	const pass = state.customerList?.detailPass;
-	const sweep = state.invoices?.sweep;
-	const firstSweep =
-		sweep !== undefined && sweep.previous === undefined && sweep.nextCustomer !== undefined;
-	return (
-		pass?.learningRenewals !== undefined ||
-		pass?.learningDetails === true ||
-		firstSweep ||
-		state.invoices?.learning !== undefined
-	);
+	return pass?.learningRenewals !== undefined || pass?.learningDetails === true;
 }

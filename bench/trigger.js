@@ -10,6 +10,10 @@
 //    --state-customers customers (default 100,000): the saved static data after the first pass and
 //    sweep and after the next, per section, and the most any poll left (bench/lib/trigger-state-size.js);
 //    written to bench/RESULTS.md (--render-state: again from bench/out/trigger-state-last-run.json).
+// 4. Publishing (--only publish): the activation poll n8n awaits, at --publish-customers customers
+//    (default 10,000 and 100,000) with the sweep's latency and limit, for Invoice Paid + Invoice
+//    Payment Failed and for every event with Compare Detail Fields; then the polls until the first
+//    pass has ended (bench/lib/trigger-publish.js).
 // 2. Every event at 10,000 customers (10,004 subscriptions) and 100,006 invoices without latency
 //    or limit: the first poll, then a poll after a few changes: requests, items, state, poll time.
 //
@@ -29,6 +33,7 @@ const {
 	LIMIT_PER_SECOND,
 } = require('./lib/trigger-sweep');
 const { stateSizeRun } = require('./lib/trigger-state-size');
+const { publishRun } = require('./lib/trigger-publish');
 const { writeSection } = require('./lib/results-section');
 
 const ROOT = path.resolve(__dirname, '..');
@@ -47,6 +52,7 @@ const SWEEP_CUSTOMERS = list('sweep-customers', '10000,100000');
 const SWEEPS = arg('sweeps', 3);
 const STATE_CUSTOMERS = arg('state-customers', 100000);
 const BUDGETS = list('budgets', '250,1000,4000');
+const PUBLISH_CUSTOMERS = list('publish-customers', '10000,100000');
 const ONLY = (() => {
 	const i = process.argv.indexOf('--only');
 	return i >= 0 ? process.argv[i + 1] : undefined;
@@ -135,11 +141,31 @@ async function sweeps(built) {
 	console.log('');
 }
 
+async function publishing(built) {
+	const rows = [];
+	for (const customers of PUBLISH_CUSTOMERS)
+		rows.push(...(await publishRun({ ...built, customers })));
+	console.log('');
+	console.log(
+		`Fetch Test Event and publishing (the activation poll), ${LATENCY_MS} ms latency, ${LIMIT_PER_SECOND} requests/s, Requests Per Poll and Subscription Reads Per Poll at their defaults.`,
+	);
+	console.log(
+		'| Customers | Events | Fetch Test Event | Its requests | Activation poll | Its requests | Polls until the first pass ended |',
+	);
+	console.log('|---|---|---|---|---|---|---|');
+	for (const r of rows)
+		console.log(
+			`| ${r.customers.toLocaleString('en-US')} | ${r.name} | ${seconds(r.fetchMs)} | ${r.fetchRequests} | ${seconds(r.publishMs)} | ${r.publishRequests.toLocaleString('en-US')} | ${r.polls} |`,
+		);
+	console.log('');
+}
+
 async function main() {
 	const built = build();
 	if (ONLY === undefined || ONLY === 'sweep') await sweeps(built);
 	if (ONLY === undefined || ONLY === 'events') await events(built);
 	if (ONLY === undefined || ONLY === 'state') await stateSize(built);
+	if (ONLY === undefined || ONLY === 'publish') await publishing(built);
 	built.shutdown();
 }
 

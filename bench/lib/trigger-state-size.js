@@ -6,13 +6,7 @@
 // reports the JSON bytes of the node's static data as n8n saves it: after each phase, the most
 // any poll left, and per section.
 
-const { fromBuild, startSandboxProcess } = require('./trigger-sweep');
-
-/** Every event of the trigger (events/catalog.ts), from the bench's build. */
-function allEvents() {
-	const types = fromBuild('events', 'catalog');
-	return [...types.CUSTOMER_LIST_EVENTS, ...types.INVOICE_FAMILY_EVENTS];
-}
+const { allEvents, fromBuild, sandboxPoller, startSandboxProcess } = require('./trigger-sweep');
 
 const bytes = (value) => (value === undefined ? 0 : JSON.stringify(value).length);
 
@@ -67,22 +61,12 @@ async function stateSizeRun({
 }) {
 	const sandbox = await startSandboxProcess({ customers, bigCustomerInvoices, limits: {} });
 	try {
-		const poller = new Poller({
-			nodeType: new Trigger(),
-			credentialType: new Credential(),
-			credentials: {
-				apiKey: sandbox.info.apiKey,
-				environment: 'production',
-				productionBaseUrl: sandbox.info.baseUrl,
-			},
-			parameters: {
-				events: allEvents(),
-				scope: 'all',
-				subscriptionDetails: true,
-				subscriptionReadsPerPoll: readsPerPoll,
-				requestsPerPoll: readsPerPoll,
-			},
-			typeVersion: 1,
+		const poller = sandboxPoller({ Poller, Trigger, Credential }, sandbox, {
+			events: allEvents(),
+			scope: 'all',
+			subscriptionDetails: true,
+			subscriptionReadsPerPoll: readsPerPoll,
+			requestsPerPoll: readsPerPoll,
 		});
 		let most = 0;
 		const track = (staticData) => {

@@ -61,6 +61,26 @@ function stateSize(staticData) {
 	return { total, watchedBytes, watched, customersStored: table.rows.size };
 }
 
+/** Every event of the trigger, in the catalog's order. */
+function allEvents() {
+	const catalog = fromBuild('events', 'catalog');
+	return [...catalog.CUSTOMER_LIST_EVENTS, ...catalog.INVOICE_FAMILY_EVENTS];
+}
+
+/** The trigger of the bench's build, polling the sandbox process `sandbox` with `parameters`. */
+function sandboxPoller({ Poller, Trigger, Credential }, sandbox, parameters) {
+	return new Poller({
+		nodeType: new Trigger(),
+		credentialType: new Credential(),
+		credentials: {
+			apiKey: sandbox.info.apiKey,
+			environment: 'production',
+			productionBaseUrl: sandbox.info.baseUrl,
+		},
+		parameters,
+	});
+}
+
 /** The sandbox process for one run; resolves once seeded and listening. */
 function startSandboxProcess({
 	customers,
@@ -136,15 +156,10 @@ async function sweepRun({
 }) {
 	const sandbox = await startSandboxProcess({ customers, bigCustomerInvoices });
 	const { openInvoices } = sandbox.info;
-	const poller = new Poller({
-		nodeType: new Trigger(),
-		credentialType: new Credential(),
-		credentials: {
-			apiKey: sandbox.info.apiKey,
-			environment: 'production',
-			productionBaseUrl: sandbox.info.baseUrl,
-		},
-		parameters: { events: [event], scope: 'all', requestsPerPoll: budget },
+	const poller = sandboxPoller({ Poller, Trigger, Credential }, sandbox, {
+		events: [event],
+		scope: 'all',
+		requestsPerPoll: budget,
 	});
 	const sweepDone = () => {
 		const data = invoiceData(poller.nodeStaticData);
@@ -246,6 +261,8 @@ async function sweepRun({
 }
 
 module.exports = {
+	allEvents,
+	sandboxPoller,
 	fromBuild,
 	sweepRun,
 	startSandboxProcess,

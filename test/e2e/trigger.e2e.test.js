@@ -9,7 +9,9 @@ const {
 	credentialFor,
 	example,
 	pollEverySeconds,
+	readExecutions,
 	startEnvironment,
+	waitFor,
 } = require('./helpers');
 
 const TRIGGER_TYPE = `${PACKAGE_NAME}.subscriptionBillingTrigger`;
@@ -23,7 +25,6 @@ const LEARNING_ID = 'sbTriggerLearn01';
 let env;
 let sandbox;
 let n8n;
-let flatted;
 let learning;
 
 function learningWorkflow(credential) {
@@ -107,28 +108,6 @@ function workflow(credential) {
 	};
 }
 
-/** Polls `check` until it returns a value (not undefined); fails with `what` after `timeoutMs`. */
-async function waitFor(what, check, timeoutMs = 90_000) {
-	const deadline = Date.now() + timeoutMs;
-	let last;
-	let failure;
-	for (;;) {
-		// n8n may list an execution a moment before it serves it (or while it starts again): try again.
-		try {
-			last = await check();
-			failure = undefined;
-		} catch (error) {
-			if (error.final) throw error;
-			last = undefined;
-			failure = error;
-		}
-		if (last !== undefined && last !== false) return last;
-		if (Date.now() > deadline)
-			throw new Error(`timed out waiting for ${what}${failure ? `: ${failure.message}` : ''}`);
-		await new Promise((resolve) => setTimeout(resolve, 250));
-	}
-}
-
 /** Customer listings the sandbox has answered: each poll of either trigger starts with one. */
 const listings = () =>
 	sandbox.requests.filter(
@@ -146,53 +125,9 @@ async function pollRounds(rounds) {
 	await waitFor(`${rounds} more poll rounds`, () => listings() >= target);
 }
 
-/**
- * Every finished execution of the workflow, one entry per node that ran, with its output items;
- * undefined while n8n lists an execution it does not serve yet (just finished, or n8n starting again).
- * A failed execution fails the test at once.
- */
-async function readExecutions(workflowId) {
-	const list = await n8n.rest(
-		'GET',
-		`/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId }))}`,
-	);
-	if (list.status !== 200) return undefined;
-	const results = [];
-	for (const summary of list.body.data.results) {
-		if (summary.status !== 'success' && summary.status !== 'error') continue;
-		const one = await n8n.rest('GET', `/rest/executions/${summary.id}`);
-		if (one.status !== 200 || !one.body?.data) return undefined;
-		const data =
-			typeof one.body.data.data === 'string'
-				? flatted.parse(one.body.data.data)
-				: one.body.data.data;
-		if (summary.status === 'error') {
-			const failed = Object.values(data.resultData.runData)
-				.flat()
-				.find((run) => run.error)?.error;
-			const { message, description } = data.resultData.error ?? failed ?? {};
-			throw Object.assign(
-				new Error(
-					`execution ${summary.id} failed: ${message}${description ? ` (${description})` : ''} ${JSON.stringify(data.resultData).slice(0, 1500)}`,
-				),
-				{ final: true },
-			);
-		}
-		for (const [node, runs] of Object.entries(data.resultData.runData)) {
-			results.push({
-				id: summary.id,
-				mode: summary.mode,
-				node,
-				items: runs[0].data.main[0].map((item) => item.json),
-			});
-		}
-	}
-	return results;
-}
-
 const executions = (workflowId = WORKFLOW_ID) =>
 	waitFor(`the executions of workflow ${workflowId} as n8n serves them`, () =>
-		readExecutions(workflowId),
+		readExecutions(n8n, workflowId),
 	);
 
 /**
@@ -241,7 +176,6 @@ const DURABLE_CURSORS =
 beforeAll(async () => {
 	env = await startEnvironment({ name: 'e2e-trigger', env: DURABLE_CURSORS });
 	({ sandbox, n8n } = env);
-	flatted = require(path.join(n8n.install.dir, 'node_modules', 'flatted'));
 	const credential = credentialFor(sandbox, { id: 'sbTriggerCred001' });
 	await n8n.importCredentials([credential]);
 	await n8n.importWorkflow(workflow(credential));

@@ -10,7 +10,7 @@ import {
 	INCREASE_PER_SECOND,
 	INITIAL_WINDOW,
 	heldBudgets,
-} from '../nodes/SubscriptionBilling/shared/transport';
+} from '../nodes/SubscriptionBilling/shared/requestBudget';
 import { runBilling, useSandbox, type ReceivedRequest } from './helpers/billing.cjs';
 
 interface LimitedSandbox {

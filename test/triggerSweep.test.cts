@@ -3,7 +3,7 @@ import { useSandbox } from './helpers/billing.cjs';
 import { activeTrigger, apiRequests, publishedAndSwept } from './helpers/trigger.cjs';
 import type { Poller } from './harness/index.cjs';
 import type { Sandbox as SandboxServer } from './sandbox/index.cjs';
-import { heldBudgets } from '../nodes/SubscriptionBilling/shared/transport';
+import { heldBudgets } from '../nodes/SubscriptionBilling/shared/requestBudget';
 import { InvoiceTable } from '../nodes/SubscriptionBilling/trigger/state/invoiceTable';
 import type { TriggerState } from '../nodes/SubscriptionBilling/trigger/state/triggerState';
 

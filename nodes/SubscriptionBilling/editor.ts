@@ -14,7 +14,7 @@ import { composeFrom, deferFailures, keepComposed } from './execute/run';
 import { MAX_PAGE_SIZE } from './shared/constants';
 import { fillPathParameters, idSource } from './shared/idChecks';
 import { DEFAULT_ATTEMPT_TIMEOUT_MS } from './shared/retry';
-import { DEFAULT_MAX_CONCURRENT, MAX_CONCURRENT_LIMIT } from './shared/transport';
+import { DEFAULT_MAX_CONCURRENT, MAX_CONCURRENT_LIMIT } from './shared/requestBudget';
 
 /** Where the Output / Fields parameters stand among a resource's fields; at the end when not placed. */
 export const OUTPUT_PARAMETERS = 'Output / Fields';

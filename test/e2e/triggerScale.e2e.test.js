@@ -4,8 +4,9 @@
 // publishes: n8n 2.41.1 through its publication service (on by default there), which fails a
 // publication whose activation takes over 84 s; n8n 2.8.4 answers the request once the activation
 // poll has returned, so a reverse proxy cuts it at 60 s (nginx's default). Then n8n killed
-// (SIGKILL) during the first sweep, with a payment and a failed payment made before the kill and
-// another pair after the restart at the customers the sweep visits last: each reported once.
+// (SIGKILL) during the first sweep (200 requests/s from there, so that two sweeps fit in CI's
+// time), with a payment and a failed payment made before the kill and another pair after the
+// restart at the customers the sweep visits last: each reported once.
 // The publish times are printed; the speed goals are the bench's (npm run bench:trigger -- --only
 // publish), the test holds the deadlines a user meets. Not on the 1.x line, whose publish is
 // another request (its activation is 2.8.4's).
@@ -118,7 +119,7 @@ describeOn2x(`the trigger at ${CUSTOMERS.toLocaleString('en-US')} customers`, ()
 		await n8n.importWorkflow(
 			triggerWorkflow(PAYMENTS_ID, credential, {
 				events: ['invoicePaid', 'invoicePaymentFailed'],
-				pollTimes: pollEverySeconds(15),
+				pollTimes: pollEverySeconds(6),
 			}),
 		);
 		await n8n.importWorkflow(
@@ -169,6 +170,9 @@ describeOn2x(`the trigger at ${CUSTOMERS.toLocaleString('en-US')} customers`, ()
 		'n8n killed during the first sweep: a payment and a failed payment made before the kill and after the restart, each once',
 		async () => {
 			const fromPublish = 0;
+			// Twice the rate from here (a poll of 1,000 requests in about 5 s, within the 6 s between
+			// polls), so that two sweeps of 10,000 customers fit in CI's time.
+			sandbox.setLimits({ latencyMs: 40, ratePerSecond: 200 });
 			sandbox.world.payInvoice({ invoice_id: open.paidBefore });
 			sandbox.world.failPayment({ invoice_id: open.failedBefore, error: 'card_declined' });
 			await waitFor(

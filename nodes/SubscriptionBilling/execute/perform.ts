@@ -36,12 +36,8 @@ import {
 } from './composite';
 import { collectPages } from '../shared/pagination';
 import { DEFAULT_RETRY, type RetrySettings } from '../shared/retry';
-import {
-	DEFAULT_MAX_CONCURRENT,
-	MAX_CONCURRENT_LIMIT,
-	sendWithRetries,
-	type Session,
-} from '../shared/transport';
+import { DEFAULT_MAX_CONCURRENT, MAX_CONCURRENT_LIMIT } from '../shared/requestBudget';
+import { sendWithRetries, type Session } from '../shared/transport';
 
 export type OperationKind = 'read' | 'write' | 'list';
 

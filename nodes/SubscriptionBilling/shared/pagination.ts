@@ -7,7 +7,8 @@ import {
 import { MAX_PAGE_SIZE } from './constants';
 import { asNodeError } from './apiError';
 import { redact } from './apiCredentials';
-import { DEFAULT_MAX_CONCURRENT, sendForAnswer, type Answer, type Session } from './transport';
+import { DEFAULT_MAX_CONCURRENT } from './requestBudget';
+import { sendForAnswer, type Answer, type Session } from './transport';
 
 interface Envelope {
 	count?: number;

@@ -9,7 +9,7 @@ import type { InvoiceFamilyEvent } from './catalog';
 import type { PollInput } from './types';
 import { apiTime } from '../apiClock';
 
-/** Customers whose invoices are read at the same time; the request budget (shared/transport.ts) paces them. */
+/** Customers whose invoices are read at the same time; the request budget (shared/requestBudget.ts) paces them. */
 const PARALLEL_CUSTOMERS = 16;
 
 export interface InvoicePollOptions {

@@ -6,6 +6,10 @@
 import type { IDataObject } from 'n8n-workflow';
 import { useSandbox } from './helpers/billing.cjs';
 import { activeTrigger, apiRequests } from './helpers/trigger.cjs';
+import {
+	CUSTOMER_LIST_EVENTS,
+	INVOICE_FAMILY_EVENTS,
+} from '../nodes/SubscriptionBilling/trigger/events/catalog';
 
 const sandbox = useSandbox();
 const CUSTOMERS = 1_030;
@@ -56,4 +60,13 @@ test('a customer-list event with nothing among the customers looked at says whic
 		'GET /customers?limit=1',
 		'GET /customers?offset=30&limit=1000',
 	]);
+});
+
+test('every event with Compare Detail Fields: at most 43 requests, one item per event', async () => {
+	const events = [...CUSTOMER_LIST_EVENTS, ...INVOICE_FAMILY_EVENTS];
+	const trigger = activeTrigger(sandbox, { events, scope: 'all', subscriptionDetails: true });
+	const manual = await trigger.fetchTestEvent();
+	expect(manual.error).toBeUndefined();
+	expect(manual.items?.map((item) => item.event)).toEqual(events);
+	expect(apiRequests(sandbox).length).toBeLessThanOrEqual(43);
 });

@@ -22,9 +22,9 @@ import {
 
 const KEY_HEADER = 'x-service-idempotent-operation-key';
 const UUID_RE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
-/** A short timeout so that 'slow' faults (answers held 2 s by the sandbox) time out quickly. */
-const SHORT_TIMEOUT = { timeout: 600 };
-const SLOW_MS = 2000;
+/** A short timeout so that 'slow' faults (answers held 3 s by the sandbox) time out quickly, and long enough that a healthy answer on a loaded machine does not. */
+const SHORT_TIMEOUT = { timeout: 1500 };
+const SLOW_MS = 3000;
 
 const sandbox = useSandbox();
 beforeEach(() => sandbox.setFaults(null));
@@ -264,7 +264,7 @@ describe('reads are retried', () => {
 			requestOptions: SHORT_TIMEOUT,
 		});
 		expect(slow.error?.message).toBe('The Subscription Billing API did not answer in time');
-		expect(slow.error?.description).toMatch(/^nothing received for 600 ms \(ETIMEDOUT\) on GET /);
+		expect(slow.error?.description).toMatch(/^nothing received for 1.5 s \(ETIMEDOUT\) on GET /);
 		sandbox.setFaults({ on: [2], kinds: ['drop'] });
 		const dropped = await getSubscription({ faultHandling: { maxRetries: 0 } });
 		expect(dropped.error?.message).toBe(

@@ -1,9 +1,10 @@
 'use strict';
 // The trigger at 10,000 customers (issue 44), in a real n8n on its defaults, the sandbox behind
 // 40 ms and 100 requests/s as a busy API would be. Published through n8n's REST API as the editor
-// publishes: n8n 2.41.1 through its publication service (on by default there), which fails a
-// publication whose activation takes over 84 s; n8n 2.8.4 answers the request once the activation
-// poll has returned, so a reverse proxy cuts it at 60 s (nginx's default). Then n8n killed
+// publishes, and through the editor itself (Chromium, the Publish button): n8n 2.41.1 through its
+// publication service (on by default there), which fails a publication whose activation takes over
+// 84 s; n8n 2.8.4 answers the request once the activation poll has returned, so a reverse proxy
+// cuts it at 60 s (nginx's default). Then n8n killed
 // (SIGKILL) during the first sweep (200 requests/s from there, so that two sweeps fit in CI's
 // time), with a payment and a failed payment made before the kill and another pair after the
 // restart at the customers the sweep visits last: each reported once.
@@ -21,6 +22,7 @@ const {
 	waitFor,
 } = require('./helpers');
 const { DEFAULT_N8N_VERSION, NEWEST_N8N_VERSION } = require('../../scripts/n8n-local');
+const { byTestId, openBrowser, screenshot, signIn } = require('./browser');
 
 const TRIGGER_TYPE = `${PACKAGE_NAME}.subscriptionBillingTrigger`;
 const CUSTOMERS = 10_000;
@@ -28,6 +30,7 @@ const CUSTOMERS = 10_000;
 const PROXY_TIMEOUT_MS = 60_000;
 const PAYMENTS_ID = 'sbTriggerScale01';
 const EVERY_EVENT_ID = 'sbTriggerScale02';
+const EDITOR_ID = 'sbTriggerScale03';
 const catalog = require(
 	path.join(ROOT, 'dist', 'nodes', 'SubscriptionBilling', 'trigger', 'events', 'catalog'),
 );
@@ -69,9 +72,20 @@ async function publish(workflowId) {
 		versionId: body.data.versionId,
 	});
 	expect(answer.status).toBe(200);
+	return await settled(workflowId, started);
+}
+
+/** Once n8n says the publication begun at `started` has ended: how long it took, and its verdict. */
+async function settled(workflowId, started) {
 	const status = await n8n.rest('GET', `/rest/workflows/${workflowId}/publication-status`);
-	// Without the publication service (2.8.4) the answer came once the workflow was active.
-	if (status.status === 404) return { ms: Date.now() - started, outcome: 'published' };
+	// Without the publication service (2.8.4) the workflow is active once its activation returned.
+	if (status.status === 404) {
+		await waitFor('the workflow to be active', async () => {
+			const { body } = await n8n.rest('GET', `/rest/workflows/${workflowId}`);
+			return body?.data?.activeVersionId ? true : undefined;
+		});
+		return { ms: Date.now() - started, outcome: 'published' };
+	}
 	const outcome = await waitFor(
 		'the publication to settle',
 		async () => {
@@ -129,6 +143,13 @@ describeOn2x(`the trigger at ${CUSTOMERS.toLocaleString('en-US')} customers`, ()
 				pollTimes: { item: [{ mode: 'everyHour' }] },
 			}),
 		);
+		await n8n.importWorkflow(
+			triggerWorkflow(EDITOR_ID, credential, {
+				events: EVERY_EVENT,
+				subscriptionDetails: true,
+				pollTimes: { item: [{ mode: 'everyHour' }] },
+			}),
+		);
 		// Open invoices at the customers the sweep visits last (the list is in creation order).
 		const customers = [...sandbox.state.customers.keys()];
 		[beforeLast, last] = customers.slice(-2);
@@ -161,6 +182,36 @@ describeOn2x(`the trigger at ${CUSTOMERS.toLocaleString('en-US')} customers`, ()
 		// Only the payments trigger polls on: the other one (hourly) leaves the API's limit to it.
 		const { body } = await n8n.rest('GET', `/rest/workflows/${EVERY_EVENT_ID}`);
 		const off = await n8n.rest('POST', `/rest/workflows/${EVERY_EVENT_ID}/deactivate`, {
+			expectedChecksum: body.data.checksum,
+		});
+		expect(off.status).toBe(200);
+	});
+
+	test('published through the editor (Chromium) with every event and Compare Detail Fields: published before a proxy would cut the request, and the editor says nothing failed', async () => {
+		const { browser, page } = await openBrowser();
+		try {
+			await signIn(page, n8n);
+			await page.goto(`${n8n.baseUrl}/workflow/${EDITOR_ID}`);
+			await page.locator(byTestId('workflow-open-publish-modal-button')).click();
+			const started = Date.now();
+			await page.locator(byTestId('workflow-publish-button')).click();
+			// What the user waits for: the editor saying so (its "Workflow published", or a failure).
+			await page
+				.getByText(/Workflow published|could not be published/)
+				.first()
+				.waitFor({ timeout: PROXY_TIMEOUT_MS });
+			const ms = Date.now() - started;
+			console.log(
+				`n8n ${n8n.version}: published through the editor in ${(ms / 1000).toFixed(1)} s`,
+			);
+			await screenshot(page, 'trigger-published-at-scale', { docs: false });
+			expect(await page.getByText('could not be published').count()).toBe(0);
+			expect((await settled(EDITOR_ID, started)).outcome).toBe('published');
+		} finally {
+			await browser.close();
+		}
+		const { body } = await n8n.rest('GET', `/rest/workflows/${EDITOR_ID}`);
+		const off = await n8n.rest('POST', `/rest/workflows/${EDITOR_ID}/deactivate`, {
 			expectedChecksum: body.data.checksum,
 		});
 		expect(off.status).toBe(200);

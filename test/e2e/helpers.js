@@ -295,6 +295,20 @@ async function readExecutions(n8n, workflowId) {
 	return results;
 }
 
+/**
+ * N8N_E2E_DURABLE_CURSORS=1: n8n 2.36+ keeps each poll's state in its poller_state table and commits
+ * it with the execution (2.37+ only with its scheduler running the polls and the publication service).
+ */
+const DURABLE_CURSORS =
+	process.env.N8N_E2E_DURABLE_CURSORS === '1'
+		? {
+				N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
+				N8N_SCHEDULER_ENABLED: 'true',
+				N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
+				N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
+			}
+		: undefined;
+
 module.exports = {
 	ROOT,
 	pinnedManualTrigger,
@@ -306,6 +320,7 @@ module.exports = {
 	loadExamples,
 	example,
 	credentialFor,
+	DURABLE_CURSORS,
 	pollEverySeconds,
 	readExecutions,
 	startEnvironment,

@@ -7,6 +7,7 @@ const path = require('node:path');
 const {
 	PACKAGE_NAME,
 	credentialFor,
+	DURABLE_CURSORS,
 	example,
 	pollEverySeconds,
 	readExecutions,
@@ -158,20 +159,6 @@ const statusChanges = (all) =>
 			),
 		)
 		.sort();
-
-/**
- * N8N_E2E_DURABLE_CURSORS=1: n8n 2.36+ keeps each poll's state in its poller_state table and commits
- * it with the execution (2.37+ only with its scheduler running the polls and the publication service).
- */
-const DURABLE_CURSORS =
-	process.env.N8N_E2E_DURABLE_CURSORS === '1'
-		? {
-				N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
-				N8N_SCHEDULER_ENABLED: 'true',
-				N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
-				N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
-			}
-		: undefined;
 
 beforeAll(async () => {
 	env = await startEnvironment({ name: 'e2e-trigger', env: DURABLE_CURSORS });

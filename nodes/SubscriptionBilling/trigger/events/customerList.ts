@@ -27,15 +27,16 @@ interface Reading {
 }
 
 /**
- * The trigger's one reader of the customer list (GET /customers, 1,000 a request): from `offset`
- * on, until `want` customers are read or the list ends; `spend` is called once per page. The whole
- * list is asked for several pages at a time (the first page's count shows them).
+ * The trigger's one reader of the customer list (GET /customers, 1,000 a request unless `pageSize`
+ * says): from `offset` on, until `want` customers are read or the list ends; `spend` is called once
+ * per page. The whole list is asked for several pages at a time (the first page's count shows them).
  */
 async function readCustomers(
 	{ session, baseURL }: ReadAccess,
 	offset = 0,
 	want = Infinity,
 	spend: () => void = () => {},
+	pageSize?: number,
 ): Promise<Reading> {
 	const reading: Reading = { customers: [], counts: new Set(), repeated: 0, end: true };
 	await visitPages(
@@ -47,7 +48,7 @@ async function readCustomers(
 			qs: offset > 0 ? { offset } : {},
 			headers: { Accept: 'application/json' },
 		},
-		want === Infinity ? { pagesAhead: PAGES_AHEAD } : {},
+		want === Infinity ? { pagesAhead: PAGES_AHEAD } : { pageSize },
 		(page) => {
 			spend();
 			reading.counts.add(page.count);
@@ -92,21 +93,13 @@ export function readCustomerList(api: ReadAccess): Promise<CustomerList> {
  * `total`: the customers listed, when the API says.
  */
 export async function readNewestCustomers(
-	{ session, baseURL }: ReadAccess,
+	api: ReadAccess,
 	want: number,
 ): Promise<{ customers: IDataObject[]; total: number | undefined }> {
-	let total: number | undefined;
-	await visitPages(
-		session,
-		{ method: 'GET', baseURL, url: '/customers', qs: {}, headers: { Accept: 'application/json' } },
-		{ pageSize: 1 },
-		(page) => {
-			total = typeof page.count === 'number' ? page.count : undefined;
-			return 'stop';
-		},
-	);
+	const [count] = (await readCustomers(api, 0, 1, undefined, 1)).counts;
+	const total = typeof count === 'number' ? count : undefined;
 	const from = total === undefined ? 0 : Math.max(0, total - want);
-	const { customers } = await readCustomers({ session, baseURL }, from, want);
+	const { customers } = await readCustomers(api, from, want);
 	return { customers: customers.slice(0, want), total };
 }
 

@@ -39,15 +39,18 @@ export async function fetchTestEvent(
 				.slice(0, SAMPLE_INVOICE_CUSTOMERS);
 	items.push(...(await newestExamples(input.api, invoiceCustomers, invoiceEvents, input.now)));
 	const listed = newest.customers.length;
+	// Which end of the list was read: the newest, or the first without a count.
+	const end =
+		newest.total === undefined ? 'first' : `last (of ${newest.total.toLocaleString('en-US')})`;
 	const list =
 		newest.total === listed
 			? 'the customer list'
-			: `the ${listed.toLocaleString('en-US')} customers listed ${newest.total === undefined ? 'first' : `last (of ${newest.total.toLocaleString('en-US')})`}`;
+			: `the ${listed.toLocaleString('en-US')} customers listed ${end}`;
 	const invoicesOf = invoiceCustomerId
 		? 'the chosen customer'
 		: newest.total === invoiceCustomers.length
 			? 'each customer'
-			: `each of the ${invoiceCustomers.length} customers listed ${newest.total === undefined ? 'first' : `last (of ${newest.total.toLocaleString('en-US')})`}`;
+			: `each of the ${invoiceCustomers.length} customers listed ${end}`;
 	const invoices = `the newest ${DISCOVERY_PAGE_SIZE} invoices of ${invoicesOf}`;
 	return withMissingExamples([...listEvents, ...invoiceEvents], items, { list, invoices });
 }

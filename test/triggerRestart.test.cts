@@ -7,7 +7,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { useSandbox } from './helpers/billing.cjs';
-import { activeTrigger, restartedTrigger } from './helpers/trigger.cjs';
+import { activeTrigger, apiRequests, restartedTrigger } from './helpers/trigger.cjs';
 import { moveClock } from './helpers/clock.cjs';
 import type { Poller } from './harness/index.cjs';
 
@@ -321,5 +321,47 @@ describe("with durable cursors, an invoice event added by an edit learns within 
 		const all = restarted.items.map(reported);
 		for (let n = 0; n < POLLS_AFTER; n++) all.push(...(await poll(restarted.trigger)));
 		expect(all).toEqual([`invoicePaymentFailed ${failing}`]);
+	});
+});
+
+describe('the poll n8n runs as it starts', () => {
+	const parameters = {
+		events: ['invoicePaid', 'invoicePaymentFailed'],
+		scope: 'all',
+		requestsPerPoll: 10,
+	};
+
+	test('a trigger that was polling reads nothing then (n8n activates the next workflow at once); its next scheduled poll goes on from the saved state and reports what changed meanwhile, once', async () => {
+		const last = customersInListOrder().at(-1)!;
+		const paying = sandbox.world.issueInvoice({ customer_id: last, amount: 70 }).invoice_id;
+		const running = activeTrigger(sandbox, parameters);
+		await running.activate();
+		expect(await poll(running)).toEqual([]);
+		const saved = running.saved;
+		sandbox.world.payInvoice({ invoice_id: paying });
+		const requestsBefore = apiRequests(sandbox).length;
+		const restarted = await restartedTrigger(running);
+		expect(restarted.items).toEqual([]);
+		expect(apiRequests(sandbox).length).toBe(requestsBefore);
+		expect(restarted.trigger.saved).toEqual(saved);
+		const all: string[] = [];
+		for (let n = 0; n < POLLS_AFTER; n++) all.push(...(await poll(restarted.trigger)));
+		expect(apiRequests(sandbox).length).toBeGreaterThan(requestsBefore);
+		expect(all).toEqual([`invoicePaid ${paying}`]);
+	});
+
+	test('a trigger with nothing saved (published while n8n was stopped) polls then as when published: it notes the API time', async () => {
+		const requestsBefore = apiRequests(sandbox).length;
+		const { error } = await activeTrigger(sandbox, parameters).activate('init');
+		expect(error).toBeUndefined();
+		expect(apiRequests(sandbox).slice(requestsBefore)).toEqual(['GET /customers?limit=1']);
+	});
+
+	test('only the first poll of a trigger in a process is taken for the one n8n runs as it starts: a trigger this process has polled polls as usual', async () => {
+		const running = activeTrigger(sandbox, parameters);
+		await running.activate();
+		const requestsBefore = apiRequests(sandbox).length;
+		expect((await running.activate('init')).error).toBeUndefined();
+		expect(apiRequests(sandbox).length).toBeGreaterThan(requestsBefore);
 	});
 });

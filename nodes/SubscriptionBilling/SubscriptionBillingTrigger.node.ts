@@ -18,6 +18,7 @@ import { fetchTestEvent } from './trigger/events/samples';
 import type { PollInput } from './trigger/events/types';
 import { triggerSettings, type TriggerSettings } from './trigger/parameters';
 import { exclusivePoll } from './trigger/pollLock';
+import { isStartupPoll } from './trigger/startupPoll';
 import {
 	addedEvents,
 	isLearning,
@@ -69,6 +70,10 @@ export class SubscriptionBillingTrigger implements INodeType {
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		if (this.getMode() !== 'manual' && isStartupPoll(this)) {
+			log(this, 'n8n started: it goes on from where it stopped at its next scheduled poll.');
+			return null;
+		}
 		// One poll of this trigger at a time: an overlapping one emits nothing (trigger/pollLock.ts).
 		return await exclusivePoll(this, async () => {
 			const settings = triggerSettings(this);
@@ -113,11 +118,7 @@ async function pollOnce(ctx: IPollFunctions, settings: TriggerSettings): Promise
 				api: await readAccess(ctx),
 				now: new Date(started),
 				learnUntil: learns || undefined,
-				note: (message) =>
-					ctx.logger.info(`Subscription Billing Trigger "${ctx.getNode().name}": ${message}`, {
-						workflowId: ctx.getWorkflow().id,
-						node: ctx.getNode().name,
-					}),
+				note: (message) => log(ctx, message),
 			},
 			state,
 			settings,
@@ -128,6 +129,13 @@ async function pollOnce(ctx: IPollFunctions, settings: TriggerSettings): Promise
 	} while (isLearning(state) && Date.now() + stepMs < deadline);
 	writeTriggerState(ctx, state);
 	return items;
+}
+
+function log(ctx: IPollFunctions, message: string): void {
+	ctx.logger.info(`Subscription Billing Trigger "${ctx.getNode().name}": ${message}`, {
+		workflowId: ctx.getWorkflow().id,
+		node: ctx.getNode().name,
+	});
 }
 
 /** PollContext's budget in n8n 2.41 for a poll its scheduler does not abandon (and that is saved only when it emits). */

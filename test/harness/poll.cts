@@ -78,6 +78,7 @@ export class Poller {
 	private readonly options: PollerOptions;
 	/** The workflow's static data as n8n's database holds it (its save points: see above). */
 	saved: IDataObject;
+	private activation: WorkflowActivateMode = 'activate';
 
 	constructor(options: PollerOptions) {
 		this.options = options;
@@ -134,14 +135,18 @@ export class Poller {
 	 * at a restart or an edit there is no activation poll, the scheduled polls go on from the saved state.
 	 */
 	async activate(activation: WorkflowActivateMode = 'activate'): Promise<PollResult> {
+		this.activation = activation;
 		if (this.options.durableCursors && activation !== 'activate') return { items: null, logs: [] };
 		const result = await this.run(activation, 5 * 60_000);
 		if (!result.error && (!this.options.durableCursors || result.items !== null)) this.save();
 		return result;
 	}
 
-	/** One scheduled poll of the active workflow, saved as n8n saves it (see above). */
-	async poll(activation: WorkflowActivateMode = 'init'): Promise<PollResult> {
+	/**
+	 * One scheduled poll of the active workflow, saved as n8n saves it (see above). Its PollContext
+	 * says how the workflow was activated: the last `activate`, or published in this process.
+	 */
+	async poll(activation: WorkflowActivateMode = this.activation): Promise<PollResult> {
 		const result = await this.run(
 			activation,
 			this.options.durableCursors ? (this.options.pollBudgetMs ?? 36_000) : undefined,

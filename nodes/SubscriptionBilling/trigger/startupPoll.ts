@@ -1,0 +1,27 @@
+import type { IPollFunctions, WorkflowActivateMode } from 'n8n-workflow';
+
+/** n8n starting, or a main taking over as leader: it activates every published workflow again. */
+const STARTING: WorkflowActivateMode[] = ['init', 'leadershipChange'];
+
+/** The triggers this n8n process has polled (workflow and node). */
+const polled = new Set<string>();
+
+/**
+ * Whether this is the poll n8n runs as it starts for a trigger that was polling before. n8n
+ * activates the published workflows one after another and awaits each trigger's first poll, so
+ * every workflow after this one would wait for its reads (two triggers in a pass at 10,000
+ * customers held the next workflow 51 s). That poll reads nothing: the scheduled polls go on from
+ * the saved state. With durable cursors n8n runs no such poll, and gives each scheduled poll a
+ * budget (getPollBudgetMs under PollContext's 5 minutes): never taken for it.
+ */
+export function isStartupPoll(ctx: IPollFunctions): boolean {
+	const key = `${ctx.getWorkflow().id ?? ''} ${ctx.getNode().id}`;
+	if (polled.has(key)) return false;
+	polled.add(key);
+	const budget = (ctx as IPollFunctions & { getPollBudgetMs?: () => number }).getPollBudgetMs?.();
+	return (
+		STARTING.includes(ctx.getActivationMode()) &&
+		Object.keys(ctx.getWorkflowStaticData('node')).length > 0 &&
+		!(typeof budget === 'number' && budget < 5 * 60_000)
+	);
+}

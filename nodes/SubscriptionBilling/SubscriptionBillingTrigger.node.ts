@@ -96,7 +96,7 @@ const LEARNING_BUDGET_MS = 10_000;
 /**
  * One scheduled poll: each family of selected events reads its source once (the customer list
  * once for both families); the state of every family is written together once all of them
- * succeeded (trigger/state.ts). An event added to a family's selection only learns at first, the
+ * succeeded (trigger/state/triggerState.ts). An event added to a family's selection only learns at first, the
  * others carry on.
  *
  * A poll that starts a first pass of Renewal Due or Compare Detail Fields (publishing, an edit) goes
@@ -108,8 +108,9 @@ const LEARNING_BUDGET_MS = 10_000;
 async function pollOnce(ctx: IPollFunctions, settings: TriggerSettings): Promise<IDataObject[]> {
 	const items: IDataObject[] = [];
 	let state = readTriggerState(ctx);
-	const learns = isLearning(state) ? 0 : Date.now() + LEARNING_BUDGET_MS;
-	const deadline = Math.min(schedulerDeadline(ctx) ?? Infinity, learns);
+	// A poll that continues a first pass takes one step of it.
+	const learnUntil = isLearning(state) ? undefined : Date.now() + LEARNING_BUDGET_MS;
+	const deadline = Math.min(schedulerDeadline(ctx) ?? Infinity, learnUntil ?? 0);
 	let stepMs = 0;
 	do {
 		const started = Date.now();
@@ -117,7 +118,7 @@ async function pollOnce(ctx: IPollFunctions, settings: TriggerSettings): Promise
 			{
 				api: await readAccess(ctx),
 				now: new Date(started),
-				learnUntil: learns || undefined,
+				learnUntil,
 				note: (message) => log(ctx, message),
 			},
 			state,

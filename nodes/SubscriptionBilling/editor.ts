@@ -10,7 +10,8 @@ import type {
 import { lookupIdCheck, type ListLookup, type Upsert } from './execute/composite';
 import { type OutputDefinition, OUTPUT_MODES, outputCheck, outputShaper } from './execute/output';
 import { perform, type Again, type OperationKind, type Shaper } from './execute/perform';
-import { composeFrom, deferFailures, keepComposed } from './execute/run';
+import { keepComposed } from './execute/checkAhead';
+import { deferFailures } from './execute/run';
 import { MAX_PAGE_SIZE } from './shared/constants';
 import { fillPathParameters, idSource } from './shared/idChecks';
 import { DEFAULT_ATTEMPT_TIMEOUT_MS } from './shared/retry';
@@ -149,7 +150,10 @@ function preSendSteps(definition: OperationDefinition): PreSendAction[] {
 }
 
 /** The declarative routing every operation shares; only method, path, kind and checks differ. */
-export function operationOption(definition: OperationDefinition): INodePropertyOptions {
+export function operationOption(
+	definition: OperationDefinition,
+	firstStep: PreSendAction,
+): INodePropertyOptions {
 	const shape = definition.output ? outputShaper(definition.output) : definition.shape;
 	return {
 		name: definition.name,
@@ -161,10 +165,7 @@ export function operationOption(definition: OperationDefinition): INodePropertyO
 			request: { method: definition.method, url: definition.path },
 			send: {
 				paginate: true,
-				preSend: [
-					keepComposed,
-					...deferFailures([fillPathParameters, ...preSendSteps(definition)]),
-				],
+				preSend: [firstStep, ...deferFailures([fillPathParameters, ...preSendSteps(definition)])],
 			},
 			operations: {
 				pagination: perform(
@@ -336,9 +337,9 @@ export function faultHandlingFields(resource: ResourceDefinition): INodeProperti
 }
 
 /** The operation picker of a resource, starting on its start operation or else the first. */
-function operationPicker(resource: ResourceDefinition): INodeProperties {
+function operationPicker(resource: ResourceDefinition, firstStep: PreSendAction): INodeProperties {
 	const options = resource.operations
-		.map(operationOption)
+		.map((operation) => operationOption(operation, firstStep))
 		.sort((a, b) => a.name.localeCompare(b.name));
 	const start = resource.startOperation ?? options[0].value;
 	return {
@@ -355,7 +356,9 @@ function operationPicker(resource: ResourceDefinition): INodeProperties {
 /** Resource picker, then for each resource its operation picker, its fields, list and fault-handling fields. */
 export function nodeProperties(resources: ResourceDefinition[]): INodeProperties[] {
 	const firstResource = resources[0].value;
-	const properties: INodeProperties[] = [
+	const properties: INodeProperties[] = [];
+	const firstStep = keepComposed(properties);
+	properties.push(
 		{
 			displayName: 'Resource',
 			name: 'resource',
@@ -364,15 +367,14 @@ export function nodeProperties(resources: ResourceDefinition[]): INodeProperties
 			options: resources.map(({ name, value }) => ({ name, value })),
 			default: firstResource,
 		},
-		...resources.map(operationPicker),
+		...resources.map((resource) => operationPicker(resource, firstStep)),
 		...toolDescriptionFields(resources),
 		...resources.flatMap((resource) => [
 			...resourceFields(resource),
 			...listFields(resource),
 			...faultHandlingFields(resource),
 		]),
-	];
-	composeFrom(properties);
+	);
 	return properties;
 }
 

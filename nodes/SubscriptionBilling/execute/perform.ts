@@ -20,11 +20,10 @@ import {
 	notSentAlone,
 	wasNotSent,
 	withSentence,
-	checkAhead,
-	waitForBatch,
 	runGateOf,
 	type RunGate,
 } from './run';
+import { checkAhead, waitForBatch } from './checkAhead';
 import { unknownIdStep } from '../shared/idChecks';
 import { invalidInput, invalidSetting, quoted } from '../shared/invalidInput';
 import {

@@ -1,7 +1,7 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 import { MAX_PAGE_SIZE } from '../../shared/constants';
 import { visitPages } from '../../shared/pagination';
-import { fingerprint, packFingerprints, unpackFingerprints } from '../state/fingerprint';
+import { IdSet } from '../state/idSet';
 import type { ReadAccess } from '../../shared/apiAccess';
 import { INVOICE_EVENT_DEFINITIONS, type InvoiceFamilyEvent } from './catalog';
 import {
@@ -11,7 +11,7 @@ import {
 	isPaid,
 	issuedMs,
 	paidMs,
-	paymentPrint,
+	paymentKey,
 } from './invoiceEvents';
 import type { CustomerInvoices, Watched } from '../state/invoiceTable';
 import type { InvoiceEvent, InvoiceSight } from './types';
@@ -123,7 +123,7 @@ function asOf(invoice: IDataObject, since: number): Watched {
 	const now = String(invoice.status);
 	return {
 		status: paid ? 'PAID' : overdue ? 'PAST_DUE' : now === 'VOID' ? now : 'OPEN',
-		failed: packFingerprints(failed.map(({ payment }) => paymentPrint(payment))),
+		failed: IdSet.pack(failed.map(({ payment }) => paymentKey(payment))),
 		overdue,
 		...(paid && { paidAt: paidMs(invoice) }),
 	};
@@ -135,9 +135,7 @@ const definitionOf = (event: InvoiceFamilyEvent): InvoiceEvent =>
 /** What to watch of an invoice from now on (undefined: nothing): open ones, and paid ones within the window when an event watches those. */
 function watchOf(visit: Visit, invoice: IDataObject, watchPaid: boolean): Watched | undefined {
 	const status = String(invoice.status);
-	const failed = packFingerprints(
-		failedPayments(invoice).map(({ payment }) => paymentPrint(payment)),
-	);
+	const failed = IdSet.pack(failedPayments(invoice).map(({ payment }) => paymentKey(payment)));
 	if (isOpen(invoice)) return { status, failed, overdue: isOverdue(invoice, visit.now) };
 	if (watchPaid && isPaid(invoice) && paidMs(invoice) >= visit.keepFrom)
 		return { status, failed, overdue: false, paidAt: paidMs(invoice) };
@@ -162,7 +160,7 @@ export async function visitCustomer(
 	);
 	const watching = selected.some((definition) => definition.watches);
 	const watchPaid = selected.some((definition) => definition.watches === 'openAndPaid');
-	const known = unpackFingerprints(previous?.known);
+	const known = IdSet.read(previous?.known);
 	const nowMs = visit.now.getTime();
 	const { floor } = visit;
 	const watchedBefore = watching ? (previous?.watched ?? {}) : {};
@@ -183,13 +181,12 @@ export async function visitCustomer(
 	];
 
 	const items: IDataObject[] = [];
-	const keep = new Set<string>();
+	const keep = new IdSet();
 	const watched: Record<string, Watched> = {};
 	for (const invoice of invoices) {
 		const id = String(invoice.invoice_id);
-		const print = fingerprint(id);
 		const issued = issuedMs(invoice);
-		const isKnown = !(issued >= floor) || known.has(print);
+		const isKnown = !(issued >= floor) || known.has(id);
 		const before = watchedBefore[id];
 		const sight: InvoiceSight = {
 			invoice,
@@ -212,7 +209,7 @@ export async function visitCustomer(
 		// An event that watches nothing sees every invoice read.
 		for (const definition of selected)
 			if (!definition.watches) items.push(...definition.detect(sightOf(definition.value) ?? sight));
-		if (issued >= visit.keepFrom && issued <= nowMs) keep.add(print);
+		if (issued >= visit.keepFrom && issued <= nowMs) keep.add(id);
 		// Outside a full scan, an invoice below the window and not watched is older than anything the visit is about.
 		if (!watching || (!fullScan && before === undefined && !(issued >= floor))) continue;
 		// The watching events see an invoice watched until now, or new to the trigger; at their first
@@ -226,7 +223,7 @@ export async function visitCustomer(
 		const after = watchOf(visit, invoice, watchPaid);
 		if (after) watched[id] = after;
 	}
-	return { items, entry: { known: packFingerprints(keep), watched } };
+	return { items, entry: { known: keep.store(), watched } };
 }
 
 /**

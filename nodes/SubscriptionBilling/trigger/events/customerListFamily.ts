@@ -1,5 +1,4 @@
 import type { IDataObject } from 'n8n-workflow';
-import { fingerprint } from '../state/fingerprint';
 import { RecordTable, UNKNOWN } from '../state/recordTable';
 import type { CustomerListState } from '../state/triggerState';
 import { CUSTOMER_LIST_EVENT_DEFINITIONS, type CustomerListEvent } from './catalog';
@@ -38,8 +37,8 @@ function customersAfter(
 ): RecordTable {
 	const after = RecordTable.after(before, columns, kindsOf(columns));
 	for (const customer of snapshot.customers) {
-		after.rows.set(
-			fingerprint(String(customer.customer_id)),
+		after.setRow(
+			String(customer.customer_id),
 			columns.map((column) => after.cell(column, valueOf(customer, column))),
 		);
 	}
@@ -72,7 +71,7 @@ function subscriptionsAfter(
 			const index = before?.columns.indexOf(column) ?? -1;
 			return kept && index >= 0 ? kept[index] : UNKNOWN;
 		});
-		after.rows.set(fingerprint(id), cells);
+		after.setRow(id, cells);
 	}
 	if (!snapshot.complete) after.keepMissing(before);
 	return after;

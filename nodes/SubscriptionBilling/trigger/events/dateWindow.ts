@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { fingerprint, packFingerprints, unpackFingerprints } from '../state/fingerprint';
+import { IdSet } from '../state/idSet';
 import { isLive, type ListSnapshot } from './customerList';
 import type { ListEvent } from './types';
 
@@ -28,7 +28,7 @@ export interface DueEntry {
 
 /**
  * Reports each record whose date is today or within `days` days, once per record and date: the
- * trigger remembers the fingerprints of `id|date` pairs inside the window (`notified`, packed), so
+ * trigger remembers the `id|date` pairs inside the window (`notified`, an IdSet), so
  * a record whose date moves is reported again for its new date. Pairs leave the memory when they
  * leave the window. Without anything remembered (the first poll) nothing is reported.
  */
@@ -39,19 +39,19 @@ export function trackDateWindow(
 	notified: string | undefined,
 	complete: boolean,
 ): { due: DueEntry[]; notified: string } {
-	const before = unpackFingerprints(notified);
-	const inside = new Set<string>();
+	const before = IdSet.read(notified);
+	// A listing not read whole keeps what was remembered.
+	const inside = IdSet.read(complete ? undefined : notified);
 	const due: DueEntry[] = [];
 	for (const { record, id, date } of entries) {
 		const daysLeft = daysUntil(date, now);
 		if (daysLeft === undefined || daysLeft < 0 || daysLeft > days) continue;
-		const print = fingerprint(`${id}|${String(date)}`);
-		inside.add(print);
-		if (notified !== undefined && !before.has(print))
+		const key = `${id}|${String(date)}`;
+		inside.add(key);
+		if (notified !== undefined && !before.has(key))
 			due.push({ record, date: String(date), daysLeft });
 	}
-	if (!complete) for (const print of before) inside.add(print);
-	return { due, notified: packFingerprints(inside) };
+	return { due, notified: inside.store() };
 }
 
 /** Fetch Test Event: the entry with the nearest date inside the window. */

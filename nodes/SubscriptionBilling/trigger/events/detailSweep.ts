@@ -1,4 +1,4 @@
-import { fingerprint, packFingerprints, unpackFingerprints } from '../state/fingerprint';
+import { IdSet, storedId } from '../state/idSet';
 import type { DetailPass } from '../state/triggerState';
 import { isLive, type ListSnapshot } from './customerList';
 import { readSubscriptionDetails } from './subscriptionDetails';
@@ -14,7 +14,7 @@ export function liveSubscriptionIds(snapshot: ListSnapshot): string[] {
 /** Where the pass resumes: after the subscription it read last, or where that one stood. */
 function resumeAt(ids: string[], pass: DetailPass): number {
 	if (pass.lastRead === undefined) return 0;
-	const after = ids.findIndex((id) => fingerprint(id) === pass.lastRead);
+	const after = ids.findIndex((id) => storedId(id) === pass.lastRead);
 	return after >= 0 ? after + 1 : Math.min(pass.position ?? 0, ids.length);
 }
 
@@ -76,17 +76,14 @@ export async function readDetailsInPass(
 	const firstRead = new Set<string>();
 	if (pass.learningRenewals) {
 		const position = new Map(ids.map((id, index) => [id, index]));
-		const readAhead = unpackFingerprints(pass.learningRenewals.readAhead);
+		const readAhead = IdSet.read(pass.learningRenewals.readAhead);
 		for (const id of details.keys()) {
 			const at = position.get(id) ?? -1;
-			if (at >= start && !readAhead.has(fingerprint(id))) firstRead.add(id);
-			if (at >= end) readAhead.add(fingerprint(id));
+			if (at >= start && !readAhead.has(id)) firstRead.add(id);
+			if (at >= end) readAhead.add(id);
 		}
-		const passed = new Set(ids.slice(0, end).map(fingerprint));
-		pass.learningRenewals = {
-			...pass.learningRenewals,
-			readAhead: packFingerprints([...readAhead].filter((print) => !passed.has(print))),
-		};
+		for (const id of ids.slice(0, end)) readAhead.delete(id);
+		pass.learningRenewals = { ...pass.learningRenewals, readAhead: readAhead.store() };
 	}
 	if (end >= ids.length) {
 		delete pass.lastRead;
@@ -94,7 +91,7 @@ export async function readDetailsInPass(
 		delete pass.learningRenewals;
 		delete pass.learningDetails;
 	} else if (end > start) {
-		pass.lastRead = fingerprint(ids[end - 1]);
+		pass.lastRead = storedId(ids[end - 1]);
 		pass.position = end;
 	}
 	return { details, asked, pass, renewalsSince, firstRead };

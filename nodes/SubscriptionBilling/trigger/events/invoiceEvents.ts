@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { fingerprint, unpackFingerprints } from '../state/fingerprint';
+import { IdSet } from '../state/idSet';
 import type { InvoiceEvent, InvoiceSight } from './types';
 
 function timeMs(value: unknown): number {
@@ -53,11 +53,9 @@ export function failedPayments(
 		.filter(({ payment }) => typeof payment.error === 'string' && payment.error !== '');
 }
 
-/** The fingerprint a payment is remembered by (Watched.failed). */
-export function paymentPrint(payment: IDataObject): string {
-	return fingerprint(
-		String(payment.payment_id ?? `${String(payment.paid_at)} ${String(payment.error)}`),
-	);
+/** The id a payment is remembered by (Watched.failed). */
+export function paymentKey(payment: IDataObject): string {
+	return String(payment.payment_id ?? `${String(payment.paid_at)} ${String(payment.error)}`);
 }
 
 const NOT_EMITTED: IDataObject[] = [];
@@ -110,9 +108,9 @@ export const invoicePaymentFailed: InvoiceEvent<'invoicePaymentFailed'> = {
 	},
 	watches: 'open',
 	detect: ({ invoice, before, detectedAt }) => {
-		const seen = unpackFingerprints(before?.failed);
+		const seen = IdSet.read(before?.failed);
 		return failedPayments(invoice)
-			.filter(({ payment }) => !seen.has(paymentPrint(payment)))
+			.filter(({ payment }) => !seen.has(paymentKey(payment)))
 			.map((failure) => failureItem(invoice, detectedAt, failure));
 	},
 	sample: (invoice, now) => {

@@ -1,6 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
 import { forEachConcurrently } from '../concurrency';
-import { fingerprint } from '../state/fingerprint';
 import type { InvoiceState, InvoiceSweep } from '../state/triggerState';
 import { customerPage, type CustomerPage } from './customerList';
 import { visitCustomer, type Visit } from './customerInvoices';
@@ -109,16 +108,15 @@ export async function pollInvoiceEvents(
 		customerId ? 1 : PARALLEL_CUSTOMERS,
 		async ({ id, position }) => {
 			visiting++;
-			const print = fingerprint(id);
 			const firstSince = learningAtPosition(learning, position);
 			// An event added during the first sweep reports from the later of the two moments.
 			if (firstSweepSince !== undefined)
 				for (const event of events)
 					firstSince.set(event, Math.max(firstSince.get(event) ?? -Infinity, firstSweepSince));
 			const atCustomer = { ...visit, firstSince };
-			const { items, entry } = await visitCustomer(atCustomer, id, table.get(print));
+			const { items, entry } = await visitCustomer(atCustomer, id, table.customer(id));
 			found.set(id, items);
-			table.set(print, entry);
+			table.setCustomer(id, entry);
 			visiting--;
 		},
 		() => customerId !== undefined || spent + visiting < requestsPerPoll,

@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { fingerprint, packFingerprints, unpackFingerprints } from '../state/fingerprint';
+import { IdSet } from '../state/idSet';
 import type { RecordTable } from '../state/recordTable';
 import { isLive, type ListSnapshot } from './customerList';
 import { daysUntil, endDates, nearestInWindow, trackDateWindow, type Dated } from './dateWindow';
@@ -30,16 +30,14 @@ export function renewalsToConfirm(
 	days: number,
 ): string[] {
 	if (!before || notified === undefined) return [];
-	const reported = unpackFingerprints(notified);
+	const reported = IdSet.read(notified);
 	return snapshot.subscriptions
 		.filter(isLive)
 		.map((subscription) => String(subscription.subscription_id))
 		.filter((id) => {
 			const date = rememberedRenewal(before, id);
 			return (
-				date !== undefined &&
-				inWindow(date, days, snapshot.now) &&
-				!reported.has(fingerprint(`${id}|${date}`))
+				date !== undefined && inWindow(date, days, snapshot.now) && !reported.has(`${id}|${date}`)
 			);
 		});
 }
@@ -59,7 +57,7 @@ export function renewalItems(
 ): { items: IDataObject[]; notified: string } {
 	const since = reads.renewalsSince;
 	const sinceDate = since !== undefined && Number.isFinite(since) ? new Date(since) : snapshot.now;
-	const reported = unpackFingerprints(notified);
+	const reported = IdSet.read(notified);
 	const entries: Dated[] = [];
 	let allKnown = true;
 	for (const subscription of snapshot.subscriptions.filter(isLive)) {
@@ -68,16 +66,16 @@ export function renewalItems(
 		if (date === undefined) allKnown = false;
 		if (date === undefined || date === '') continue;
 		// A date not read this poll and not reported yet waits for its confirming read.
-		if (reads.details.has(id) || reported.has(fingerprint(`${id}|${date}`)))
+		if (reads.details.has(id) || reported.has(`${id}|${date}`))
 			entries.push({ record: subscription, id, date });
 		if (since !== undefined && reads.firstRead.has(id) && inWindow(date, days, sinceDate))
-			reported.add(fingerprint(`${id}|${date}`));
+			reported.add(`${id}|${date}`);
 	}
 	const { due, notified: remembered } = trackDateWindow(
 		entries,
 		days,
 		snapshot.now,
-		packFingerprints(reported),
+		reported.store(),
 		snapshot.complete && allKnown,
 	);
 	const items = due.map(({ record, date, daysLeft }) => {

@@ -34,16 +34,3 @@ export function fingerprint(id: string): string {
 export function hashCell(text: string): string {
 	return toBase64(hash53(text) % 2 ** 24, HASH_CELL_LENGTH);
 }
-
-/** A set of fingerprints stored as one string (no separators: every fingerprint has the same length). */
-export function unpackFingerprints(packed: string | undefined): Set<string> {
-	const set = new Set<string>();
-	if (!packed) return set;
-	for (let i = 0; i + FINGERPRINT_LENGTH <= packed.length; i += FINGERPRINT_LENGTH)
-		set.add(packed.slice(i, i + FINGERPRINT_LENGTH));
-	return set;
-}
-
-export function packFingerprints(set: Iterable<string>): string {
-	return [...set].sort().join('');
-}

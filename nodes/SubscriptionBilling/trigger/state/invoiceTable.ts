@@ -1,13 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 import { cellValue, listCell, listCells, valueCell } from './cells';
-import { FINGERPRINT_LENGTH } from './fingerprint';
+import { fingerprint, FINGERPRINT_LENGTH } from './fingerprint';
 import { RecordTable, type StoredTable } from './recordTable';
 
 /** An invoice the trigger keeps watching by id: open, or (for Invoice Paid) paid within the look-back window. */
 export interface Watched {
 	/** Its status when last seen. */
 	status: string;
-	/** Fingerprints of the payments with an error seen on it so far (packed). */
+	/** The payments with an error seen on it so far (IdSet.pack of events/invoiceEvents.ts paymentKey). */
 	failed: string;
 	/** Its overdue state was reported (or known at activation): not reported again while it stays overdue. */
 	overdue: boolean;
@@ -16,8 +16,8 @@ export interface Watched {
 }
 
 /**
- * What the trigger remembers of one customer's invoices: the fingerprints of the invoices issued
- * within the look-back window (`known`, packed), and the invoices it watches by id (`watched`).
+ * What the trigger remembers of one customer's invoices: the invoices issued within the look-back
+ * window (`known`, an IdSet), and the invoices it watches by id (`watched`).
  */
 export interface CustomerInvoices {
 	known: string;
@@ -63,6 +63,16 @@ export class InvoiceTable {
 		return this.table.store();
 	}
 
+	/** What is remembered of the invoices of the customer with this id. */
+	customer(id: string): CustomerInvoices | undefined {
+		return this.get(fingerprint(id));
+	}
+
+	setCustomer(id: string, entry: CustomerInvoices): void {
+		this.set(fingerprint(id), entry);
+	}
+
+	/** By a stored row's key (the customer's fingerprint). */
 	get(print: string): CustomerInvoices | undefined {
 		const cells = this.table.rows.get(print);
 		if (!cells) return undefined;

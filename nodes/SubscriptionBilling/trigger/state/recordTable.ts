@@ -145,6 +145,10 @@ export class RecordTable {
 		return this.rows.get(fingerprint(id));
 	}
 
+	setRow(id: string, cells: string[]): void {
+		this.rows.set(fingerprint(id), cells);
+	}
+
 	/** The cell of one column of a record; undefined when the record or the column is not remembered. */
 	cellOf(id: string, column: string): string | undefined {
 		const index = this.columns.indexOf(column);

@@ -43,9 +43,9 @@ export interface CustomerListState {
 	 * Fields: `renews_at`). Detail cells are `~` until the pass (`detailPass`) has read the subscription.
 	 */
 	subscriptions?: StoredTable;
-	/** Ending Soon: fingerprints of `id|ends_at` reported and still inside the window (packed). */
+	/** Ending Soon: the `id|ends_at` pairs reported and still inside the window (an IdSet, idSet.ts). */
 	endingSoon?: string;
-	/** Renewal Due: fingerprints of `id|renews_at` reported and still inside the window (packed). */
+	/** Renewal Due: the `id|renews_at` pairs reported and still inside the window (an IdSet). */
 	renewalDue?: string;
 	/** Where the pass over the running subscriptions' details stands (Renewal Due, Compare Detail Fields). */
 	detailPass?: DetailPass;
@@ -53,7 +53,7 @@ export interface CustomerListState {
 
 /** The pass that reads each running subscription (Subscription Get) once, over as many polls as it takes. */
 export interface DetailPass {
-	/** Fingerprint of the last subscription the pass read: the next poll resumes after it. Absent: the next pass starts. */
+	/** The last subscription the pass read (storedId): the next poll resumes after it. Absent: the next pass starts. */
 	lastRead?: string;
 	/** Its position in the list then: where the pass resumes if that subscription is gone. */
 	position?: number;
@@ -61,8 +61,8 @@ export interface DetailPass {
 	 * While Renewal Due's first pass runs (from the poll the event was chosen, at `since`, epoch ms):
 	 * a renewal date read for the first time in the pass is reported only if it entered the window
 	 * after `since` (absent in a state saved before it was kept: as it stands when read). The pass reads in list
-	 * order, so a subscription before `position` has been read; `readAhead`: the fingerprints
-	 * (packed) of those after it read already (due renewals confirmed, changed subscriptions).
+	 * order, so a subscription before `position` has been read; `readAhead`: those after it read
+	 * already (an IdSet) (due renewals confirmed, changed subscriptions).
 	 */
 	learningRenewals?: { readAhead: string; since?: number };
 	/** Compare Detail Fields' first pass (from the poll it was chosen): each detail read is only remembered until the pass ends. */

@@ -140,14 +140,27 @@ test('Limit applies per input item: each item sends its own request without a qu
 });
 
 test('Return All says how each list is read: followed page by page, or whole in one answer', () => {
-	const hints = new SubscriptionBilling().description.properties
+	const properties = new SubscriptionBilling().description.properties;
+	const pairs = new Set(
+		properties
+			.filter((property) => property.name === 'operation')
+			.flatMap((property) =>
+				(property.displayOptions?.show?.resource as string[]).flatMap((resource) =>
+					(property.options as Array<{ value: string }>).map(({ value }) => `${resource}.${value}`),
+				),
+			),
+	);
+	const hints = properties
 		.filter((property) => property.name === 'returnAll')
 		.flatMap((property) =>
-			(property.displayOptions?.show?.operation as string[]).map((operation) => [
-				`${property.displayOptions?.show?.resource}.${operation}`,
-				property.hint,
-			]),
-		);
+			(property.displayOptions?.show?.resource as string[]).flatMap((resource) =>
+				(property.displayOptions?.show?.operation as string[]).map((operation) => [
+					`${resource}.${operation}`,
+					property.hint,
+				]),
+			),
+		)
+		.filter(([pair]) => pairs.has(pair as string));
 	const byOperation = Object.fromEntries(hints);
 	for (const { resource } of LISTS)
 		expect(byOperation[`${resource}.getMany`]).toMatch(/whole, in one answer/);

@@ -11,6 +11,7 @@ import { lookupIdCheck, type ListLookup, type Upsert } from './execute/composite
 import { type OutputDefinition, OUTPUT_MODES, outputCheck, outputShaper } from './execute/output';
 import { perform, type Again, type OperationKind, type Shaper } from './execute/perform';
 import { keepComposed } from './execute/checkAhead';
+import { mergeAlikeDefinitions } from './alikeDefinitions';
 import { deferFailures } from './execute/run';
 import { MAX_PAGE_SIZE } from './shared/constants';
 import { fillPathParameters, idSource } from './shared/idChecks';
@@ -355,10 +356,18 @@ function operationPicker(resource: ResourceDefinition, firstStep: PreSendAction)
 
 /** Resource picker, then for each resource its operation picker, its fields, list and fault-handling fields. */
 export function nodeProperties(resources: ResourceDefinition[]): INodeProperties[] {
-	const firstResource = resources[0].value;
 	const properties: INodeProperties[] = [];
-	const firstStep = keepComposed(properties);
-	properties.push(
+	properties.push(...mergeAlikeDefinitions(statedDefinitions(resources, keepComposed(properties))));
+	return properties;
+}
+
+/** The definitions as each resource states them, before the alike ones are said once. */
+export function statedDefinitions(
+	resources: ResourceDefinition[],
+	firstStep: PreSendAction,
+): INodeProperties[] {
+	const firstResource = resources[0].value;
+	return [
 		{
 			displayName: 'Resource',
 			name: 'resource',
@@ -374,8 +383,7 @@ export function nodeProperties(resources: ResourceDefinition[]): INodeProperties
 			...listFields(resource),
 			...faultHandlingFields(resource),
 		]),
-	);
-	return properties;
+	];
 }
 
 /**

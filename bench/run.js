@@ -37,6 +37,8 @@ const ONLY_LIMITED = process.env.BENCH_ONLY === 'limited';
 const ONLY_WRITES = process.env.BENCH_ONLY === 'writes';
 /** BENCH_WRITE_MODES=seq,paced: only these write modes (with BENCH_ONLY=writes). */
 const WRITE_MODES_ONLY = process.env.BENCH_WRITE_MODES?.split(',');
+/** BENCH_WRITE_ROUNDS=6: rounds of each write mode (a noisy machine needs more for a steady median). */
+const WRITE_ROUNDS = Number(process.env.BENCH_WRITE_ROUNDS) || undefined;
 
 /** The API with latency and a rate limit (test/sandbox/limits.js): 40 ms on average, 100 requests/s per key. */
 const LIMITS = { latencyMs: 35, jitterMs: 10, ratePerSecond: 100, burst: 100 };
@@ -326,7 +328,7 @@ async function main() {
 			await rounds(
 				'write',
 				`write-${mode.id}`,
-				CONFIG.writeRounds[mode.id],
+				WRITE_ROUNDS ?? CONFIG.writeRounds[mode.id],
 				(way) => ({
 					target: writeTarget,
 					items: mode.items ?? CONFIG.writeItems,

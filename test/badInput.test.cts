@@ -368,6 +368,28 @@ const cases: Record<string, Case> = {
 		message:
 			'Retry Delay (Milliseconds) in item 0: "-1" is not a number of milliseconds of at least 0',
 	},
+	'request timeout of 0': {
+		parameters: { ...base.subscriptionGet, requestOptions: { timeout: '={{ 0 }}' } },
+		message: 'Timeout in item 0: "0" is not a number of milliseconds of at least 1',
+	},
+	'request timeout that is text': {
+		parameters: { ...base.usageCreate, requestOptions: { timeout: '={{ "abc" }}' } },
+		message: 'Timeout in item 0: "abc" is not a number of milliseconds of at least 1',
+	},
+	'items per batch that is not whole': {
+		parameters: {
+			...base.usageCreate,
+			requestOptions: { batching: { batch: { batchSize: '={{ 1.5 }}', batchInterval: 10 } } },
+		},
+		message: 'Items per Batch in item 0: "1.5" is not a whole number of at least -1',
+	},
+	'negative batch interval': {
+		parameters: {
+			...base.subscriptionGet,
+			requestOptions: { batching: { batch: { batchSize: 1, batchInterval: '={{ -5 }}' } } },
+		},
+		message: 'Batch Interval (ms) in item 0: "-5" is not a number of milliseconds of at least 0',
+	},
 	// Dates and date-times.
 	'start date with slashes': {
 		parameters: { ...base.upgradeCreate, startsAt: '2026/10/01' },

@@ -11,6 +11,7 @@ import {
 } from 'n8n-workflow';
 import { wait } from '../shared/retry';
 import { runSize, type RunGate } from './run';
+import { batchSettings, type BatchSettings } from './settings';
 
 /**
  * Request Options > Batching. n8n's RoutingNode starts the items of a run batch by batch, an
@@ -21,18 +22,6 @@ import { runSize, type RunGate } from './run';
  * item's request as RoutingNode does, from the parameters' routing, with the parameters resolved
  * for that item, and runs the item's checks on it. The items are then sent as n8n starts them.
  */
-
-interface BatchSettings {
-	size: number;
-	interval: number;
-}
-
-function batchSettings(ctx: IExecuteSingleFunctions): BatchSettings {
-	const { batching } = ctx.getNodeParameter('requestOptions', {}) as {
-		batching?: { batch?: { batchSize?: number; batchInterval?: number } };
-	};
-	return { size: batching?.batch?.batchSize ?? 0, interval: batching?.batch?.batchInterval ?? 0 };
-}
 
 /**
  * What checking an item ahead costs, about (n8n evaluating its mapped fields once more: 0.1–0.2 ms
@@ -71,6 +60,15 @@ export async function waitForBatch(
 	if (batchIndex > 0) await wait(batchIndex * interval, ctx.getExecutionCancelSignal());
 }
 
+/** Batching not valid is not checked ahead: the item's own checks refuse it, naming the field. */
+function validBatch(ctx: IExecuteSingleFunctions): BatchSettings {
+	try {
+		return batchSettings(ctx);
+	} catch {
+		return { size: 0, interval: 0 };
+	}
+}
+
 /** By run: the first item's request as RoutingNode composed it, before any preSend step, and the node's properties. */
 const composedFirst = new WeakMap<
 	object,
@@ -87,7 +85,7 @@ export function keepComposed(properties: INodeProperties[]): PreSendAction {
 		if (
 			this.getItemIndex() === 0 &&
 			executeData &&
-			checksAhead(batchSettings(this), runSize(executeData))
+			checksAhead(validBatch(this), runSize(executeData))
 		)
 			composedFirst.set(executeData, { request: deepCopy(options), properties });
 		return options;

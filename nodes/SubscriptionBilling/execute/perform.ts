@@ -25,7 +25,7 @@ import {
 } from './run';
 import { checkAhead, waitForBatch } from './checkAhead';
 import { unknownIdStep } from '../shared/idChecks';
-import { invalidInput, invalidSetting, quoted } from '../shared/invalidInput';
+import { invalidInput, quoted } from '../shared/invalidInput';
 import {
 	findInList,
 	type ListLookup,
@@ -34,8 +34,7 @@ import {
 	type WriteKey,
 } from './composite';
 import { collectPages } from '../shared/pagination';
-import { DEFAULT_RETRY, type RetrySettings } from '../shared/retry';
-import { DEFAULT_MAX_CONCURRENT, MAX_CONCURRENT_LIMIT } from '../shared/requestBudget';
+import { itemSettings, type Idempotency } from './settings';
 import { sendWithRetries, type Session } from '../shared/transport';
 
 export type OperationKind = 'read' | 'write' | 'list';
@@ -48,72 +47,6 @@ export type Shaper = (
 	this: IExecutePaginationFunctions,
 	request: IHttpRequestOptions,
 ) => (result: IDataObject) => IDataObject;
-
-interface FaultHandling {
-	maxRetries?: number;
-	retryDelay?: number;
-	idempotency?: 'derived' | 'custom' | 'off';
-	idempotencyKey?: string;
-	maxConcurrentRequests?: number;
-	maxRequestTime?: number;
-}
-
-function retrySettings(
-	ctx: IExecutePaginationFunctions,
-	faultHandling: FaultHandling,
-): RetrySettings {
-	const maxRetries = faultHandling.maxRetries ?? DEFAULT_RETRY.maxRetries;
-	const initialDelayMs = faultHandling.retryDelay ?? DEFAULT_RETRY.initialDelayMs;
-	if (!Number.isInteger(maxRetries) || maxRetries < 0 || maxRetries > 10)
-		throw invalidSetting(
-			ctx,
-			'faultHandling.maxRetries',
-			'Max Retries',
-			`${quoted(maxRetries)} is not a whole number from 0 to 10`,
-		);
-	if (
-		typeof initialDelayMs !== 'number' ||
-		!(initialDelayMs >= 0) ||
-		!Number.isFinite(initialDelayMs)
-	)
-		throw invalidSetting(
-			ctx,
-			'faultHandling.retryDelay',
-			'Retry Delay (Milliseconds)',
-			`${quoted(initialDelayMs)} is not a number of milliseconds of at least 0`,
-		);
-	const totalSeconds = faultHandling.maxRequestTime ?? DEFAULT_RETRY.totalTimeoutMs / 1000;
-	if (typeof totalSeconds !== 'number' || !(totalSeconds > 0) || !Number.isFinite(totalSeconds))
-		throw invalidSetting(
-			ctx,
-			'faultHandling.maxRequestTime',
-			'Max Time per Request (Seconds)',
-			`${quoted(totalSeconds)} is not a number of seconds greater than 0`,
-		);
-	// n8n always puts a timeout on the request (300 s when Request Options has none): read the user's own.
-	const { timeout } = ctx.getNodeParameter('requestOptions', {}) as { timeout?: unknown };
-	const attemptTimeoutMs =
-		typeof timeout === 'number' && timeout > 0 ? timeout : DEFAULT_RETRY.attemptTimeoutMs;
-	return {
-		...DEFAULT_RETRY,
-		maxRetries,
-		initialDelayMs,
-		attemptTimeoutMs,
-		totalTimeoutMs: totalSeconds * 1000,
-	};
-}
-
-function maxConcurrent(ctx: IExecutePaginationFunctions, faultHandling: FaultHandling): number {
-	const value = faultHandling.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT;
-	if (!Number.isInteger(value) || value < 1 || value > MAX_CONCURRENT_LIMIT)
-		throw invalidSetting(
-			ctx,
-			'faultHandling.maxConcurrentRequests',
-			'Max Concurrent Requests',
-			`${quoted(value)} is not a whole number from 1 to ${MAX_CONCURRENT_LIMIT}`,
-		);
-	return value;
-}
 
 /** What one derived key stands for: one run of one node for one item, in one execution. */
 export interface KeyScope {
@@ -217,21 +150,13 @@ function stableJson(value: unknown): string {
 function idempotencyKeyFor(
 	ctx: IExecutePaginationFunctions,
 	node: INode,
-	faultHandling: FaultHandling,
+	chosen: Idempotency,
 	options: IHttpRequestOptions,
 	second = false,
 ): string | undefined {
-	const mode = faultHandling.idempotency ?? 'derived';
-	if (mode === 'off') return undefined;
-	if (mode === 'derived') return deriveIdempotencyKey(keyScope(ctx, node), options);
-	const key = String(faultHandling.idempotencyKey ?? '').trim();
-	if (key === '' || key.length > 255)
-		throw invalidInput(
-			ctx,
-			'Idempotency Key',
-			key === '' ? 'is empty' : `is ${key.length} characters long, at most 255 are allowed`,
-		);
-	return second ? deriveIdempotencyKey({ customKey: key }, options) : key;
+	if (chosen.mode === 'off') return undefined;
+	if (chosen.mode === 'derived') return deriveIdempotencyKey(keyScope(ctx, node), options);
+	return second ? deriveIdempotencyKey({ customKey: chosen.key }, options) : chosen.key;
 }
 
 async function listLimit(ctx: IExecutePaginationFunctions): Promise<number> {
@@ -263,6 +188,7 @@ interface Prepared {
 	options: IHttpRequestOptions;
 	session: Session;
 	limit: number;
+	idempotency: Idempotency;
 }
 
 /**
@@ -363,11 +289,11 @@ export function perform(
 	): Promise<Prepared> {
 		const node = this.getNode();
 		throwDeferred(options);
-		const faultHandling = this.getNodeParameter('faultHandling', {}) as FaultHandling;
+		const settings = itemSettings(this, kind === 'write');
 		const credentials = await runCredentials(this);
 		options.baseURL = apiBaseUrl(node, credentialBaseUrl(credentials), itemIndex);
 		const idempotencyKey =
-			kind === 'write' ? idempotencyKeyFor(this, node, faultHandling, options) : undefined;
+			kind === 'write' ? idempotencyKeyFor(this, node, settings.idempotency, options) : undefined;
 		// Create or Update keys each of its writes when it sends it; the check above refused a bad custom key before anything is sent.
 		if (idempotencyKey && !upsert)
 			options.headers = { ...options.headers, [IDEMPOTENCY_HEADER]: idempotencyKey };
@@ -376,18 +302,18 @@ export function perform(
 			node,
 			itemIndex,
 			secret: credentials.apiKey,
-			retry: retrySettings(this, faultHandling),
+			retry: settings.retry,
 			safeToRepeat: kind !== 'write' || idempotencyKey !== undefined,
-			maxConcurrent: maxConcurrent(this, faultHandling),
+			maxConcurrent: settings.maxConcurrent,
 		};
 		const limit = kind === 'list' ? await listLimit(this) : Infinity;
-		return { options, session, limit };
+		return { options, session, limit, idempotency: settings.idempotency };
 	}
 
 	/** Sends the item's requests; gives the item's output, shaped. */
 	async function send(
 		this: IExecutePaginationFunctions,
-		{ options, session, limit }: Prepared,
+		{ options, session, limit, idempotency }: Prepared,
 		gate: RunGate | undefined,
 	): Promise<IDataObject[]> {
 		if (gate) session.mayStart = () => gate.mayStart();
@@ -397,9 +323,8 @@ export function perform(
 		const shapeResult = shape?.call(this, options) ?? ((result: IDataObject) => result);
 		if (upsert) {
 			const node = this.getNode();
-			const faultHandling = this.getNodeParameter('faultHandling', {}) as FaultHandling;
 			const keyFor: WriteKey = (request, write, after) => {
-				const key = idempotencyKeyFor(this, node, faultHandling, request, write === 'update');
+				const key = idempotencyKeyFor(this, node, idempotency, request, write === 'update');
 				return key && after
 					? deriveIdempotencyKey({ customKey: `${key} after ${after}` }, request)
 					: key;

@@ -193,7 +193,7 @@ export const triggerProperties: INodeProperties[] = [
 	forEvents(
 		{
 			displayName:
-				'Renewal dates are not in the customer list: each running subscription is read (Subscription Get) once per pass, at most Subscription Reads Per Poll a poll, and read again when its renewal date enters the window. In the first pass after choosing this event, a renewal already in the window then is not reported, nor one whose date is moved into the window before the pass reads it.',
+				'Renewal dates are not in the customer list: each running subscription is read (Subscription Get) once per pass, at most Subscription Reads Per Poll a poll, and read again when its renewal date enters the window. In the first pass after choosing this event, a renewal already in the window then is not reported, nor one whose date is moved into the window before the pass reads it (within running subscriptions ÷ Subscription Reads Per Poll polls of choosing it: 10 polls at 10,000 and the default).',
 			name: 'renewalCostNotice',
 			type: 'notice',
 			default: '',

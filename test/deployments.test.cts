@@ -663,7 +663,7 @@ describe('what each deployment makes the node do', () => {
 			faultHandling: { maxRequestTime: '={{ 0 }}' },
 		});
 		expect(run.error?.message).toBe(
-			'Max Time per Request (Seconds) in item 0: "0" is not a number of seconds greater than 0',
+			'Max Time per Request (Seconds) in item 0: "0" is not a number of seconds of at least 1',
 		);
 		expect(sandbox.requests).toHaveLength(0);
 	});

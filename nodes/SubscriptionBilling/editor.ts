@@ -15,8 +15,7 @@ import { mergeAlikeDefinitions } from './alikeDefinitions';
 import { deferFailures } from './execute/run';
 import { MAX_PAGE_SIZE } from './shared/constants';
 import { fillPathParameters, idSource } from './shared/idChecks';
-import { DEFAULT_ATTEMPT_TIMEOUT_MS } from './shared/retry';
-import { DEFAULT_MAX_CONCURRENT, MAX_CONCURRENT_LIMIT } from './shared/requestBudget';
+import { FAULT_HANDLING_OPTIONS } from './execute/settings';
 
 /** Where the Output / Fields parameters stand among a resource's fields; at the end when not placed. */
 export const OUTPUT_PARAMETERS = 'Output / Fields';
@@ -232,96 +231,11 @@ export function listFields(resource: ResourceDefinition): INodeProperties[] {
 	];
 }
 
-const retryOptions: INodeProperties[] = [
-	{
-		displayName: 'Max Retries',
-		name: 'maxRetries',
-		type: 'number',
-		typeOptions: { minValue: 0, maxValue: 10 },
-		default: 4,
-		hint: 'Settings → Retry On Fail comes on top: n8n runs the whole node again, and each run retries each request up to this many times',
-		description:
-			"How often this node repeats one request after rate limiting (429), a server error (5xx), a timeout or a dropped connection, before the item fails. n8n's Settings → Retry On Fail comes on top: once the node has failed it runs the node again for every item, and each of those tries retries up to this many times again.",
-	},
-	{
-		// n8n's own nodes write "(ms)" under an inline lint exception, which n8n's community
-		// package scan ignores (allowInlineConfig: false); "(Ms)" misreads, so the unit is spelled out.
-		displayName: 'Retry Delay (Milliseconds)',
-		name: 'retryDelay',
-		type: 'number',
-		typeOptions: { minValue: 0 },
-		default: 500,
-		description:
-			"Wait before this node's first retry of a request, doubled for each further one. A Retry-After header from the API takes precedence; one of more than 60 s stops the retries with an error. Settings → Wait Between Tries (ms) is separate: n8n waits that long between Retry On Fail's runs of the whole node.",
-	},
-	{
-		displayName: 'Max Time per Request (Seconds)',
-		name: 'maxRequestTime',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 120,
-		description: `Longest this node spends on one request, all its attempts and the waits between them together, before the item fails. An attempt fails after Request Options → Timeout (${DEFAULT_ATTEMPT_TIMEOUT_MS / 1000} s when not set) without anything from the server.`,
-	},
-];
-
-const idempotencyOptions: INodeProperties[] = [
-	{
-		displayName: 'Idempotency',
-		name: 'idempotency',
-		type: 'options',
-		options: [
-			{
-				name: 'Derived From Request',
-				value: 'derived',
-				description:
-					"A key for this execution, run of the node and item, computed with the request. Applied once: this node's retries, Settings → Retry On Fail, and Retry execution of a failed execution. Applied again: a new execution, the next run of the node in a loop, another item. For writes that must survive a crash of n8n, use a custom key.",
-			},
-			{
-				name: 'Custom Key',
-				value: 'custom',
-				description:
-					'A key you give, such as an order ID: the API applies one write per key, however often and in whatever execution it is sent',
-			},
-			{
-				name: 'Off',
-				value: 'off',
-				description:
-					'No key: this node repeats a write only when it provably did not reach the API, but Settings → Retry On Fail sends it again even when the API applied it',
-			},
-		],
-		default: 'derived',
-		description:
-			'Whether writes carry the X-SERVICE-IDEMPOTENT-OPERATION-KEY header, with which the API recognises a repeated request and applies it once',
-	},
-	{
-		displayName: 'Idempotency Key',
-		name: 'idempotencyKey',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. {{ $json.order_id }}',
-		description:
-			'Up to 255 characters, one per intended write: usually an expression that reads an ID of the input item, like its order ID. The API applies the first request with a key and answers every later one with its result; the same key with a different request is refused.',
-		displayOptions: { show: { idempotency: ['custom'] } },
-	},
-];
-
-const concurrencyOptions: INodeProperties[] = [
-	{
-		displayName: 'Max Concurrent Requests',
-		name: 'maxConcurrentRequests',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: MAX_CONCURRENT_LIMIT },
-		default: DEFAULT_MAX_CONCURRENT,
-		description:
-			'Most requests all items of this execution have in flight to the API at once. Sending starts with 16 and doubles each second up to this until the API first answers 429 (rate limited); a 429 pauses them all for its Retry-After and lowers the number for a while; it recovers after successes.',
-	},
-];
-
 /** Retry settings on every operation; writes also get the idempotency key. */
 export function faultHandlingFields(resource: ResourceDefinition): INodeProperties[] {
 	const variants: Array<{ kinds: OperationKind[]; options: INodeProperties[] }> = [
-		{ kinds: ['read', 'list'], options: [...retryOptions, ...concurrencyOptions] },
-		{ kinds: ['write'], options: [...retryOptions, ...idempotencyOptions, ...concurrencyOptions] },
+		{ kinds: ['read', 'list'], options: FAULT_HANDLING_OPTIONS.read },
+		{ kinds: ['write'], options: FAULT_HANDLING_OPTIONS.write },
 	];
 	return variants
 		.map(({ kinds, options }) => ({ operation: operationsOfKind(resource, kinds), options }))

@@ -1,6 +1,18 @@
-import type { IHttpRequestOptions } from 'n8n-workflow';
+import type {
+	ICredentialTestFunctions,
+	IExecutePaginationFunctions,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IPollFunctions,
+} from 'n8n-workflow';
 import { retryAfterMs, wait, type Failure } from './retry';
-import type { Session, TransportContext } from './transport';
+
+/** Operations, the editor's pickers, the trigger's polls and the credential test send through the same transport. */
+export type TransportContext =
+	| IExecutePaginationFunctions
+	| ILoadOptionsFunctions
+	| IPollFunctions
+	| ICredentialTestFunctions;
 
 /** Most requests one execution keeps in flight to one API unless the node's option says otherwise. */
 export const DEFAULT_MAX_CONCURRENT = 64;
@@ -233,19 +245,14 @@ function budgetOwner(ctx: TransportContext): string | undefined {
 
 /** The budget its owner shares for the API's address (see budgetOwner). */
 export function budgetOf(
-	session: Session,
+	ctx: TransportContext,
+	maxConcurrent: number | undefined,
 	options: IHttpRequestOptions,
 ): RequestBudget | undefined {
-	const { ctx } = session;
 	const owner = budgetOwner(ctx);
 	if (!owner) return undefined;
 	const signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
-	return requestBudget(
-		owner,
-		originOf(options),
-		session.maxConcurrent ?? DEFAULT_MAX_CONCURRENT,
-		signal,
-	);
+	return requestBudget(owner, originOf(options), maxConcurrent ?? DEFAULT_MAX_CONCURRENT, signal);
 }
 
 /** Tells the budget how a request went: 429 slows the execution down, an answer lets it speed up. */

@@ -1,13 +1,4 @@
-import type {
-	ICredentialTestFunctions,
-	IDataObject,
-	IExecutePaginationFunctions,
-	ILoadOptionsFunctions,
-	IHttpRequestOptions,
-	IN8nHttpFullResponse,
-	INode,
-	IPollFunctions,
-} from 'n8n-workflow';
+import type { IDataObject, IHttpRequestOptions, IN8nHttpFullResponse, INode } from 'n8n-workflow';
 import { toNodeError } from './apiError';
 import { withApiKey, redact } from './apiCredentials';
 import {
@@ -21,14 +12,7 @@ import {
 	type Failure,
 	type RetrySettings,
 } from './retry';
-import { budgetOf, release } from './requestBudget';
-
-/** Operations, the editor's pickers, the trigger's polls and the credential test send through the same transport. */
-export type TransportContext =
-	| IExecutePaginationFunctions
-	| ILoadOptionsFunctions
-	| IPollFunctions
-	| ICredentialTestFunctions;
+import { budgetOf, release, type TransportContext } from './requestBudget';
 
 /** Everything one item's requests share: the node, the item, the key to redact and how to retry. */
 export interface Session {
@@ -306,7 +290,7 @@ export async function sendForAnswer(
 	// (RequestBudget) is not this request's and does not count.
 	let spent = 0;
 	for (let attemptIndex = 0; ; attemptIndex++) {
-		const ticket = await budgetOf(session, options)?.acquire();
+		const ticket = await budgetOf(session.ctx, session.maxConcurrent, options)?.acquire();
 		if (attemptIndex === 0 && session.mayStart?.() === false) {
 			ticket?.release('other');
 			throw new NotSentError(`${describeRequest(options)} was not sent`);

@@ -2,7 +2,7 @@
  * The trigger's sets of ids (trigger/state/idSet.ts): stored as their fingerprints, sorted, in one
  * string, the form saved states hold.
  */
-import { fingerprint } from '../nodes/SubscriptionBilling/trigger/state/fingerprint';
+import { fingerprint } from '../nodes/SubscriptionBilling/trigger/state/cells';
 import { IdSet, storedId } from '../nodes/SubscriptionBilling/trigger/state/idSet';
 
 const packed = (ids: string[]) => ids.map(fingerprint).sort().join('');

@@ -1,8 +1,8 @@
-import { subscriptionEndingSoon } from './dateWindow';
+import { subscriptionEndingSoon, subscriptionRenewalDue } from './dateWindow';
 import { customerUpdated, subscriptionUpdated } from './fieldChanges';
 import { invoiceOverdue, invoicePaid, invoicePaymentFailed, newInvoice } from './invoiceEvents';
 import { newCustomer, newSubscription } from './newRecords';
-import { subscriptionRenewalDue } from './renewalDue';
+
 import {
 	subscriptionPaused,
 	subscriptionResumed,

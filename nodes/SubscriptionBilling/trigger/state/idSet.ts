@@ -1,4 +1,4 @@
-import { fingerprint, FINGERPRINT_LENGTH } from './fingerprint';
+import { fingerprint, FINGERPRINT_LENGTH } from './cells';
 
 /** One id stored on its own (DetailPass.lastRead). */
 export const storedId = fingerprint;

@@ -1,6 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
-import { cellValue, listCell, listCells, valueCell } from './cells';
-import { fingerprint, FINGERPRINT_LENGTH } from './fingerprint';
+import {
+	cellValue,
+	fingerprint,
+	FINGERPRINT_LENGTH,
+	listCell,
+	listCells,
+	valueCell,
+} from './cells';
 import { RecordTable, type StoredTable } from './recordTable';
 
 /** An invoice the trigger keeps watching by id: open, or (for Invoice Paid) paid within the look-back window. */

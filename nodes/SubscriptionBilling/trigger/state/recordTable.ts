@@ -1,5 +1,13 @@
-import { cellEnd, cellValue, UNKNOWN, valueCell, type Kind } from './cells';
-import { fingerprint, FINGERPRINT_LENGTH, hashCell } from './fingerprint';
+import {
+	cellEnd,
+	cellValue,
+	fingerprint,
+	FINGERPRINT_LENGTH,
+	hashCell,
+	UNKNOWN,
+	valueCell,
+	type Kind,
+} from './cells';
 
 export { UNKNOWN };
 

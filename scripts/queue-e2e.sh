@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # End-to-end tests in n8n's queue mode, for CI (and anyone): Postgres, Redis, a main and two
-# workers of the pinned n8n with the package (test/e2e/queue.*.test.js, jest.queue.config.js).
+# workers of the pinned n8n with the package (test/e2e/queue.*.test.js, the queue project of jest.config.js).
 #   bash scripts/queue-e2e.sh
 # Installs what is missing, reusing what is there: Debian's postgresql and redis-server (apt),
 # the pinned n8n (scripts/n8n-local.js), then builds the package and runs `npm run test:queue`.

@@ -5,7 +5,12 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { ensureN8n } = require('../../scripts/n8n-local');
 
-module.exports = async function globalSetup() {
+module.exports = async function globalSetup(globalConfig) {
+	if (globalConfig.maxWorkers > 1) {
+		throw new Error(
+			'each end-to-end test file starts its own n8n: run them one at a time with `npm run test:e2e` or `npm run test:queue` (jest -w 1); `npm test` runs the unit suite',
+		);
+	}
 	const root = path.resolve(__dirname, '..', '..');
 	if (
 		!fs.existsSync(

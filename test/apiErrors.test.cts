@@ -1,4 +1,5 @@
 import { getSubscriptionsContinuingOnFail, runBilling, useSandbox } from './helpers/billing.cjs';
+import { operationTable, type OperationRow } from './helpers/operationTable.cjs';
 
 const { startDeployment } = require('./sandbox/index.cjs') as {
 	startDeployment: (
@@ -17,7 +18,7 @@ test('a wrong API key fails with the API code and message, and the key is not in
 	);
 	expect(run.items).toHaveLength(0);
 	expect(run.error?.message).toBe('ERR_UNAUTHORIZED: Invalid or missing API key.');
-	expect(run.error?.description).toContain('HTTP 401');
+	expect(run.error?.description).toContain('HTTP 401 from GET /api/v2/subscriptions/');
 	// What to check: the key and the environment of the credential.
 	expect(run.error?.description).toMatch(
 		/check the API Key of the Subscription Billing API credential, and that it belongs to the environment chosen in its Environment/,
@@ -27,30 +28,13 @@ test('a wrong API key fails with the API code and message, and the key is not in
 	expect(sandbox.requests[0].headers['x-service-key']).toBe('wrong-key-0123456789');
 });
 
-/** What the node adds to the API's 404 for an unknown subscription ID: the field, that nothing changed, where an ID is found. */
-const UNKNOWN_SUBSCRIPTION =
-	'The API has no record with the ID "no-such-subscription" in Subscription, so nothing was changed. ' +
-	"Give the subscription_id from Customer → Search or Customer → Get (a customer's active_subscription_ids) or from an invoice.";
-
-test('a missing subscription fails with ERR_NOT_FOUND and the error id of the API, then the field holding the ID and where a valid one is found', async () => {
-	const run = await runBilling(sandbox, {
-		resource: 'subscription',
-		operation: 'get',
-		subscriptionId: 'no-such-subscription',
-	});
-	expect(run.error?.message).toBe('ERR_NOT_FOUND: Subscription no-such-subscription not found.');
-	expect(run.error?.description).toMatch(/HTTP 404 .*error id [0-9a-f-]{36}\. /);
-	expect(run.error?.description).toMatch(
-		new RegExp(
-			`^HTTP 404 from GET /api/v2/subscriptions/no-such-subscription; error id [0-9a-f-]{36}\\. ${escaped(UNKNOWN_SUBSCRIPTION)}$`,
-		),
-	);
-	expect(run.error?.context?.itemIndex).toBe(0);
-	expect(JSON.stringify(run.error)).not.toContain(sandbox.apiKey);
-	expect(
-		sandbox.requests.map((request) => `${request.method} ${request.path} ${request.status}`),
-	).toEqual(['GET /api/v2/subscriptions/no-such-subscription 404']);
-});
+/** The description of the API's 404 for an unknown subscription ID as the node completes it: the request, the error id, the field, that nothing changed, where an ID is found. */
+const UNKNOWN_SUBSCRIPTION = new RegExp(
+	`^HTTP 404 from GET /api/v2/subscriptions/no-such-subscription; error id [0-9a-f-]{36}\\. ${escaped(
+		'The API has no record with the ID "no-such-subscription" in Subscription, so nothing was changed. ' +
+			"Give the subscription_id from Customer → Search or Customer → Get (a customer's active_subscription_ids) or from an invoice.",
+	)}$`,
+);
 
 function escaped(text: string): string {
 	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -102,35 +86,11 @@ describe("a base URL without /api/v2, whose server answers 404 in the API's own 
 		const right = await runBilling(sandbox, get, { continueErrorOutput: true });
 		expect(right.errorItems[0].json.error).toMatchObject({
 			message: expect.stringMatching(/^ERR_NOT_FOUND: Subscription/),
-			description: expect.stringMatching(
-				new RegExp(
-					`^HTTP 404 from GET /api/v2/subscriptions/no-such-subscription; error id [0-9a-f-]{36}\\. ${escaped(UNKNOWN_SUBSCRIPTION)}$`,
-				),
-			),
+			description: expect.stringMatching(UNKNOWN_SUBSCRIPTION),
 			code: 'ERR_NOT_FOUND',
 			errorId: expect.stringMatching(/^[0-9a-f-]{36}$/),
 		});
 	});
-});
-
-test("a missing customer's invoices fail with ERR_NOT_FOUND, naming Customer and where a customer's ID is found", async () => {
-	const run = await runBilling(sandbox, {
-		resource: 'invoice',
-		operation: 'getManyForCustomer',
-		customerId: 'no-such-customer',
-		returnAll: true,
-	});
-	expect(run.error?.message).toBe('ERR_NOT_FOUND: Customer no-such-customer not found.');
-	expect(run.error?.description).toContain(
-		'HTTP 404 from GET /api/v2/customers/no-such-customer/invoices',
-	);
-	expect(run.error?.description).toBe(
-		'HTTP 404 from GET /api/v2/customers/no-such-customer/invoices. The API has no record with the ID "no-such-customer" in Customer, so nothing was changed. ' +
-			'Give the customer_id from Customer → Search (by name or your own External ID) or Customer → Get Many.',
-	);
-	expect(
-		sandbox.requests.map((request) => `${request.method} ${request.path} ${request.status}`),
-	).toEqual(['GET /api/v2/customers/no-such-customer/invoices 404']);
 });
 
 describe('a deployment whose 404 messages name no record ("Not found."): the node cannot tell which ID, and names each the request carried', () => {
@@ -172,52 +132,112 @@ describe('a deployment whose 404 messages name no record ("Not found."): the nod
 			),
 		);
 		expect(run.error?.message).toBe('ERR_NOT_FOUND: Not found.');
-		expect(run.error?.description).toMatch(
-			new RegExp(
-				`^HTTP 404 from GET /api/v2/subscriptions/no-such-subscription; error id [0-9a-f-]{36}\\. ${escaped(UNKNOWN_SUBSCRIPTION)}$`,
-			),
-		);
+		expect(run.error?.description).toMatch(UNKNOWN_SUBSCRIPTION);
 	});
 });
 
-test('a body the API rejects fails with ERR_BAD_REQUEST and its message', async () => {
-	const run = await runBilling(sandbox, {
-		resource: 'paymentMethod',
-		operation: 'setDefault',
-		subscriptionId: sandbox.fixtures.subscriptionId,
-		paymentMethodId: sandbox.fixtures.foreignPaymentMethodId,
-	});
-	expect(run.error?.message).toMatch(/^ERR_BAD_REQUEST: .*payment_method_id|^ERR_BAD_REQUEST: /);
-	expect(run.error?.description).toContain('HTTP 400');
-});
-
-test("a duplicate customer name is the API's 400, surfaced with its message", async () => {
-	const run = await runBilling(sandbox, {
-		resource: 'customer',
-		operation: 'create',
-		name: sandbox.fixtures.customerName,
-	});
-	expect(run.error?.message).toMatch(/^ERR_BAD_REQUEST: .+/);
-	expect(sandbox.requests).toHaveLength(1);
+/** The API's own errors, each as the node surfaces it: the API's code and message, then the request, the error id and the next step. */
+describe("the API's own errors", () => {
+	const surfaced =
+		(httpCode: string): OperationRow['then'] =>
+		({ run }) => {
+			expect(run.error?.httpCode).toBe(httpCode);
+			expect(run.error?.context?.itemIndex).toBe(0);
+			expect(JSON.stringify(run.error)).not.toContain(sandbox.apiKey);
+		};
+	const { subscriptionId, foreignPaymentMethodId, customerId, customerName } = sandbox.fixtures;
+	operationTable(sandbox, [
+		{
+			title:
+				'a missing subscription: ERR_NOT_FOUND and the error id, then the field holding the ID and where a valid one is found',
+			parameters: {
+				resource: 'subscription',
+				operation: 'get',
+				subscriptionId: 'no-such-subscription',
+			},
+			sends: [{ method: 'GET', path: '/subscriptions/no-such-subscription', status: 404 }],
+			fails: {
+				message: 'ERR_NOT_FOUND: Subscription no-such-subscription not found.',
+				description: UNKNOWN_SUBSCRIPTION,
+			},
+			then: surfaced('404'),
+		},
+		{
+			title:
+				"a missing customer's invoices: ERR_NOT_FOUND, naming Customer and where a customer's ID is found",
+			parameters: {
+				resource: 'invoice',
+				operation: 'getManyForCustomer',
+				customerId: 'no-such-customer',
+				returnAll: true,
+			},
+			sends: [
+				{
+					method: 'GET',
+					path: '/customers/no-such-customer/invoices',
+					query: { limit: '1000' },
+					status: 404,
+				},
+			],
+			fails: {
+				message: 'ERR_NOT_FOUND: Customer no-such-customer not found.',
+				description:
+					'HTTP 404 from GET /api/v2/customers/no-such-customer/invoices. The API has no record with the ID "no-such-customer" in Customer, so nothing was changed. ' +
+					'Give the customer_id from Customer → Search (by name or your own External ID) or Customer → Get Many.',
+			},
+			then: surfaced('404'),
+		},
+		{
+			title:
+				"a body the API rejects (another customer's payment method): ERR_BAD_REQUEST and its message",
+			parameters: {
+				resource: 'paymentMethod',
+				operation: 'setDefault',
+				subscriptionId,
+				paymentMethodId: foreignPaymentMethodId,
+			},
+			sends: [
+				{
+					method: 'PUT',
+					path: `/subscriptions/${subscriptionId}/payment-methods/default`,
+					body: { payment_method_id: foreignPaymentMethodId },
+					status: 400,
+				},
+			],
+			fails: {
+				message: `ERR_BAD_REQUEST: payment_method_id: Payment method '${foreignPaymentMethodId}' is not attached to customer ${customerId}.`,
+				description: `HTTP 400 from PUT /api/v2/subscriptions/${subscriptionId}/payment-methods/default`,
+			},
+			then: surfaced('400'),
+		},
+		{
+			title: "a duplicate customer name: the API's 400 with its message",
+			parameters: { resource: 'customer', operation: 'create', name: customerName },
+			sends: [{ method: 'POST', path: '/customers', body: { name: customerName }, status: 400 }],
+			fails: {
+				message: `ERR_BAD_REQUEST: name: A customer named '${customerName}' already exists.`,
+				description: 'HTTP 400 from POST /api/v2/customers',
+			},
+			then: surfaced('400'),
+		},
+	]);
 });
 
 test('with Continue On Fail, failing items become error items paired with their input and the others go on', async () => {
+	const { subscriptionId, pausedSubscriptionId, noPhasesSubscriptionId } = sandbox.fixtures;
+	sandbox.setFaults({ rate: 1, kinds: ['422'], onlyPaths: new RegExp(pausedSubscriptionId) });
 	const ids = [
-		sandbox.fixtures.subscriptionId,
+		subscriptionId,
 		'no-such-subscription',
 		'../escape',
-		sandbox.fixtures.noPhasesSubscriptionId,
+		pausedSubscriptionId,
+		noPhasesSubscriptionId,
 	];
 	const run = await getSubscriptionsContinuingOnFail(sandbox, ids);
 	expect(run.error).toBeUndefined();
-	expect(run.items.map((item) => item.pairedItem)).toEqual([
-		{ item: 0 },
-		{ item: 1 },
-		{ item: 2 },
-		{ item: 3 },
-	]);
-	expect(run.json[0].subscription_id).toBe(ids[0]);
-	expect(run.json[3].subscription_id).toBe(ids[3]);
+	expect(run.items.map((item) => item.pairedItem)).toEqual(ids.map((_, item) => ({ item })));
+	expect(run.json[0].subscription_id).toBe(subscriptionId);
+	expect(run.json[4].subscription_id).toBe(noPhasesSubscriptionId);
 	expect(run.json[1].error).toMatchObject({
 		message: expect.stringMatching(/^ERR_NOT_FOUND: /),
 		code: 'ERR_NOT_FOUND',
@@ -228,14 +248,17 @@ test('with Continue On Fail, failing items become error items paired with their 
 			'Subscription in item 2: "../escape" is not an ID (an ID has only letters, digits and hyphens). Give the subscription_id from Customer → Search or Customer → Get (a customer\'s active_subscription_ids) or from an invoice',
 		code: null,
 	});
-	expect(sandbox.requests.map((request) => request.path)).toEqual(
-		expect.arrayContaining([
-			`/api/v2/subscriptions/${ids[0]}`,
-			'/api/v2/subscriptions/no-such-subscription',
-			`/api/v2/subscriptions/${ids[3]}`,
-		]),
+	expect(run.json[3].error).toMatchObject({
+		message:
+			'ERR_UNPROCESSABLE: The request is well-formed but cannot be processed (injected fault).',
+		code: 'ERR_UNPROCESSABLE',
+		status: 422,
+	});
+	expect(sandbox.requests.map((request) => request.path).sort()).toEqual(
+		[subscriptionId, 'no-such-subscription', pausedSubscriptionId, noPhasesSubscriptionId]
+			.map((id) => `/api/v2/subscriptions/${id}`)
+			.sort(),
 	);
-	expect(sandbox.requests).toHaveLength(3);
 });
 
 describe('error items carry the API error as fields (Continue On Fail, either output)', () => {

@@ -61,55 +61,49 @@ describe('an invoice issued while the list is read', () => {
 		sandbox.clearRequests();
 	});
 
-	/** The invoice issued during the run is now the newest: the pages after the first were shifted by one. */
-	async function expectIssuedFirst(issued: string | undefined) {
-		expect(issued).toBeDefined();
-		expect((await invoiceIdsFromApi())[0]).toBe(issued);
-	}
-
-	test('Return All, one issued between page 1 and page 2: every invoice present for the whole read once, in the API order', async () => {
-		const issued = issueBeforePage(1000);
-		const run = await listInvoices({ returnAll: true });
+	const ALL_PAGES = [
+		{ limit: '1000' },
+		{ limit: '1000', offset: '1000' },
+		{ limit: '1000', offset: '2000' },
+	];
+	test.each([
+		{
+			name: 'Return All, one issued between page 1 and page 2: every invoice present for the whole read once, in the API order',
+			listing: { returnAll: true },
+			issuedBefore: [1000],
+			queries: ALL_PAGES,
+			count: INVOICES,
+		},
+		{
+			name: 'Return All, one issued before each later page: still each once, none missed',
+			listing: { returnAll: true },
+			issuedBefore: [1000, 2000],
+			queries: ALL_PAGES,
+			count: INVOICES,
+		},
+		{
+			name: 'Limit 1500, one issued between page 1 and page 2: 1,500 distinct invoices, the missing one asked for',
+			listing: { returnAll: false, limit: 1500 },
+			issuedBefore: [1000],
+			queries: [
+				{ limit: '1000' },
+				{ limit: '500', offset: '1000' },
+				{ limit: '1', offset: '1500' },
+			],
+			count: 1500,
+		},
+	])('$name', async ({ listing, issuedBefore, queries: asked, count }) => {
+		const issued = issuedBefore.map(issueBeforePage);
+		const run = await listInvoices(listing);
 		expect(run.error).toBeUndefined();
-		expect(queries()).toEqual([
-			{ limit: '1000' },
-			{ limit: '1000', offset: '1000' },
-			{ limit: '1000', offset: '2000' },
-		]);
-		// Page 2 began with page 1's last invoice; page 3 held the one the shift pushed out of page 2.
-		expect(sandbox.requests.map((request) => request.status)).toEqual([200, 200, 200]);
-		expect(ids(run)).toEqual(before);
-		expect(ids(run)).not.toContain(issued());
-		await expectIssuedFirst(issued());
-	});
-
-	test('Return All, one issued before each later page: still each once, none missed', async () => {
-		const first = issueBeforePage(1000);
-		const second = issueBeforePage(2000);
-		const run = await listInvoices({ returnAll: true });
-		expect(run.error).toBeUndefined();
-		expect(queries()).toEqual([
-			{ limit: '1000' },
-			{ limit: '1000', offset: '1000' },
-			{ limit: '1000', offset: '2000' },
-		]);
-		expect(ids(run)).toEqual(before);
-		expect([first(), second()].every((id) => id !== undefined && !ids(run).includes(id))).toBe(
-			true,
-		);
-	});
-
-	test('Limit 1500, one issued between page 1 and page 2: 1,500 distinct invoices, the missing one asked for', async () => {
-		const issued = issueBeforePage(1000);
-		const run = await listInvoices({ returnAll: false, limit: 1500 });
-		expect(run.error).toBeUndefined();
-		expect(queries()).toEqual([
-			{ limit: '1000' },
-			{ limit: '500', offset: '1000' },
-			{ limit: '1', offset: '1500' },
-		]);
-		expect(ids(run)).toEqual(before.slice(0, 1500));
-		await expectIssuedFirst(issued());
+		// Each later page began with the page before's last invoice; the last page asked for held what the shifts pushed out.
+		expect(queries()).toEqual(asked);
+		expect(sandbox.requests.map((request) => request.status)).toEqual(asked.map(() => 200));
+		expect(ids(run)).toEqual(before.slice(0, count));
+		// the invoices issued during the run are now the newest
+		const issuedIds = issued.map((id) => id());
+		expect(issuedIds).not.toContain(undefined);
+		expect((await invoiceIdsFromApi()).slice(0, issuedIds.length)).toEqual(issuedIds.reverse());
 	});
 });
 

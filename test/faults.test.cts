@@ -11,7 +11,6 @@ import {
 	type Failure,
 } from '../nodes/SubscriptionBilling/shared/retry';
 import {
-	getSubscriptionsContinuingOnFail,
 	runBilling,
 	startSandbox,
 	useSandbox,
@@ -83,45 +82,6 @@ describe('API errors are clear for every status', () => {
 		},
 	);
 
-	test("HTTP 400: the API's validation message", async () => {
-		const run = await runBilling(sandbox, {
-			resource: 'customer',
-			operation: 'create',
-			name: sandbox.fixtures.customerName,
-		});
-		expect(run.error?.message).toBe(
-			`ERR_BAD_REQUEST: name: A customer named '${sandbox.fixtures.customerName}' already exists.`,
-		);
-		expect(run.error?.description).toBe('HTTP 400 from POST /api/v2/customers');
-		expect(run.error?.httpCode).toBe('400');
-	});
-
-	test('HTTP 401: a wrong key', async () => {
-		const run = await runBilling(
-			sandbox,
-			{
-				resource: 'subscription',
-				operation: 'get',
-				subscriptionId: sandbox.fixtures.subscriptionId,
-			},
-			{ apiKey: 'not-the-key-0000' },
-		);
-		expect(run.error?.message).toBe('ERR_UNAUTHORIZED: Invalid or missing API key.');
-		expect(run.error?.description).toContain('HTTP 401 from GET');
-		expect(run.error?.httpCode).toBe('401');
-	});
-
-	test('HTTP 404: the error id of the API is in the description, then the next step for the unknown ID', async () => {
-		const run = await getSubscription({ subscriptionId: 'no-such-subscription' });
-		expect(run.error?.message).toMatch(/^ERR_NOT_FOUND: .+/);
-		expect(run.error?.description).toMatch(
-			new RegExp(
-				`^HTTP 404 from GET /api/v2/subscriptions/no-such-subscription; error id ${UUID_RE.source}\\. The API has no record with the ID "no-such-subscription" in Subscription, so nothing was changed\\. Give the subscription_id from `,
-			),
-		);
-		expect(run.error?.httpCode).toBe('404');
-	});
-
 	test.each([
 		[
 			'502 with an HTML page',
@@ -151,39 +111,6 @@ describe('API errors are clear for every status', () => {
 			expect(run.items).toHaveLength(0);
 		},
 	);
-
-	test('with Continue On Fail, each failing item is an error item paired with its input; the others are processed', async () => {
-		const { subscriptionId, pausedSubscriptionId, noPhasesSubscriptionId } = sandbox.fixtures;
-		sandbox.setFaults({ rate: 1, kinds: ['422'], onlyPaths: new RegExp(pausedSubscriptionId) });
-		const ids = [
-			subscriptionId,
-			pausedSubscriptionId,
-			noPhasesSubscriptionId,
-			'no-such-subscription',
-		];
-		const run = await getSubscriptionsContinuingOnFail(sandbox, ids);
-		expect(run.error).toBeUndefined();
-		expect(run.items.map((item) => item.pairedItem)).toEqual([
-			{ item: 0 },
-			{ item: 1 },
-			{ item: 2 },
-			{ item: 3 },
-		]);
-		expect(run.json[0].subscription_id).toBe(subscriptionId);
-		expect(run.json[1].error).toMatchObject({
-			message:
-				'ERR_UNPROCESSABLE: The request is well-formed but cannot be processed (injected fault).',
-			code: 'ERR_UNPROCESSABLE',
-			status: 422,
-		});
-		expect(run.json[2].subscription_id).toBe(noPhasesSubscriptionId);
-		expect(run.json[3].error).toMatchObject({
-			message: expect.stringMatching(/^ERR_NOT_FOUND: /),
-			code: 'ERR_NOT_FOUND',
-			status: 404,
-		});
-		expect(sandbox.requests).toHaveLength(4);
-	});
 });
 
 describe('reads are retried', () => {

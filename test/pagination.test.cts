@@ -21,54 +21,63 @@ function expectNoRepeatedParameters() {
 	}
 }
 
-test('Return All reads three pages of 1000 (the last two together: the first page counted them) and returns every invoice once, in order', async () => {
-	const run = await listInvoices({ returnAll: true, options: { ordering: 'due_at' } });
+/** The invoice field the output runs by, and which way. */
+const order = (field: string, direction: 'ascending' | 'descending') => ({ field, direction });
+
+test.each([
+	{
+		name: 'Return All reads three pages of 1000 (the last two together: the first page counted them) and returns every invoice once, in order',
+		listing: { returnAll: true, options: { ordering: 'due_at' } },
+		queries: [
+			{ limit: '1000', ordering: 'due_at' },
+			{ limit: '1000', offset: '1000', ordering: 'due_at' },
+			{ limit: '1000', offset: '2000', ordering: 'due_at' },
+		],
+		count: INVOICES,
+		sorted: order('due_at', 'ascending'),
+	},
+	{
+		name: 'Return All without a sort keeps the API order (newest first by issue date)',
+		listing: { returnAll: true },
+		queries: [
+			{ limit: '1000' },
+			{ limit: '1000', offset: '1000' },
+			{ limit: '1000', offset: '2000' },
+		],
+		count: INVOICES,
+		sorted: order('issued_at', 'descending'),
+	},
+	{
+		name: 'Limit inside a page asks for exactly that many with one request',
+		listing: { returnAll: false, limit: 7 },
+		queries: [{ limit: '7' }],
+		count: 7,
+		sorted: order('issued_at', 'descending'),
+	},
+	{
+		name: 'Limit across pages stops exactly at the limit and asks only for what is missing',
+		listing: { returnAll: false, limit: 1500, options: { ordering: '-due_at' } },
+		queries: [
+			{ limit: '1000', ordering: '-due_at' },
+			{ limit: '500', offset: '1000', ordering: '-due_at' },
+		],
+		count: 1500,
+		sorted: order('due_at', 'descending'),
+	},
+])('$name', async ({ listing, queries, count, sorted }) => {
+	const run = await listInvoices(listing);
 	expect(run.error).toBeUndefined();
 	const byOffset = (query: Record<string, unknown>) => Number(query.offset ?? 0);
 	expect(
 		sandbox.requests.map((request) => request.query).sort((a, b) => byOffset(a) - byOffset(b)),
-	).toEqual([
-		{ limit: '1000', ordering: 'due_at' },
-		{ limit: '1000', offset: '1000', ordering: 'due_at' },
-		{ limit: '1000', offset: '2000', ordering: 'due_at' },
-	]);
+	).toEqual(queries);
 	expectNoRepeatedParameters();
-	expect(run.json).toHaveLength(INVOICES);
-	expect(new Set(run.json.map((invoice) => invoice.invoice_id)).size).toBe(INVOICES);
-	const dueDates = run.json.map((invoice) => String(invoice.due_at));
-	expect([...dueDates].sort()).toEqual(dueDates);
+	expect(new Set(run.json.map((invoice) => invoice.invoice_id)).size).toBe(count);
+	expect(run.json).toHaveLength(count);
+	const values = run.json.map((invoice) => String(invoice[sorted.field]));
+	const expected = [...values].sort();
+	expect(values).toEqual(sorted.direction === 'ascending' ? expected : expected.reverse());
 	for (const item of run.items) expect(item.pairedItem).toEqual({ item: 0 });
-});
-
-test('Return All without a sort keeps the API order (newest first by issue date)', async () => {
-	const run = await listInvoices({ returnAll: true });
-	expect(run.json).toHaveLength(INVOICES);
-	const issued = run.json.map((invoice) => String(invoice.issued_at));
-	expect([...issued].sort().reverse()).toEqual(issued);
-	expect(sandbox.requests[0].query).toEqual({ limit: '1000' });
-});
-
-test('Limit inside a page asks for exactly that many with one request', async () => {
-	const run = await listInvoices({ returnAll: false, limit: 7 });
-	expect(sandbox.requests.map((request) => request.query)).toEqual([{ limit: '7' }]);
-	expect(run.json).toHaveLength(7);
-});
-
-test('Limit across pages stops exactly at the limit and asks only for what is missing', async () => {
-	const run = await listInvoices({
-		returnAll: false,
-		limit: 1500,
-		options: { ordering: '-due_at' },
-	});
-	expect(run.error).toBeUndefined();
-	expect(sandbox.requests.map((request) => request.query)).toEqual([
-		{ limit: '1000', ordering: '-due_at' },
-		{ limit: '500', offset: '1000', ordering: '-due_at' },
-	]);
-	expectNoRepeatedParameters();
-	expect(run.json).toHaveLength(1500);
-	const dueDates = run.json.map((invoice) => String(invoice.due_at));
-	expect([...dueDates].sort().reverse()).toEqual(dueDates);
 });
 
 test('pages of a search keep the search body and never repeat a parameter', async () => {

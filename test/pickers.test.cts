@@ -45,6 +45,58 @@ function state(name: string): IDataObject[] {
 	return [...(sandbox.state[name] as Map<string, IDataObject>).values()];
 }
 
+const PICKERS = [
+	{
+		picker: 'Milestone ID',
+		method: 'searchMilestones',
+		resource: 'subscriptionMilestone',
+		operation: 'complete',
+		what: 'milestones',
+	},
+	{
+		picker: 'Upgrade Order ID',
+		method: 'searchUpgradeOrders',
+		resource: 'subscriptionUpgrade',
+		operation: 'start',
+		what: 'upgrade orders',
+	},
+	{
+		picker: 'Recast Order ID',
+		method: 'searchRecastOrders',
+		resource: 'subscriptionRecast',
+		operation: 'start',
+		what: 'recast orders',
+	},
+];
+const REFUSED = [
+	{
+		chosen: 'no subscription',
+		subscription: byList(''),
+		says: (what: string) =>
+			`Choose the Subscription first: the list shows that subscription's ${what}`,
+	},
+	{
+		chosen: 'a subscription given as an expression',
+		subscription: '={{ $json.subscription_id }}',
+		says: (what: string) =>
+			`The Subscription is an expression, so its ${what} cannot be listed here: give the ID (By ID), or pick the Subscription from the list`,
+	},
+	{
+		chosen: 'a subscription that is not an ID',
+		subscription: byList('../plans'),
+		says: () =>
+			'The Subscription "../plans" is not an ID (an ID has only letters, digits and hyphens)',
+	},
+];
+
+test.each(PICKERS.flatMap((picker) => REFUSED.map((refused) => ({ ...picker, ...refused }))))(
+	'$picker picker with $chosen: says what to do, and asks the API nothing',
+	async ({ method, resource, operation, subscription, says, what }) => {
+		await expect(pick(method, resource, operation, subscription)).rejects.toThrow(says(what));
+		expect(sandbox.requests).toHaveLength(0);
+	},
+);
+
 describe('Milestone ID picker', () => {
 	test("lists the chosen subscription's milestones by brick name and progress, reading only that subscription's list", async () => {
 		const { subscriptionId, milestoneId } = sandbox.fixtures;
@@ -72,22 +124,6 @@ describe('Milestone ID picker', () => {
 		expect(
 			sandbox.requests.map((request) => `${request.method} ${request.path} ${request.rawQuery}`),
 		).toEqual([`GET /api/v2/subscriptions/${subscriptionId}/milestones `]);
-	});
-
-	test('with no subscription chosen it says to choose one first, and asks the API nothing', async () => {
-		await expect(
-			pick('searchMilestones', 'subscriptionMilestone', 'complete', byList('')),
-		).rejects.toThrow(
-			"Choose the Subscription first: the list shows that subscription's milestones",
-		);
-		expect(sandbox.requests).toHaveLength(0);
-	});
-
-	test('a subscription given as an expression: says to give the milestone By ID or pick the subscription', async () => {
-		await expect(
-			pick('searchMilestones', 'subscriptionMilestone', 'complete', '={{ $json.subscription_id }}'),
-		).rejects.toThrow(/is an expression/);
-		expect(sandbox.requests).toHaveLength(0);
 	});
 
 	test('the milestone picked from the list completes that milestone', async () => {

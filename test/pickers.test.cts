@@ -45,6 +45,28 @@ function state(name: string): IDataObject[] {
 	return [...(sandbox.state[name] as Map<string, IDataObject>).values()];
 }
 
+const ORDER_PICKERS = [
+	{
+		picker: 'Upgrade Order ID',
+		method: 'searchUpgradeOrders',
+		resource: 'subscriptionUpgrade',
+		operation: 'start',
+		what: 'upgrade orders',
+		pathPart: 'upgrade',
+		fixture: 'upgradeOrderId',
+		orderType: 'UPGRADE',
+	},
+	{
+		picker: 'Recast Order ID',
+		method: 'searchRecastOrders',
+		resource: 'subscriptionRecast',
+		operation: 'start',
+		what: 'recast orders',
+		pathPart: 'recast',
+		fixture: 'recastOrderId',
+		orderType: 'RECAST',
+	},
+];
 const PICKERS = [
 	{
 		picker: 'Milestone ID',
@@ -53,20 +75,7 @@ const PICKERS = [
 		operation: 'complete',
 		what: 'milestones',
 	},
-	{
-		picker: 'Upgrade Order ID',
-		method: 'searchUpgradeOrders',
-		resource: 'subscriptionUpgrade',
-		operation: 'start',
-		what: 'upgrade orders',
-	},
-	{
-		picker: 'Recast Order ID',
-		method: 'searchRecastOrders',
-		resource: 'subscriptionRecast',
-		operation: 'start',
-		what: 'recast orders',
-	},
+	...ORDER_PICKERS,
 ];
 const REFUSED = [
 	{
@@ -153,49 +162,49 @@ describe('Milestone ID picker', () => {
 	});
 });
 
-describe.each([
-	['subscriptionUpgrade', 'searchUpgradeOrders', 'upgrade', 'upgradeOrderId', 'UPGRADE'],
-	['subscriptionRecast', 'searchRecastOrders', 'recast', 'recastOrderId', 'RECAST'],
-])('%s Order ID picker', (resource, method, pathPart, fixture, orderType) => {
-	test("lists the chosen subscription's orders by stage, start and creation date", async () => {
-		const { subscriptionId } = sandbox.fixtures;
-		const page = await pick(method, resource, 'start', byList(subscriptionId));
-		const expected = state('orders').filter(
-			(order) => order.order_type === orderType && order.subscription_id === subscriptionId,
-		);
-		expect(expected.length).toBeGreaterThan(0);
-		expect(page.results.map((result) => result.value).sort()).toEqual(
-			expected.map((order) => order.order_id).sort(),
-		);
-		const order = expected.find((entry) => entry.order_id === sandbox.fixtures[fixture])!;
-		expect(page.results.find((result) => result.value === order.order_id)?.name).toBe(
-			`${order.stage} · starts ${String(order.starts_at).slice(0, 10)} · created ${String(order.created_at).slice(0, 10)}`,
-		);
-		expect(
-			sandbox.requests.map((request) => `${request.method} ${request.path} ${request.rawQuery}`),
-		).toEqual([`GET /api/v2/subscriptions/${subscriptionId}/${pathPart} `]);
-	});
-
-	test('typing narrows the list to the orders whose label matches', async () => {
-		const { subscriptionId } = sandbox.fixtures;
-		const page = await pick(method, resource, 'start', byList(subscriptionId), 'building');
-		expect(page.results.length).toBeGreaterThan(0);
-		for (const result of page.results) expect(result.name).toMatch(/^BUILDING · /);
-	});
-
-	test('an order ID in capitals is the same UUID: accepted, and sent in lowercase', async () => {
-		const { subscriptionId } = sandbox.fixtures;
-		const orderId = sandbox.fixtures[fixture];
-		const run = await runBilling(sandbox, {
-			resource,
-			operation: 'getSignUrl',
-			subscriptionId,
-			orderId: { __rl: true, mode: 'id', value: orderId.toUpperCase() },
-			redirectUrl: 'https://example.com/signed',
+describe.each(ORDER_PICKERS)(
+	'$picker picker',
+	({ resource, method, operation, pathPart, fixture, orderType }) => {
+		test("lists the chosen subscription's orders by stage, start and creation date", async () => {
+			const { subscriptionId } = sandbox.fixtures;
+			const page = await pick(method, resource, operation, byList(subscriptionId));
+			const expected = state('orders').filter(
+				(order) => order.order_type === orderType && order.subscription_id === subscriptionId,
+			);
+			expect(expected.length).toBeGreaterThan(0);
+			expect(page.results.map((result) => result.value).sort()).toEqual(
+				expected.map((order) => order.order_id).sort(),
+			);
+			const order = expected.find((entry) => entry.order_id === sandbox.fixtures[fixture])!;
+			expect(page.results.find((result) => result.value === order.order_id)?.name).toBe(
+				`${order.stage} · starts ${String(order.starts_at).slice(0, 10)} · created ${String(order.created_at).slice(0, 10)}`,
+			);
+			expect(
+				sandbox.requests.map((request) => `${request.method} ${request.path} ${request.rawQuery}`),
+			).toEqual([`GET /api/v2/subscriptions/${subscriptionId}/${pathPart} `]);
 		});
-		expect(run.error).toBeUndefined();
-		expect(
-			sandbox.requests.map((request) => `${request.method} ${request.path} ${request.status}`),
-		).toEqual([`POST /api/v2/subscriptions/${subscriptionId}/${pathPart}/${orderId}/sign 200`]);
-	});
-});
+
+		test('typing narrows the list to the orders whose label matches', async () => {
+			const { subscriptionId } = sandbox.fixtures;
+			const page = await pick(method, resource, operation, byList(subscriptionId), 'building');
+			expect(page.results.length).toBeGreaterThan(0);
+			for (const result of page.results) expect(result.name).toMatch(/^BUILDING · /);
+		});
+
+		test('an order ID in capitals is the same UUID: accepted, and sent in lowercase', async () => {
+			const { subscriptionId } = sandbox.fixtures;
+			const orderId = sandbox.fixtures[fixture];
+			const run = await runBilling(sandbox, {
+				resource,
+				operation: 'getSignUrl',
+				subscriptionId,
+				orderId: { __rl: true, mode: 'id', value: orderId.toUpperCase() },
+				redirectUrl: 'https://example.com/signed',
+			});
+			expect(run.error).toBeUndefined();
+			expect(
+				sandbox.requests.map((request) => `${request.method} ${request.path} ${request.status}`),
+			).toEqual([`POST /api/v2/subscriptions/${subscriptionId}/${pathPart}/${orderId}/sign 200`]);
+		});
+	},
+);

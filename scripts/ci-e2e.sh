@@ -3,7 +3,7 @@
 #   bash scripts/ci-e2e.sh
 # Installs what is missing, reusing what is there: Debian's Chromium (apt), the pinned n8n into
 # .n8n-local/ (scripts/n8n-local.js; about 6 minutes the first time), then builds the package and
-# runs `npm run test:e2e` (jest --selectProjects e2e -w 1). Run after `npm ci`.
+# runs `npm run test:e2e`. Run after `npm ci`.
 # Env: N8N_E2E_VERSION (another n8n release, or `newest`: see scripts/n8n-local.js), E2E_TIMEOUT
 # (default 45m), N8N_LOCAL_DIR (where the n8n installs go).
 set -euo pipefail
@@ -24,6 +24,5 @@ echo "[ci-e2e] n8n ${N8N_E2E_VERSION:-(pinned)}: install if missing"
 node scripts/n8n-local.js >/dev/null
 echo "[ci-e2e] n8n ready ($(elapsed))"
 
-# test:e2e builds the package first: "npm run build && jest --selectProjects e2e -w 1 --verbose"
 timeout --kill-after=30s "${E2E_TIMEOUT:-45m}" npm run test:e2e -- --ci
 echo "[ci-e2e] end-to-end tests passed in $(elapsed)"

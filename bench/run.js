@@ -15,6 +15,7 @@
 // BENCH_ONLY=limited (only the scenarios against the API with latency and a rate limit),
 // BENCH_ONLY=writes (only the writes without latency and their profiles; prints, writes no RESULTS.md),
 // BENCH_WRITE_MODES=seq,batch16,default,paced,single (with BENCH_ONLY=writes: only these modes),
+// BENCH_PROFILE_MODE=default (the write mode profiled; one at a time unless set),
 // BENCH_INSTALL_N8N=1 (install n8n 2.8.4 into .n8n-local/ if n8n-nodes-base is missing),
 // BENCH_N8N_NODES_BASE=<dir> (use that n8n-nodes-base).
 
@@ -39,6 +40,8 @@ const ONLY_WRITES = process.env.BENCH_ONLY === 'writes';
 const WRITE_MODES_ONLY = process.env.BENCH_WRITE_MODES?.split(',');
 /** BENCH_WRITE_ROUNDS=6: rounds of each write mode (a noisy machine needs more for a steady median). */
 const WRITE_ROUNDS = Number(process.env.BENCH_WRITE_ROUNDS) || undefined;
+/** BENCH_PROFILE_MODE=default: the write mode the profiles run (one at a time unless set). */
+const PROFILE_MODE_ID = process.env.BENCH_PROFILE_MODE ?? 'seq';
 
 /** The API with latency and a rate limit (test/sandbox/limits.js): 40 ms on average, 100 requests/s per key. */
 const LIMITS = { latencyMs: 35, jitterMs: 10, ratePerSecond: 100, burst: 100 };
@@ -340,6 +343,8 @@ async function main() {
 	}
 	function profileJobsFor() {
 		const biggest = Math.max(...CONFIG.listSizes);
+		const profiled = WRITE_MODES.find((mode) => mode.id === PROFILE_MODE_ID);
+		if (!profiled) throw new Error(`BENCH_PROFILE_MODE: no write mode ${PROFILE_MODE_ID}`);
 		return [
 			{ key: `list-${biggest}`, scenario: 'list', way: 'node', target: targets[biggest] },
 			...(nodesBase
@@ -353,22 +358,22 @@ async function main() {
 					]
 				: []),
 			...['node', 'floor'].map((way) => ({
-				key: 'write-seq',
+				key: `write-${profiled.id}`,
 				scenario: 'write',
 				way,
 				target: writeTarget,
 				items: CONFIG.profileWriteItems,
-				mode: WRITE_MODES[0].n8n,
+				mode: profiled.n8n,
 			})),
 			...(nodesBase
 				? [
 						{
-							key: 'write-seq',
+							key: `write-${profiled.id}`,
 							scenario: 'write',
 							way: 'httpRequest',
 							target: writeTarget,
 							items: CONFIG.profileWriteItems,
-							mode: WRITE_MODES[0].n8n,
+							mode: profiled.n8n,
 						},
 					]
 				: []),

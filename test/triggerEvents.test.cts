@@ -741,6 +741,7 @@ describe('the IDs a follow-up step maps, at the top level of every item', () => 
 			withMissingExamples(ALL_EVENTS, [], {
 				list: 'the customer list',
 				invoices: 'the invoices',
+				otherCustomer: '',
 			}).map((item) => [item.event, String(item.no_example)]),
 		);
 		for (const event of ALL_EVENTS)

@@ -130,7 +130,9 @@ test('Fetch Test Event: the most recent failed payment, state untouched', async 
 			event: 'invoicePaymentFailed',
 			no_example:
 				'Invoice Payment Failed: no example to show. Fetch Test Event found no invoice with a failed payment in the newest 100 invoices of the chosen customer; ' +
-				'to see one here, wait until a payment attempt on an invoice fails, then fetch again. This item is not an event: once the workflow is active, ' +
+				'to see one here, wait until a payment attempt on an invoice fails, then fetch again. ' +
+				'To test the steps after the trigger on another customer who has one: choose that customer and fetch again, pin the item (the pin in the output panel), then choose the customer to watch again. ' +
+				'Test runs use the pinned item; the published workflow does not. This item is not an event and has no IDs: once the workflow is active, ' +
 				'each Invoice Payment Failed is emitted as an item with the keys event, customer_id, subscription_id, invoice_id, detected_at, error, attempt_count, payment, invoice (invoice is the invoice as the API returns it).',
 		},
 	]);

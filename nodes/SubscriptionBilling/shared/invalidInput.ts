@@ -6,6 +6,7 @@ import {
 	type INodeParameters,
 	type NodeParameterValueType,
 } from 'n8n-workflow';
+import { noExampleCause } from './noExampleItem';
 
 /** The node run as an AI agent's tool: n8n derives a node type named `<node>Tool` from it. */
 export function runAsTool(ctx: IExecuteSingleFunctions | IExecutePaginationFunctions): boolean {
@@ -20,10 +21,25 @@ export function invalidInput(
 ): NodeOperationError {
 	if (runAsTool(ctx)) return invalidToolInput(ctx, field, problem);
 	const itemIndex = ctx.getItemIndex();
-	return new NodeOperationError(ctx.getNode(), `${field} in item ${itemIndex}: ${problem}`, {
+	const cause = noExampleCause(inputItem(ctx), itemIndex);
+	const said = !cause
+		? problem
+		: problem.startsWith('is empty')
+			? `is empty: ${cause}`
+			: `${problem}. ${cause[0].toUpperCase()}${cause.slice(1)}`;
+	return new NodeOperationError(ctx.getNode(), `${field} in item ${itemIndex}: ${said}`, {
 		itemIndex,
 		description: 'Nothing was sent to the API for this item. Correct the value and run again.',
 	});
+}
+
+/** The item the node is acting on, when it has one. */
+function inputItem(ctx: IExecuteSingleFunctions): IDataObject | undefined {
+	try {
+		return ctx.getInputData().json;
+	} catch {
+		return undefined;
+	}
 }
 
 /**

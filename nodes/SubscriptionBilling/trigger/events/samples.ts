@@ -10,6 +10,7 @@ import { DISCOVERY_PAGE_SIZE, newestExamples } from './customerInvoices';
 import { ID_KEYS } from './itemKeys';
 import type { CustomerListSettings, PollInput } from './types';
 import type { TriggerSettings } from '../parameters';
+import { NO_EXAMPLE_KEY } from '../../shared/noExampleItem';
 
 /** Fetch Test Event looks at the customers listed last (the newest), at most this many: one request of the list. */
 const SAMPLE_CUSTOMERS = 1000;
@@ -52,7 +53,11 @@ export async function fetchTestEvent(
 			? 'each customer'
 			: `each of the ${invoiceCustomers.length} customers listed ${end}`;
 	const invoices = `the newest ${DISCOVERY_PAGE_SIZE} invoices of ${invoicesOf}`;
-	return withMissingExamples([...listEvents, ...invoiceEvents], items, { list, invoices });
+	return withMissingExamples([...listEvents, ...invoiceEvents], items, {
+		list,
+		invoices,
+		otherCustomer: invoiceCustomerId ? OTHER_CUSTOMER : ONE_CUSTOMER,
+	});
 }
 
 /**
@@ -76,6 +81,15 @@ async function sampleCustomerListEvents(
 	return items;
 }
 
+/**
+ * How to test the steps after the trigger on an invoice event the sample did not reach: n8n's
+ * test runs take a pinned item, and a published workflow polls as usual.
+ */
+const ONE_CUSTOMER =
+	'To test the steps after the trigger on a customer who has one: set Invoices Of to One Customer, choose that customer and fetch again, pin the item (the pin in the output panel), then set Invoices Of back to All Customers. Test runs use the pinned item; the published workflow does not.';
+const OTHER_CUSTOMER =
+	'To test the steps after the trigger on another customer who has one: choose that customer and fetch again, pin the item (the pin in the output panel), then choose the customer to watch again. Test runs use the pinned item; the published workflow does not.';
+
 const RECORD_TEXT = {
 	customer: 'customer is the customer as the API lists it',
 	subscription:
@@ -91,7 +105,7 @@ const RECORD_TEXT = {
 export function withMissingExamples(
 	events: TriggerEvent[],
 	samples: IDataObject[],
-	where: { list: string; invoices: string },
+	where: { list: string; invoices: string; otherCustomer: string },
 ): IDataObject[] {
 	const shown = new Set(samples.map((sample) => sample.event));
 	const missing = events
@@ -100,11 +114,12 @@ export function withMissingExamples(
 			const { name, family, record, noExample } = definitionOf(event)!;
 			const lookedAt = family === 'invoices' ? where.invoices : where.list;
 			const { lookedFor, toSee, keys } = noExample;
+			const otherCustomer = family === 'invoices' ? ` ${where.otherCustomer}` : '';
 			return {
 				event,
-				no_example:
-					`${name}: no example to show. Fetch Test Event found ${lookedFor} in ${lookedAt}; to see one here, ${toSee}, then fetch again. ` +
-					`This item is not an event: once the workflow is active, each ${name} is emitted as an item with the keys event, ${ID_KEYS[record].join(', ')}, ${keys} (${RECORD_TEXT[record]}).`,
+				[NO_EXAMPLE_KEY]:
+					`${name}: no example to show. Fetch Test Event found ${lookedFor} in ${lookedAt}; to see one here, ${toSee}, then fetch again.${otherCustomer} ` +
+					`This item is not an event and has no IDs: once the workflow is active, each ${name} is emitted as an item with the keys event, ${ID_KEYS[record].join(', ')}, ${keys} (${RECORD_TEXT[record]}).`,
 			};
 		});
 	return [...samples, ...missing];

@@ -389,3 +389,37 @@ describe('renaming the trigger node', () => {
 		},
 	);
 });
+
+test('unpublished, changes made meanwhile, published again: each change is reported once, from the state n8n saved', async () => {
+	const parameters = {
+		events: ['newCustomer', 'subscriptionStatusChanged', 'invoicePaid'],
+		scope: 'all',
+		requestsPerPoll: 10,
+	};
+	const { trigger } = published(parameters);
+	expect((await trigger.activate()).items).toBeNull();
+	for (let poll = 0; poll < 5; poll++) expect((await trigger.poll()).items).toBeNull();
+
+	// unpublished: n8n stops polling and keeps the static data it saved
+	const customer = sandbox.world.createCustomer({ name: 'Joined while unpublished' });
+	sandbox.world.pauseSubscription({ subscription_id: sandbox.fixtures.subscriptionId });
+	const invoice = sandbox.world.issueInvoice({
+		customer_id: sandbox.fixtures.customerId,
+		amount: 5,
+	});
+	sandbox.world.payInvoice({ invoice_id: invoice.invoice_id });
+
+	const again = trigger.restarted(triggerOfNewProcess());
+	const reported: string[] = [];
+	const collect = (items: IDataObject[] | null) =>
+		reported.push(...(items ?? []).map((item) => `${String(item.event)} ${summary(item)[1]}`));
+	collect((await again.activate('activate')).items);
+	for (let poll = 0; poll < 10; poll++) collect((await again.poll()).items);
+	expect(reported.sort()).toEqual(
+		[
+			`invoicePaid ${invoice.invoice_id}`,
+			`newCustomer ${customer.customer_id}`,
+			`subscriptionStatusChanged ${sandbox.fixtures.subscriptionId}`,
+		].sort(),
+	);
+});

@@ -34,8 +34,14 @@ test('the trigger panel explains first activation and cost; Fetch Test Event sho
 	const ndv = await ui.openNode(
 		page.locator(byTestId('canvas-node'), { hasText: 'Invoice Paid' }).first(),
 	);
-	await ndv.getByText('emits nothing from the past').first().waitFor();
-	await ndv.getByText('Publishing does not wait for a pass over all customers').first().waitFor();
+	await ndv
+		.getByText('Each change is emitted once, from the moment the workflow is published')
+		.first()
+		.waitFor();
+	await ndv
+		.getByText('about 11 minutes at 10,000 customers polling every minute')
+		.first()
+		.waitFor();
 	await ndv.getByText('one request per customer').first().waitFor();
 
 	sandbox.clearRequests();
@@ -123,7 +129,10 @@ test('added fresh from the nodes panel: Events, All Customers by default, a word
 	const ndv = page.locator(byTestId('ndv'));
 	await ndv.waitFor();
 	await ndv.locator(byTestId('parameter-input-events')).first().waitFor();
-	await ndv.getByText('emits nothing from the past').first().waitFor();
+	await ndv
+		.getByText('Each change is emitted once, from the moment the workflow is published')
+		.first()
+		.waitFor();
 
 	// added with the event picked in the panel; a second one is picked in Events
 	await ndv
@@ -201,7 +210,7 @@ test('added fresh from the nodes panel: Events, All Customers by default, a word
 			.first()
 			.inputValue(),
 	).toBe('30');
-	await ndv.getByText('at most Subscription Reads Per Poll a poll').first().waitFor();
+	await ndv.getByText('within one pass over the running subscriptions').first().waitFor();
 	await ndv
 		.locator(byTestId('parameter-input-subscriptionReadsPerPoll'))
 		.first()

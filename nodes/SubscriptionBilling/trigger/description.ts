@@ -41,7 +41,7 @@ export function invoiceSettings(show: IDisplayOptions['show']): INodeProperties[
 		},
 		{
 			displayName:
-				"All Customers: one request per customer (two with open invoices older than the look-back window), spread over polls by Requests Per Poll. A change is reported within one pass over all customers, which takes about customers ÷ Requests Per Poll polls: at 10,000 customers and 1,000 requests a poll, about 11 polls (11 minutes when polling every minute). n8n's log says how long each pass took.",
+				"All Customers: each invoice change is reported within one pass over all customers, about customers ÷ Requests Per Poll polls: 11 at 10,000 customers and the default, so about 11 minutes when polling every minute (a pass also reads the customer list, 1 request per 1,000 customers: hence 11, not 10). A pass costs one request per customer (two with open invoices older than the look-back window), spread over its polls. n8n's log says how long each pass took.",
 			name: 'allCustomersNotice',
 			type: 'notice',
 			default: '',
@@ -89,7 +89,8 @@ export const SUBSCRIPTION_STATUSES = [
 
 const LIST_COST =
 	'Cost: the customer list, read once per poll for all customer and subscription events (1 request per 1,000 customers).';
-const INVOICE_COST = 'Cost: 1 request per watched customer per poll.';
+const INVOICE_COST =
+	'Cost: One Customer, 1 request a poll; All Customers, 1 request per customer per pass over all customers, spread over polls by Requests Per Poll.';
 
 /** Every event, as the editor names and describes it with what it costs per poll (events/catalog.ts), by name. */
 export const EVENT_OPTIONS: Array<INodePropertyOptions & { value: TriggerEvent }> =
@@ -125,7 +126,7 @@ export const TRIGGER_SUBTITLE = `={{ ($parameter["events"] || []).map((event) =>
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName:
-			"When the workflow is published, the trigger notes where things stand and emits nothing from the past; from then on, each change is emitted once. Publishing does not wait for a pass over all customers: the invoice events note only the API's time, and tell what changed since from the invoices' own times as each customer is first visited. Fetch Test Event shows the most recent matching item for each event and changes nothing.",
+			'Each change is emitted once, from the moment the workflow is published; nothing from before. Customer and subscription changes come at the next poll; invoice changes over All Customers within one pass over all customers (about 11 minutes at 10,000 customers polling every minute, see below); renewal dates and detail fields within one pass over the running subscriptions. Publishing takes seconds at any size. Unpublished and published again, the trigger reports what changed meanwhile, once. Fetch Test Event shows the most recent matching item of each event and changes nothing.',
 		name: 'firstPollNotice',
 		type: 'notice',
 		default: '',
@@ -181,24 +182,25 @@ export const triggerProperties: INodeProperties[] = [
 	),
 	forEvents(
 		{
+			displayName:
+				'Renewal Due: each renewal date is reported once as it enters the window, within one pass over the running subscriptions: running subscriptions ÷ Subscription Reads Per Poll polls (10 at 10,000 and the default). Renewal dates are not in the customer list: each running subscription is read (Subscription Get) once per pass, and read again when its renewal date enters the window. In the first pass after choosing this event, a renewal already in the window then is not reported, nor one whose date is moved into the window before the pass reads it.',
+			name: 'renewalCostNotice',
+			type: 'notice',
+			default: '',
+		},
+		['subscriptionRenewalDue'],
+	),
+	forEvents(
+		{
 			displayName: 'Compare Detail Fields',
 			name: 'subscriptionDetails',
 			type: 'boolean',
 			default: false,
 			description:
 				'Whether Subscription Updated also compares the renewal date, auto-renewal, totals and line items. These are not in the customer list: each running subscription is read (Subscription Get) once per pass, 1 request per subscription, at most Subscription Reads Per Poll a poll. They carry no time of change: the first pass after publishing only learns them, so a change made before it reads the subscription (within running subscriptions ÷ Subscription Reads Per Poll polls of publishing: 10 polls at 10,000 and the default) is not reported.',
+			hint: 'Each detail change is reported within one pass over the running subscriptions: running subscriptions ÷ Subscription Reads Per Poll polls (10 at 10,000 and the default; only Subscription Gets count). The first pass after turning this on only learns.',
 		},
 		['subscriptionUpdated'],
-	),
-	forEvents(
-		{
-			displayName:
-				'Renewal dates are not in the customer list: each running subscription is read (Subscription Get) once per pass, at most Subscription Reads Per Poll a poll, and read again when its renewal date enters the window. In the first pass after choosing this event, a renewal already in the window then is not reported, nor one whose date is moved into the window before the pass reads it (within running subscriptions ÷ Subscription Reads Per Poll polls of choosing it: 10 polls at 10,000 and the default).',
-			name: 'renewalCostNotice',
-			type: 'notice',
-			default: '',
-		},
-		['subscriptionRenewalDue'],
 	),
 	...detailSettings,
 	{

@@ -41,6 +41,8 @@
 //   chunkBytes: n  answers written n bytes at a time
 //   cutWrites: true  the first attempt of each write reaches the API, then its answer is cut off
 //   decorate: true  unknown fields in every object, date-times with milliseconds and an offset
+//   invoiceStatuses: { sandbox's word: deployment's word }  an invoice's `status` in the
+//          deployment's own words (the contract lists no invoice statuses), e.g. PAST_DUE as OVERDUE
 //   silent: true  connections are accepted and never answered
 //   holdPages: n  requests for a later page of a list (offset > 0) are held until n are held
 //          together, or until the page the list's count ends with is among them; then they are
@@ -73,6 +75,7 @@ const DEPLOYMENTS = {
 	'tiny-chunks': { chunkBytes: 61 },
 	'cut-writes': { cutWrites: true },
 	'unknown-fields-and-offsets': { decorate: true },
+	'overdue-status': { invoiceStatuses: { PAST_DUE: 'OVERDUE' } },
 	silent: { silent: true },
 };
 
@@ -112,6 +115,16 @@ function decorate(value) {
 		return out;
 	}
 	return typeof value === 'string' ? withOffset(value) : value;
+}
+
+/** invoiceStatuses: every invoice's (an object with an `invoice_id`) `status` in the deployment's words. */
+function renameInvoiceStatuses(value, words) {
+	if (Array.isArray(value)) return value.map((element) => renameInvoiceStatuses(element, words));
+	if (!value || typeof value !== 'object') return value;
+	const out = {};
+	for (const [k, v] of Object.entries(value)) out[k] = renameInvoiceStatuses(v, words);
+	if ('invoice_id' in value && Object.hasOwn(words, value.status)) out.status = words[value.status];
+	return out;
 }
 
 class Deployment {
@@ -382,6 +395,8 @@ class Deployment {
 		}
 		if (this.config.notFoundMessage !== undefined && status === 404 && json?.error)
 			json = { error: { ...json.error, message: this.config.notFoundMessage } };
+		if (this.config.invoiceStatuses && json !== undefined && status < 300)
+			json = renameInvoiceStatuses(json, this.config.invoiceStatuses);
 		if (this.config.decorate && json !== undefined && status < 300) json = decorate(json);
 		const body = json === undefined ? answer.body : JSON.stringify(json);
 		return { status, headers, body };

@@ -110,19 +110,40 @@ async function readByIds(
 	return found;
 }
 
+/** The invoice's status as the API gave it; null when it gave none. */
+function statusOf(invoice: IDataObject): string | null {
+	return typeof invoice.status === 'string' ? invoice.status : null;
+}
+
+/**
+ * Whether the invoice's own times show a change from `since` until now: fully paid, a payment or
+ * refund made, or its due time passed. A time that is missing or unreadable may hide one.
+ */
+function changedSince(invoice: IDataObject, since: number, now: number): boolean {
+	const after = (time: unknown) => !(Date.parse(String(time)) < since);
+	const payments = Array.isArray(invoice.payments) ? (invoice.payments as IDataObject[]) : [];
+	const dueMs = typeof invoice.due_at === 'string' ? Date.parse(invoice.due_at) : undefined;
+	return (
+		(isPaid(invoice) && after(invoice.fully_paid_at)) ||
+		payments.some((payment) => after(payment?.paid_at)) ||
+		(dueMs !== undefined && !(dueMs < since || dueMs > now))
+	);
+}
+
 /**
  * What the trigger would have watched of `invoice` had it read it at `since`: its own times say
  * whether it was paid then, which payments had failed and whether its due date had passed. A time
- * missing or unreadable counts as before: what cannot be dated is not reported as new.
+ * missing or unreadable counts as before: what cannot be dated is not reported as new. Its status
+ * then is the one the API gives now if nothing changed since, else not known (null): the API's
+ * statuses are its own (the contract lists none), so none is made up.
  */
-function asOf(invoice: IDataObject, since: number): Watched {
+function asOf(invoice: IDataObject, since: number, now: number): Watched {
 	const before = (time: unknown) => !(Date.parse(String(time)) >= since);
 	const paid = isPaid(invoice) && before(invoice.fully_paid_at);
 	const overdue = !paid && typeof invoice.due_at === 'string' && before(invoice.due_at);
 	const failed = failedPayments(invoice).filter(({ payment }) => before(payment.paid_at));
-	const now = String(invoice.status);
 	return {
-		status: paid ? 'PAID' : overdue ? 'PAST_DUE' : now === 'VOID' ? now : 'OPEN',
+		status: changedSince(invoice, since, now) ? null : statusOf(invoice),
 		failed: IdSet.pack(failed.map(({ payment }) => paymentKey(payment))),
 		overdue,
 		...(paid && { paidAt: paidMs(invoice) }),
@@ -134,7 +155,7 @@ const definitionOf = (event: InvoiceFamilyEvent): InvoiceEvent =>
 
 /** What to watch of an invoice from now on (undefined: nothing): open ones, and paid ones within the window when an event watches those. */
 function watchOf(visit: Visit, invoice: IDataObject, watchPaid: boolean): Watched | undefined {
-	const status = String(invoice.status);
+	const status = statusOf(invoice);
 	const failed = IdSet.pack(failedPayments(invoice).map(({ payment }) => paymentKey(payment)));
 	if (isOpen(invoice)) return { status, failed, overdue: isOverdue(invoice, visit.now) };
 	if (watchPaid && isPaid(invoice) && paidMs(invoice) >= visit.keepFrom)
@@ -202,7 +223,7 @@ export async function visitCustomer(
 			const existed = !(issued >= since);
 			return {
 				...sight,
-				before: existed ? asOf(invoice, since) : undefined,
+				before: existed ? asOf(invoice, since, nowMs) : undefined,
 				isNew: sight.isNew && !existed,
 			};
 		};

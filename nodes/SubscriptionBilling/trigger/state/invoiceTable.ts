@@ -11,8 +11,8 @@ import { RecordTable, type StoredTable } from './recordTable';
 
 /** An invoice the trigger keeps watching by id: open, or (for Invoice Paid) paid within the look-back window. */
 export interface Watched {
-	/** Its status when last seen. */
-	status: string;
+	/** Its status as the API gave it when last read; null: not known (none given, or not seen). */
+	status: string | null;
 	/** The payments with an error seen on it so far (IdSet.pack of events/invoiceEvents.ts paymentKey). */
 	failed: string;
 	/** Its overdue state was reported (or known at activation): not reported again while it stays overdue. */
@@ -89,8 +89,9 @@ export class InvoiceTable {
 			const details = (
 				typeof more === 'object' && more !== null ? more : { overdue: more === true }
 			) as IDataObject;
+			const given = cellValue(status, 'd', words);
 			watched[String(cellValue(id, 'u', words))] = {
-				status: String(cellValue(status, 'd', words)),
+				status: typeof given === 'string' ? given : null,
 				failed: typeof details.failed === 'string' ? details.failed : '',
 				overdue: details.overdue === true,
 				...(typeof details.paidAt === 'number' && { paidAt: details.paidAt }),

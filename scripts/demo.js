@@ -16,8 +16,11 @@
  *                        apt-get when missing), a main and two workers, the package on each;
  *                        everything is fresh and temporary (scripts/lib/queue.js)
  *           --workers=N  --concurrency=N   with --queue: how many workers (2), executions per worker (10)
+ *           and the sandbox's, as `npm run sandbox` takes them (listed below), e.g.
+ *           --customers=10000 --latency-ms=40 --rate=100
  * Env:      BILLING_BASE_URL, BILLING_API_KEY, BILLING_ENVIRONMENT (production|staging)
  *           N8N_DEMO_PORT (default 5678, or a free port when it is taken), N8N_E2E_VERSION
+ *           and the sandbox's SANDBOX_* (listed below)
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -26,16 +29,16 @@ const { randomBytes } = require('node:crypto');
 const { N8n, OWNER, portIsFree } = require('./lib/n8n');
 const { QueueCluster } = require('./lib/queue');
 const { tryLines } = require('./lib/sandboxActions');
-const { ROOT } = require('./n8n-local');
+const { endedMessage, stoppingMessage, listed } = require('./lib/demoMessages');
+const { shownPath } = require('./lib/shownPath');
+const { LOCAL, ROOT } = require('./n8n-local');
+const { demoOptions } = require('./lib/demoOptions');
+const { optionsHelp, worldSummary } = require('../test/sandbox/cliOptions');
 
 const CREDENTIAL_ID = 'sbSandboxCred001';
 const CREDENTIAL_NAME = 'Subscription Billing account';
 const EXAMPLES = path.join(ROOT, 'examples');
 
-const args = new Set(process.argv.slice(2).filter((a) => !a.includes('=')));
-const numberArg = (name, fallback) =>
-	Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
-const queue = args.has('--queue');
 const say = (msg = '') => process.stdout.write(`${msg}\n`);
 const step = (msg) => say(`\x1b[1m==>\x1b[0m ${msg}`);
 
@@ -54,6 +57,13 @@ function pollingSchedule(workflow) {
 }
 
 async function main() {
+	// a bad option is refused before anything starts
+	const {
+		flags: args,
+		number: numberArg,
+		sandbox: sandboxWanted,
+	} = demoOptions(process.argv.slice(2), process.env);
+	const queue = args.has('--queue');
 	if (args.has('--help') || args.has('-h')) {
 		say(
 			fs
@@ -62,23 +72,27 @@ async function main() {
 				.replace(/^[\s\S]*?\/\*\*\n/, '')
 				.replace(/^ \* ?/gm, ''),
 		);
+		say(`The sandbox's options and variables (not with BILLING_BASE_URL):\n${optionsHelp()}`);
 		return;
 	}
 	const started = Date.now();
-	const cleanups = [];
+	// what the demo started, in order: the names of what of it still runs, and how to stop it
+	const parts = [];
+	const running = () => parts.flatMap((part) => part.names());
 	let stopping = false;
 	const stopAll = async (code) => {
 		if (stopping) return;
 		stopping = true;
-		say('\nStopping n8n and the sandbox...');
-		for (const fn of cleanups.reverse()) {
+		const message = stoppingMessage(running());
+		if (message) say(`\n${message}`);
+		for (const part of parts.reverse()) {
 			try {
-				await fn();
+				await part.stop();
 			} catch (e) {
 				say(`  (while stopping: ${e.message})`);
 			}
 		}
-		say('Stopped.');
+		if (message) say('Stopped.');
 		process.exit(code);
 	};
 	process.on('SIGINT', () => stopAll(0));
@@ -107,21 +121,26 @@ async function main() {
 		);
 	} else {
 		step('Starting the API sandbox with seeded data');
-		const { startSandbox } = require(path.join(ROOT, 'test', 'sandbox'));
-		const sandbox = await startSandbox({
-			port: process.env.SANDBOX_PORT ? Number(process.env.SANDBOX_PORT) : 0,
+		const { startSandbox, startDeployment } = require(path.join(ROOT, 'test', 'sandbox'));
+		const sandbox = await startSandbox(sandboxWanted.options);
+		const deployment =
+			sandboxWanted.deployment && (await startDeployment(sandbox, sandboxWanted.deployment));
+		parts.push({
+			names: () => ['the sandbox'],
+			stop: () => Promise.all([sandbox.close(), deployment && deployment.close()]),
 		});
-		cleanups.push(() => sandbox.close());
 		billing = {
 			real: false,
-			baseUrl: sandbox.baseUrl,
+			baseUrl: deployment ? deployment.baseUrl : sandbox.baseUrl,
 			apiKey: sandbox.apiKey,
 			environment: 'production',
 			sandbox,
 		};
 	}
 
-	step('Preparing n8n (installed into .n8n-local/ the first time: several minutes, about 2.5 GB)');
+	step(
+		`Preparing n8n (installed into ${shownPath(LOCAL)} the first time: several minutes, about 2.5 GB)`,
+	);
 	const wanted = Number(process.env.N8N_DEMO_PORT || 5678);
 	// 5678 when it is free; otherwise n8n.js chooses one at the start (and again if it is taken meanwhile)
 	const port = (await portIsFree(wanted)) ? wanted : undefined;
@@ -138,7 +157,16 @@ async function main() {
 			workers: numberArg('workers', 2),
 			concurrency: numberArg('concurrency', 10),
 		});
-		cleanups.push(() => cluster.dispose());
+		parts.push({
+			names: () => [
+				...[cluster.main, ...cluster.workers]
+					.filter((instance) => instance.children.size > 0)
+					.map((instance) => `n8n ${instance.name}`),
+				'Postgres',
+				'Redis',
+			],
+			stop: () => cluster.dispose(),
+		});
 		n8n = cluster.main;
 	} else {
 		n8n = await N8n.create({
@@ -147,7 +175,10 @@ async function main() {
 			port,
 			quiet: !args.has('--verbose'),
 		});
-		cleanups.push(() => n8n.dispose());
+		parts.push({
+			names: () => (n8n.children.size > 0 ? ['n8n'] : []),
+			stop: () => n8n.dispose(),
+		});
 		n8n.installPackage();
 	}
 
@@ -196,11 +227,9 @@ async function main() {
 	if (queue) await cluster.start();
 	else await n8n.start();
 	for (const instance of queue ? [n8n, ...cluster.workers] : [n8n]) {
-		instance.server.once('exit', (code) => {
+		instance.server.once('exit', (code, signal) => {
 			if (stopping) return;
-			say(
-				`\nn8n ${instance.name ?? ''} stopped unexpectedly (exit ${code}); its log: ${path.relative(process.cwd(), instance.logFile)}`,
-			);
+			say(`\n${endedMessage(instance, code, signal)}`);
 			stopAll(1);
 		});
 	}
@@ -221,7 +250,7 @@ async function main() {
 	say(
 		billing.real
 			? `  Billing   ${billing.baseUrl} (your service)`
-			: `  Sandbox   ${billing.baseUrl}  (API key ${billing.apiKey})`,
+			: `  Sandbox   ${billing.baseUrl}  (API key ${billing.apiKey})\n            ${worldSummary(billing.sandbox)}`,
 	);
 	if (queue) {
 		say(
@@ -231,13 +260,11 @@ async function main() {
 			`            Postgres ${cluster.postgres.host}:${cluster.postgres.port} (${cluster.versions.postgres}), Redis ${cluster.redis.host}:${cluster.redis.port} (${cluster.versions.redis})`,
 		);
 		say(
-			`  Logs      ${[n8n, ...cluster.workers].map((i) => path.relative(process.cwd(), i.logFile)).join('\n            ')}`,
+			`  Logs      ${[n8n, ...cluster.workers].map((i) => shownPath(i.logFile)).join('\n            ')}`,
 		);
 		say('  Data      temporary: removed on Ctrl-C');
 	} else {
-		say(
-			`  Data      ${path.relative(process.cwd(), n8n.dir)} (kept between runs; --fresh starts over)`,
-		);
+		say(`  Data      ${shownPath(n8n.dir)} (kept between runs; --fresh starts over)`);
 	}
 	say('');
 	say('What to try:');
@@ -293,7 +320,7 @@ async function main() {
 		);
 	}
 	say('');
-	say('Press Ctrl-C to stop n8n and the sandbox.');
+	say(`Press Ctrl-C to stop ${listed(running())}.`);
 	await new Promise(() => {}); // until a signal
 }
 

@@ -22,6 +22,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
+const { shownPath } = require('./lib/shownPath');
 
 const ROOT = path.resolve(__dirname, '..');
 // N8N_LOCAL_DIR puts the installs elsewhere, e.g. a cache that outlives fresh clones (CI).
@@ -80,7 +81,7 @@ function cleanNpmEnv(extra = {}) {
 }
 
 function run(cmd, args, opts) {
-	log(`$ ${cmd} ${args.join(' ')}  (in ${path.relative(ROOT, opts.cwd) || '.'})`);
+	log(`$ ${cmd} ${args.join(' ')}  (in ${shownPath(opts.cwd)})`);
 	const res = spawnSync(cmd, args, { stdio: ['ignore', 'inherit', 'inherit'], ...opts });
 	if (res.error) throw res.error;
 	if (res.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited with ${res.status}`);
@@ -150,7 +151,7 @@ function ensureN8n(requested = process.env.N8N_E2E_VERSION || DEFAULT_N8N_VERSIO
 	fs.writeFileSync(path.join(dir, '.npmrc'), 'ignore-scripts=false\naudit=false\nfund=false\n');
 	const started = Date.now();
 	log(
-		`installing n8n@${version}${nodeVersion ? ` on Node ${nodeVersion}` : ''}${fs.existsSync(path.join(LOCKS, `${version}.package-lock.json`)) ? ' from its lock file' : ''} into ${path.relative(ROOT, dir)} (takes several minutes the first time)`,
+		`installing n8n@${version}${nodeVersion ? ` on Node ${nodeVersion}` : ''}${fs.existsSync(path.join(LOCKS, `${version}.package-lock.json`)) ? ' from its lock file' : ''} into ${shownPath(dir)} (takes several minutes the first time)`,
 	);
 	const npmEnv = cleanNpmEnv({
 		PATH: env.PATH,

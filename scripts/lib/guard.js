@@ -4,8 +4,10 @@
  * it: `node guard.js <ownerPid> <cmd> [args...]`. Started detached (its own process group), it
  * takes down the whole group when the owner is gone (even after a SIGKILL of the owner, e.g. a
  * jest timeout or a closed terminal), when it is told to stop (SIGTERM/SIGINT/SIGHUP), or when the
- * command exits (leftover children such as task runners). Exits with the command's exit code.
+ * command exits (leftover children such as task runners). Ends as the command ended: with its exit
+ * code, or by the same signal, so that its owner can tell a crash or a kill from an exit.
  */
+const os = require('node:os');
 const { spawn } = require('node:child_process');
 
 const [ownerPid, cmd, ...args] = process.argv.slice(2);
@@ -21,10 +23,17 @@ function signalGroup(signal) {
 	}
 }
 
-function finish(code) {
+function finish(code, signal) {
 	// SIGTERM to what is left of the group (this process ignores it from now on), then leave
 	signalGroup('SIGTERM');
-	setTimeout(() => process.exit(code), 300);
+	setTimeout(() => (signal ? endBy(signal) : process.exit(code)), 300);
+}
+
+/** Ends this process by `signal`, or, for one Node ignores (SIGPIPE), with 128 + its number as a shell does. */
+function endBy(signal) {
+	process.removeAllListeners(signal);
+	process.kill(process.pid, signal);
+	setTimeout(() => process.exit(128 + (os.constants.signals[signal] ?? 0)), 300);
 }
 
 function stop() {
@@ -48,7 +57,7 @@ child.on('exit', (code, signal) => {
 	// an exit code alone would hide a crash: say which signal ended the command
 	if (signal && !stopping)
 		process.stderr.write(`[guard] ${cmd} ${args.join(' ')} was ended by ${signal}\n`);
-	finish(code ?? (signal ? 1 : 0));
+	finish(code, signal);
 });
 setInterval(() => {
 	try {

@@ -268,9 +268,9 @@ class N8n {
 				);
 			}, timeoutMs);
 			child.on('error', reject);
-			child.on('exit', (code) => {
+			child.on('exit', (code, signal) => {
 				clearTimeout(timer);
-				resolve({ code, stdout, stderr });
+				resolve({ code, signal, stdout, stderr });
 			});
 		});
 	}
@@ -278,7 +278,9 @@ class N8n {
 	async cliOk(args, opts) {
 		const r = await this.cli(args, opts);
 		if (r.code !== 0)
-			throw new Error(`n8n ${args.join(' ')} exited with ${r.code}\n${r.stdout}\n${r.stderr}`);
+			throw new Error(
+				`n8n ${args.join(' ')} exited with ${r.code ?? r.signal}\n${r.stdout}\n${r.stderr}`,
+			);
 		return r;
 	}
 
@@ -377,7 +379,7 @@ class N8n {
 		fs.closeSync(log);
 		const server = this.server;
 		let exited = null;
-		server.once('exit', (code) => (exited = code ?? 'signal'));
+		server.once('exit', (code, signal) => (exited = code ?? signal));
 		if (!this.quiet) server.once('exit', echoFile(this.logFile, logStart));
 		const output = () => readFrom(this.logFile, logStart);
 		const what = `n8n ${args[0]}`;

@@ -101,7 +101,7 @@ function spawnGuarded(cmd, args, logFile) {
 	});
 	fs.closeSync(log);
 	let exited = null;
-	child.once('exit', (code) => (exited = code ?? 'signal'));
+	child.once('exit', (code, signal) => (exited = code ?? signal));
 	return {
 		child,
 		pid: child.pid,

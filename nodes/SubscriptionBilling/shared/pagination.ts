@@ -7,6 +7,7 @@ import {
 import { MAX_PAGE_SIZE } from './constants';
 import { asNodeError } from './apiError';
 import { redact } from './apiCredentials';
+import { logLine } from './logLine';
 import { DEFAULT_MAX_CONCURRENT } from './requestBudget';
 import { sendForAnswer, type Answer, type Session } from './transport';
 import { pageKey, ReadAhead } from './readAhead';
@@ -82,8 +83,10 @@ function nextPageRequest(
 		);
 	}
 	if (url.origin !== base.origin) {
-		session.ctx.logger.debug(
-			`Subscription Billing: the next-page link names ${url.origin}; its path is read from the credential's ${base.origin}`,
+		logLine(
+			session.ctx,
+			'debug',
+			`the next-page link names ${url.origin}; its path is read from the credential's ${base.origin}`,
 			{ itemIndex: session.itemIndex },
 		);
 	}
@@ -156,8 +159,10 @@ async function sendPage(
 			['400', '422'].includes(String(error.httpCode)) &&
 			askedLimit(request) > DEFAULT_PAGE_SIZE;
 		if (!paged || !refusedSize) throw asNodeError(session.node, error, session.itemIndex);
-		session.ctx.logger.debug(
-			`Subscription Billing: the API refused limit=${askedLimit(request)}; asking again at its own page size`,
+		logLine(
+			session.ctx,
+			'debug',
+			`the API refused limit=${askedLimit(request)}; asking again at its own page size`,
 			{ itemIndex: session.itemIndex },
 		);
 		const url = new URL(fullUrl(request));
@@ -295,8 +300,10 @@ export async function visitPages(
 				isNotFound(error) &&
 				(lastShort || (lastCount !== undefined && at >= lastCount))
 			) {
-				session.ctx.logger.debug(
-					`Subscription Billing: the page at offset ${at}, after the list's end, was answered 404; the list ends there`,
+				logLine(
+					session.ctx,
+					'debug',
+					`the page at offset ${at}, after the list's end, was answered 404; the list ends there`,
 					{ itemIndex: session.itemIndex },
 				);
 				return { position: received, more: false };

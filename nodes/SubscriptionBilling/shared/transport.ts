@@ -12,6 +12,7 @@ import {
 	type Failure,
 	type RetrySettings,
 } from './retry';
+import { logLine } from './logLine';
 import { budgetOf, release, type TransportContext } from './requestBudget';
 
 /** Everything one item's requests share: the node, the item, the key to redact and how to retry. */
@@ -337,12 +338,11 @@ export async function sendForAnswer(
 				pagesRead: paging?.pagesRead,
 			});
 		}
-		ctx.logger.debug(
-			`Subscription Billing: retrying ${describeRequest(options)} in ${Math.round(delay)} ms after ${summary(failure)}`,
-			{
-				itemIndex: session.itemIndex,
-				attempt: attemptIndex + 1,
-			},
+		logLine(
+			ctx,
+			'debug',
+			`retrying ${describeRequest(options)} in ${Math.round(delay)} ms after ${summary(failure)}`,
+			{ itemIndex: session.itemIndex, attempt: attemptIndex + 1 },
 		);
 		await wait(delay, cancelSignalOf(ctx));
 		spent += delay;

@@ -72,7 +72,7 @@ describe('first poll', () => {
 			// What a user reads of their own account's pass in n8n's log.
 			expect(second.logs).toContainEqual(
 				expect.stringMatching(
-					/^\[info\] Subscription Billing Trigger "Subscription Billing Trigger": a pass over all 12 customers ended: 1 poll, 0 min \d+ s since it started\. A change is reported within one pass; Requests Per Poll sets how many polls a pass takes\./,
+					/^\[info\] Subscription Billing Trigger "Subscription Billing Trigger" in workflow "Harness trigger workflow" \(harness-workflow\): a pass over all 12 customers ended: 1 poll, 0 min \d+ s since it started\. A change is reported within one pass; Requests Per Poll sets how many polls a pass takes\./,
 				),
 			);
 			expect((await trigger.poll()).items).toBeNull();

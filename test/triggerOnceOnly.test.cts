@@ -186,7 +186,7 @@ describe('overlapping polls', () => {
 		expect(second.items).toBeNull();
 		expect(second.logs).toEqual([
 			expect.stringMatching(
-				/^\[warn\] Subscription Billing Trigger "Subscription Billing Trigger": poll skipped, the previous poll of this trigger \(started .+Z\) is still running/,
+				/^\[warn\] Subscription Billing Trigger "Subscription Billing Trigger" in workflow "Harness trigger workflow" \(harness-workflow\): poll skipped, the previous poll of this trigger \(started .+Z\) is still running/,
 			),
 		]);
 		// Since the first poll's customer list came in, only its invoice requests followed: the second poll sent none.

@@ -350,6 +350,87 @@ describe('the poll n8n runs as it starts', () => {
 		expect(all).toEqual([`invoicePaid ${paying}`]);
 	});
 
+	/** What an item reports, as `event id` (the invoice's, else the subscription's, else the customer's). */
+	const idOf = (item: IDataObject) =>
+		`${String(item.event)} ${String(item.invoice_id ?? item.subscription_id ?? item.customer_id)}`;
+
+	/** Saved data another version left in the node (n8n keeps it under `node:<name>`). */
+	const nodeData = (data: IDataObject) => ({ 'node:Subscription Billing Trigger': data });
+	const listOnly = async () => {
+		const running = activeTrigger(sandbox, {
+			events: ['newCustomer', 'subscriptionStatusChanged'],
+		});
+		await running.activate();
+		await poll(running);
+		return running.saved;
+	};
+
+	test.each([
+		[
+			'a state of format 1 (an older build)',
+			async () =>
+				nodeData({
+					trigger: { format: 1, customers: 'x1y2', invoices: { sweep: { nextCustomer: 5 } } },
+					pollBoot: 'older-build',
+					pollSeq: 7,
+				}),
+		],
+		[
+			'a state of a later format (a newer build, downgraded since)',
+			async () => nodeData({ trigger: { format: 3, families: {} }, pollBoot: 'newer-build' }),
+		],
+		['saved data of another shape', async () => nodeData({ cursor: '2026-01-01T00:00:00Z' })],
+		['a state of this format without the invoice events, now selected', listOnly],
+	])(
+		'%s: polled then as at publishing; a new customer, a status change and an invoice paid before the first scheduled poll, each once',
+		async (_saved, saved) => {
+			const customers = customersInListOrder();
+			const paying = sandbox.world.issueInvoice({ customer_id: customers.at(-1)!, amount: 80 });
+			const parameters = {
+				events: ['newCustomer', 'subscriptionStatusChanged', 'invoicePaid'],
+				scope: 'all',
+				requestsPerPoll: 10,
+			};
+			const stopped = activeTrigger(sandbox, parameters, await saved());
+			const { trigger, items, logs } = await restartedTrigger(stopped);
+			expect(items).toEqual([]);
+			expect(logs.join('\n')).not.toContain('n8n started');
+			moveClock(1000);
+			const created = sandbox.world.createCustomer({ name: 'After The Restart' });
+			const [subscription] = (sandbox.state.subscriptions as Map<string, Subscription>).values();
+			sandbox.world.setSubscriptionStatus({
+				subscription_id: subscription.subscription_id,
+				status: subscription.status === 'PAUSED' ? 'ACTIVE' : 'PAUSED',
+			});
+			sandbox.world.payInvoice({ invoice_id: paying.invoice_id });
+			const all: string[] = [];
+			for (let n = 0; n < POLLS_AFTER; n++) {
+				const { items: emitted, error } = await trigger.poll();
+				if (error) throw error;
+				all.push(...(emitted ?? []).map(idOf));
+			}
+			expect(all.sort()).toEqual(
+				[
+					`invoicePaid ${paying.invoice_id}`,
+					`newCustomer ${created.customer_id}`,
+					`subscriptionStatusChanged ${subscription.subscription_id}`,
+				].sort(),
+			);
+		},
+	);
+
+	test("a state of another format at startup: n8n's log says the trigger starts over, naming the workflow", async () => {
+		const stopped = activeTrigger(
+			sandbox,
+			parameters,
+			nodeData({ trigger: { format: 1 }, pollBoot: 'older-build', pollSeq: 1 }),
+		);
+		const { logs } = await restartedTrigger(stopped);
+		expect(logs).toEqual([
+			'[warn] Subscription Billing Trigger "Subscription Billing Trigger" in workflow "Harness trigger workflow" (harness-workflow): the state saved in the node is not one this version of the package reads (another version saved it): the trigger starts over as when published, and reports what changes from this poll on. {"workflowId":"harness-workflow","node":"Subscription Billing Trigger"}',
+		]);
+	});
+
 	test('a trigger with nothing saved (published while n8n was stopped) polls then as when published: it notes the API time', async () => {
 		const requestsBefore = apiRequests(sandbox).length;
 		const { error } = await activeTrigger(sandbox, parameters).activate('init');

@@ -10,19 +10,23 @@ import { readAccess } from './shared/apiAccess';
 import { testApiCredential } from './shared/credentialTest';
 import { REPOSITORY_URL } from './shared/constants';
 import { searchCustomers } from './shared/listSearch';
+import { logLine } from './shared/logLine';
+import { continuedSections, goesOnFrom } from './trigger/continuedState';
 import { TRIGGER_SUBTITLE, triggerProperties } from './trigger/description';
 import { pollCustomerListEvents } from './trigger/events/customerListFamily';
-import { pollInvoiceEvents, watchedCustomer } from './trigger/events/invoices';
+import { pollInvoiceEvents } from './trigger/events/invoices';
 import { withTopLevelIds } from './trigger/events/itemKeys';
 import { fetchTestEvent } from './trigger/events/samples';
 import type { PollInput } from './trigger/events/types';
 import { triggerSettings, type TriggerSettings } from './trigger/parameters';
-import { exclusivePoll } from './trigger/pollLock';
+import { exclusivePoll, restartedSince } from './trigger/pollLock';
 import { isStartupPoll } from './trigger/startupPoll';
 import {
 	addedEvents,
+	hasUnreadableState,
 	isLearning,
 	readTriggerState,
+	savedTriggerState,
 	writeTriggerState,
 	type TriggerState,
 } from './trigger/state/triggerState';
@@ -70,8 +74,13 @@ export class SubscriptionBillingTrigger implements INodeType {
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		if (this.getMode() !== 'manual' && isStartupPoll(this)) {
-			log(this, 'n8n started: it goes on from where it stopped at its next scheduled poll.');
+		const goesOn = () => goesOnFrom(savedTriggerState(this), triggerSettings(this));
+		if (this.getMode() !== 'manual' && isStartupPoll(this, goesOn)) {
+			logLine(
+				this,
+				'info',
+				"n8n started: what changed while it was stopped is reported from the next scheduled poll on, each change once. That poll goes on from the state n8n saved last (after publishing, or after this trigger's last poll that emitted items), reading again what the polls since then had read. This poll reads nothing, so that the workflows n8n activates after this one are not held.",
+			);
 			return null;
 		}
 		// One poll of this trigger at a time: an overlapping one emits nothing (trigger/pollLock.ts).
@@ -107,6 +116,13 @@ const LEARNING_BUDGET_MS = 10_000;
  */
 async function pollOnce(ctx: IPollFunctions, settings: TriggerSettings): Promise<IDataObject[]> {
 	const items: IDataObject[] = [];
+	if (hasUnreadableState(ctx))
+		logLine(
+			ctx,
+			'warn',
+			'the state saved in the node is not one this version of the package reads (another version saved it): the trigger starts over as when published, and reports what changes from this poll on.',
+		);
+	let restarted = restartedSince(ctx);
 	let state = readTriggerState(ctx);
 	// A poll that continues a first pass takes one step of it.
 	const learnUntil = isLearning(state) ? undefined : Date.now() + LEARNING_BUDGET_MS;
@@ -119,7 +135,8 @@ async function pollOnce(ctx: IPollFunctions, settings: TriggerSettings): Promise
 				api: await readAccess(ctx),
 				now: new Date(started),
 				learnUntil,
-				note: (message) => log(ctx, message),
+				note: (message) => logLine(ctx, 'info', message),
+				restarted,
 			},
 			state,
 			settings,
@@ -127,16 +144,10 @@ async function pollOnce(ctx: IPollFunctions, settings: TriggerSettings): Promise
 		items.push(...step.items);
 		state = step.state;
 		stepMs = Date.now() - started;
+		restarted = undefined;
 	} while (isLearning(state) && Date.now() + stepMs < deadline);
 	writeTriggerState(ctx, state);
 	return items;
-}
-
-function log(ctx: IPollFunctions, message: string): void {
-	ctx.logger.info(`Subscription Billing Trigger "${ctx.getNode().name}": ${message}`, {
-		workflowId: ctx.getWorkflow().id,
-		node: ctx.getNode().name,
-	});
 }
 
 /** PollContext's budget in n8n 2.41 for a poll its scheduler does not abandon (and that is saved only when it emits). */
@@ -163,8 +174,9 @@ async function pollStep(
 	const items: IDataObject[] = [];
 	const after: TriggerState = { format: 2 };
 	const { listEvents, invoiceEvents, invoiceCustomerId } = settings;
+	const continued = continuedSections(before, settings);
 	if (listEvents.length > 0) {
-		const previous = before.customerList;
+		const previous = continued.customerList;
 		const outcome = await pollCustomerListEvents(
 			input,
 			previous,
@@ -176,10 +188,7 @@ async function pollStep(
 		after.customerList = outcome.state;
 	}
 	if (invoiceEvents.length > 0) {
-		const previous =
-			before.invoices?.customer === watchedCustomer(invoiceCustomerId)
-				? before.invoices
-				: undefined;
+		const previous = continued.invoices;
 		const outcome = await pollInvoiceEvents(input, previous, invoiceEvents, invoiceCustomerId, {
 			lookBackMs: settings.lookBackMs,
 			requestsPerPoll: settings.requestsPerPoll,

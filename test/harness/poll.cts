@@ -49,6 +49,8 @@ export interface PollerOptions {
 	nodeId?: string;
 	/** The node's name (default: the node type's default name); n8n keeps its static data under it. */
 	nodeName?: string;
+	/** The workflow's ID and name (default: `harness-workflow`, "Harness trigger workflow"). */
+	workflow?: { id: string; name: string };
 	/** n8n 2.41 with durable cursors: every successful scheduled poll's state is saved (see above). */
 	durableCursors?: boolean;
 	/**
@@ -103,8 +105,8 @@ export class Poller {
 			},
 		};
 		this.workflowData = {
-			id: 'harness-workflow',
-			name: 'Harness trigger workflow',
+			id: options.workflow?.id ?? 'harness-workflow',
+			name: options.workflow?.name ?? 'Harness trigger workflow',
 			active: true,
 			isArchived: false,
 			nodes: [this.node],

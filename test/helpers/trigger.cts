@@ -16,6 +16,8 @@ interface TriggerNode {
 	durableCursors?: boolean;
 	/** With durable cursors, what a scheduled poll's `getPollBudgetMs()` answers (harness/poll.cts). */
 	pollBudgetMs?: number;
+	/** The workflow's ID and name (default: the harness's). */
+	workflow?: { id: string; name: string };
 }
 
 /**
@@ -42,12 +44,13 @@ export function activeTrigger(
 	sandbox: Sandbox,
 	parameters: INodeParameters,
 	staticData?: IDataObject,
-	{ nodeId, nodeName, nodeType, durableCursors, pollBudgetMs }: TriggerNode = {},
+	{ nodeId, nodeName, nodeType, durableCursors, pollBudgetMs, workflow }: TriggerNode = {},
 ): Poller {
 	if (!staticData) moveClock(1000);
 	return new Poller({
 		nodeId,
 		nodeName,
+		workflow,
 		durableCursors,
 		pollBudgetMs,
 		nodeType: nodeType ?? new SubscriptionBillingTrigger(),
@@ -68,11 +71,11 @@ export function activeTrigger(
  */
 export async function restartedTrigger(
 	trigger: Poller,
-): Promise<{ trigger: Poller; items: IDataObject[] }> {
+): Promise<{ trigger: Poller; items: IDataObject[]; logs: string[] }> {
 	const restarted = trigger.restarted(triggerOfNewProcess());
-	const { items, error } = await restarted.activate('init');
+	const { items, error, logs } = await restarted.activate('init');
 	if (error) throw error;
-	return { trigger: restarted, items: items ?? [] };
+	return { trigger: restarted, items: items ?? [], logs };
 }
 
 /** The API requests the sandbox received (not the test-only world routes), as `METHOD path?query`. */

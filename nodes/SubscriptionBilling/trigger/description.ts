@@ -28,7 +28,7 @@ export function invoiceSettings(show: IDisplayOptions['show']): INodeProperties[
 			default: DEFAULT_REQUESTS_PER_POLL,
 			typeOptions: { minValue: MIN_REQUESTS_PER_POLL, numberPrecision: 0 },
 			description:
-				'Most requests one poll sends. With more customers than that, one pass over all customers spans several polls, each resuming where the last stopped (at 100 requests/s: 1,000 requests take about 10 seconds). Nothing is missed or doubled between polls; a change is reported within one pass: about customers ÷ Requests Per Poll polls.',
+				'Most requests one poll sends. With more customers than that, one pass over all customers spans several polls, each resuming where the last stopped (after a restart of n8n: from the state n8n saved last) (at 100 requests/s: 1,000 requests take about 10 seconds). Nothing is missed or doubled between polls; a change is reported within one pass: about customers ÷ Requests Per Poll polls.',
 			displayOptions: { show: { ...show, scope: ['all'] } },
 		},
 		{
@@ -41,7 +41,7 @@ export function invoiceSettings(show: IDisplayOptions['show']): INodeProperties[
 		},
 		{
 			displayName:
-				"All Customers: each invoice change is reported within one pass over all customers, about customers ÷ Requests Per Poll polls: 11 at 10,000 customers and the default, so about 11 minutes when polling every minute (a pass also reads the customer list, 1 request per 1,000 customers: hence 11, not 10). A pass costs one request per customer (two with open invoices older than the look-back window), spread over its polls. n8n's log says how long each pass took.",
+				"All Customers: each invoice change is reported within one pass over all customers, about customers ÷ Requests Per Poll polls: 11 at 10,000 customers and the default, so about 11 minutes when polling every minute (a pass also reads the customer list, 1 request per 1,000 customers: hence 11, not 10). A pass costs one request per customer (two with open invoices older than the look-back window), spread over its polls. n8n's log says how long each pass took, and when a restart of n8n lengthened it.",
 			name: 'allCustomersNotice',
 			type: 'notice',
 			default: '',
@@ -60,7 +60,7 @@ const subscriptionReadsPerPoll: INodeProperties = {
 	default: DEFAULT_SUBSCRIPTION_READS_PER_POLL,
 	typeOptions: { minValue: MIN_REQUESTS_PER_POLL, numberPrecision: 0 },
 	description:
-		'Most running subscriptions one poll reads (Subscription Get) for Subscription Renewal Due and Compare Detail Fields. With more than that, one pass over them spans several polls (running subscriptions ÷ this), each resuming where the last stopped; a renewal date or detail change is seen within one pass. Renewals entering the window and subscriptions whose listed fields changed are read first (up to half).',
+		'Most running subscriptions one poll reads (Subscription Get) for Subscription Renewal Due and Compare Detail Fields. With more than that, one pass over them spans several polls (running subscriptions ÷ this), each resuming where the last stopped (after a restart of n8n: from the state n8n saved last); a renewal date or detail change is seen within one pass. Renewals entering the window and subscriptions whose listed fields changed are read first (up to half).',
 };
 
 /** Shown with Subscription Renewal Due, or with Subscription Updated when Compare Detail Fields is on */

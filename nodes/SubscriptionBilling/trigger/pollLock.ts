@@ -1,4 +1,5 @@
 import { deepCopy, type IDataObject, type IPollFunctions } from 'n8n-workflow';
+import { logLine } from '../shared/logLine';
 
 interface Running {
 	since: Date;
@@ -17,10 +18,11 @@ let waiting = 0;
  * durable cursors n8n hands a poll the state it read from its database when the poll was scheduled,
  * and saves the state of a poll that emitted only with its execution, afterwards: a poll scheduled
  * in between would start from the state before, and emit the same items again. Each state a poll
- * leaves is marked in the node's static data (`pollBoot`: this process, `pollSeq`: its number). A
- * poll handed a state this process has already moved on from (one an earlier poll started from or
- * left, including a state saved before n8n restarted) continues from the last one instead. A state
- * it has never seen (another process polled meanwhile) is taken as it is.
+ * leaves is marked in the node's static data (`pollBoot`: this process, `pollSeq`: its number,
+ * `pollAt`: when the poll ended, epoch ms). A poll handed a state this process has already moved on
+ * from (one an earlier poll started from or left, including a state saved before n8n restarted)
+ * continues from the last one instead. A state it has never seen (another process polled
+ * meanwhile) is taken as it is.
  *
  * Only under the node name the last state was left under (`nodeName`): n8n keeps a node's static
  * data under its name (unless durable cursors keep it under the node's ID), so a renamed trigger is
@@ -35,6 +37,8 @@ const latest = new Map<string, Latest>();
 const REPLACED_KEPT = 32;
 const BOOT = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 let sequence = 0;
+
+const keyOf = (ctx: IPollFunctions) => `${ctx.getWorkflow().id ?? ''} ${ctx.getNode().id}`;
 
 const markOf = (data: IDataObject): string =>
 	typeof data.pollSeq === 'number' ? `${String(data.pollBoot)}:${data.pollSeq}` : 'unmarked';
@@ -53,6 +57,7 @@ function remember(data: IDataObject, key: string, handed: string, nodeName: stri
 	const replaced = [...new Set([...before, handed, markOf(data)])].slice(-REPLACED_KEPT);
 	data.pollBoot = BOOT;
 	data.pollSeq = ++sequence;
+	data.pollAt = Date.now();
 	const state = deepCopy(data);
 	latest.set(key, { state, replaced, nodeName });
 	return state;
@@ -81,12 +86,13 @@ export async function exclusivePoll<T>(
 	poll: () => Promise<T>,
 ): Promise<T | null> {
 	if (ctx.getMode() === 'manual') return await poll();
-	const key = `${ctx.getWorkflow().id ?? ''} ${ctx.getNode().id}`;
+	const key = keyOf(ctx);
 	const current = running.get(key);
 	if (current) {
-		ctx.logger.warn(
-			`Subscription Billing Trigger "${ctx.getNode().name}": poll skipped, the previous poll of this trigger (started ${current.since.toISOString()}) is still running. Poll less often, or lower Requests Per Poll.`,
-			{ workflowId: ctx.getWorkflow().id, node: ctx.getNode().name },
+		logLine(
+			ctx,
+			'warn',
+			`poll skipped, the previous poll of this trigger (started ${current.since.toISOString()}) is still running. Poll less often, or lower Requests Per Poll.`,
 		);
 		waiting++;
 		try {
@@ -114,6 +120,18 @@ export async function exclusivePoll<T>(
 		finish(left);
 		running.delete(key);
 	}
+}
+
+/**
+ * Whether n8n restarted since the poll that left the state this poll starts from: another n8n
+ * process left it, and this process has not polled the trigger yet (else another instance polled
+ * meanwhile). When that poll ended (`at`; undefined in a state marked before it was kept).
+ */
+export function restartedSince(ctx: IPollFunctions): { at?: number } | undefined {
+	const data = ctx.getWorkflowStaticData('node');
+	if (typeof data.pollBoot !== 'string' || data.pollBoot === BOOT || latest.has(keyOf(ctx)))
+		return undefined;
+	return { at: typeof data.pollAt === 'number' ? data.pollAt : undefined };
 }
 
 /** Skipped polls waiting for the poll they overlapped to end (for tests). */

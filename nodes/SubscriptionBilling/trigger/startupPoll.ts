@@ -7,21 +7,24 @@ const STARTING: WorkflowActivateMode[] = ['init', 'leadershipChange'];
 const polled = new Set<string>();
 
 /**
- * Whether this is the poll n8n runs as it starts for a trigger that was polling before. n8n
- * activates the published workflows one after another and awaits each trigger's first poll, so
- * every workflow after this one would wait for its reads (two triggers in a pass at 10,000
- * customers held the next workflow 51 s). That poll reads nothing: the scheduled polls go on from
- * the saved state. With durable cursors n8n runs no such poll, and gives each scheduled poll a
- * budget (getPollBudgetMs under PollContext's 5 minutes): never taken for it.
+ * Whether this is the poll n8n runs as it starts for a trigger that goes on from its saved state
+ * (`goesOn`, asked only then). n8n activates the published workflows one after another and awaits
+ * each trigger's first poll, so every workflow after this one would wait for its reads (two
+ * triggers in a pass at 10,000 customers held the next workflow 51 s). That poll reads nothing: the
+ * scheduled polls go on from the saved state. A state the trigger would not go on from (none,
+ * another version's, a selected family without its section) is polled then as at publishing, so
+ * that a change before the first scheduled poll is reported. With durable cursors n8n runs no such
+ * poll, and gives each scheduled poll a budget (getPollBudgetMs under PollContext's 5 minutes):
+ * never taken for it.
  */
-export function isStartupPoll(ctx: IPollFunctions): boolean {
+export function isStartupPoll(ctx: IPollFunctions, goesOn: () => boolean): boolean {
 	const key = `${ctx.getWorkflow().id ?? ''} ${ctx.getNode().id}`;
 	if (polled.has(key)) return false;
 	polled.add(key);
 	const budget = (ctx as IPollFunctions & { getPollBudgetMs?: () => number }).getPollBudgetMs?.();
 	return (
 		STARTING.includes(ctx.getActivationMode()) &&
-		Object.keys(ctx.getWorkflowStaticData('node')).length > 0 &&
-		!(typeof budget === 'number' && budget < 5 * 60_000)
+		!(typeof budget === 'number' && budget < 5 * 60_000) &&
+		goesOn()
 	);
 }

@@ -7,6 +7,7 @@ import { InvoiceTable } from '../state/invoiceTable';
 import type { InvoiceFamilyEvent } from './catalog';
 import type { PollInput } from './types';
 import { apiTime } from '../apiClock';
+import { passEndedLine, withRestart } from './passLine';
 
 /** Customers whose invoices are read at the same time; the request budget (shared/requestBudget.ts) paces them. */
 const PARALLEL_CUSTOMERS = 16;
@@ -25,9 +26,6 @@ export interface InvoicePollOptions {
 export function watchedCustomer(customerId: string | undefined): string {
 	return customerId ?? '*';
 }
-
-const minutes = (ms: number) =>
-	`${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
 
 /** Where this poll starts: the sweep in progress, or a new one after the last ended. */
 function startingSweep(previous: InvoiceSweep, now: number, lookBackMs: number): InvoiceSweep {
@@ -69,6 +67,9 @@ export async function pollInvoiceEvents(
 	}
 	const sweep = startingSweep(previous.sweep, now, lookBackMs);
 	sweep.polls = (sweep.polls ?? 0) + 1;
+	// A sweep n8n restarted during (it goes on from the state saved last): its pass line says so.
+	if (input.restarted && previous.sweep.nextCustomer !== undefined)
+		sweep.restarts = withRestart(sweep.restarts, input.restarted.at, now);
 	const table = InvoiceTable.read(previous.customers);
 	const learning = learningAt(
 		{ nextCustomer: sweep.nextCustomer, learning: previous.learning },
@@ -124,10 +125,7 @@ export async function pollInvoiceEvents(
 	if (page.end && visited === page.ids.length) {
 		delete sweep.nextCustomer;
 		delete sweep.since;
-		if (!customerId)
-			input.note?.(
-				`a pass over all ${(start + visited).toLocaleString('en-US')} customers ended: ${sweep.polls} poll${sweep.polls === 1 ? '' : 's'}, ${minutes(now - sweep.startedAt)} since it started. A change is reported within one pass; Requests Per Poll sets how many polls a pass takes.`,
-			);
+		if (!customerId) input.note?.(passEndedLine(start + visited, sweep, now));
 	} else sweep.nextCustomer = start + visited;
 	const state: InvoiceState = {
 		events,

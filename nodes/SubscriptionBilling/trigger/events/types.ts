@@ -13,6 +13,8 @@ export interface PollInput {
 	learnUntil?: number;
 	/** Writes a line to n8n's log, naming the trigger (what a user can read of their own account's figures). */
 	note?: (message: string) => void;
+	/** Another n8n process left the state this poll starts from (n8n restarted since): when its poll ended (`at`, epoch ms, if known). */
+	restarted?: { at?: number };
 }
 
 /** The Subscription Gets of one poll's part of the pass (detailSweep.ts). */

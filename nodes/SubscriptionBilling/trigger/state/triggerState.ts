@@ -10,7 +10,8 @@ import { isStoredTable, UNKNOWN, walkRows, type StoredTable } from './recordTabl
  *
  * Each family of events owns one section, read from its own source; a family none of whose events
  * is selected is not written (forgotten: selected again, it starts from where things stand). A
- * state this code did not write (no `format: 2`) is not read: the trigger starts silently.
+ * state this code did not write (no `format: 2`) is not read: the trigger starts over as at
+ * publishing (also in the poll n8n runs as it starts: trigger/startupPoll.ts) and says so in n8n's log.
  *
  * Every table is a record table in the one cell encoding (recordTable.ts, cells.ts). As saved, the
  * invoice rows of the customers the customers table has are kept in that table, in its columns
@@ -95,15 +96,45 @@ export interface InvoiceSweep {
 	since?: number;
 	/** Offset in the customer list of the next customer to visit; absent: the sweep is done. */
 	nextCustomer?: number;
-	/** Polls the sweep has taken so far (absent in a state saved before it was kept). */
+	/**
+	 * Polls the sweep has taken so far (absent in a state saved before it was kept). Polls after the
+	 * state n8n last saved, redone after a restart, are counted once: what a pass takes without one.
+	 */
 	polls?: number;
+	/** n8n restarted during the sweep, which went on from the state n8n had saved last; absent: it did not. */
+	restarts?: SweepRestarts;
+}
+
+export interface SweepRestarts {
+	times: number;
+	/** When the poll ended whose state the last restart went on from (epoch ms; absent: not known, a state saved before it was kept). */
+	savedAt?: number;
+	/** Summed over the restarts: from that poll to the first poll after the restart (ms; absent: one is not known). */
+	gapMs?: number;
 }
 
 const STATE_KEY = 'trigger';
 
-export function readTriggerState(ctx: IPollFunctions): TriggerState {
+/**
+ * The state as saved, if this code wrote it (format 2): what a poll goes on from. Its invoice rows
+ * are still in the customers table (see withSharedRows): for its sections, not its tables.
+ */
+export function savedTriggerState(ctx: IPollFunctions): TriggerState | undefined {
 	const stored = ctx.getWorkflowStaticData('node')[STATE_KEY] as TriggerState | undefined;
-	return stored?.format === 2 ? withOwnRows(stored) : { format: 2 };
+	return stored?.format === 2 ? stored : undefined;
+}
+
+export function readTriggerState(ctx: IPollFunctions): TriggerState {
+	const saved = savedTriggerState(ctx);
+	return saved ? withOwnRows(saved) : { format: 2 };
+}
+
+/** Whether the node holds saved data but no state this code reads (another version of the package saved it). */
+export function hasUnreadableState(ctx: IPollFunctions): boolean {
+	return (
+		Object.keys(ctx.getWorkflowStaticData('node')).length > 0 &&
+		savedTriggerState(ctx) === undefined
+	);
 }
 
 export function writeTriggerState(ctx: IPollFunctions, state: TriggerState): void {

@@ -8,14 +8,52 @@
 // "failed payment" shows, after Fetch Test Event, event, customer_id and the IDs as the first columns
 // of every item, and for Payment Failed with nothing to show the keys its items will have.
 // Screenshot: docs/images/trigger-panel.png with E2E_SCREENSHOTS=docs.
-const { example } = require('./helpers');
+const { EXAMPLE_CREDENTIAL_ID, NODE_TYPE, PACKAGE_NAME, example } = require('./helpers');
 const { byTestId, screenshot } = require('./browser');
 const { useEditorSession } = require('./editorSession');
+
+const credentials = {
+	subscriptionBillingApi: { id: EXAMPLE_CREDENTIAL_ID, name: 'Subscription Billing account' },
+};
+/** The dunning workflow of issue 53: Invoice Payment Failed over All Customers, then Customer → Get of its customer_id. */
+const RARE_FAILURE = {
+	id: 'sbRareFailure001',
+	name: 'Dunning where failed payments are rare',
+	active: false,
+	nodes: [
+		{
+			id: 'a5b1c6c2-0d3e-4f51-9a61-7b2c3d4e5f01',
+			name: 'Payment Failed',
+			type: `${PACKAGE_NAME}.subscriptionBillingTrigger`,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: { events: ['invoicePaymentFailed'], scope: 'all' },
+			credentials,
+		},
+		{
+			id: 'a5b1c6c2-0d3e-4f51-9a61-7b2c3d4e5f02',
+			name: 'Get Customer',
+			type: NODE_TYPE,
+			typeVersion: 1,
+			position: [280, 0],
+			parameters: {
+				resource: 'customer',
+				operation: 'get',
+				customerId: { __rl: true, mode: 'id', value: '={{ $json.customer_id }}' },
+			},
+			credentials,
+		},
+	],
+	connections: {
+		'Payment Failed': { main: [[{ node: 'Get Customer', type: 'main', index: 0 }]] },
+	},
+	settings: { executionOrder: 'v1' },
+};
 
 const session = useEditorSession({
 	name: 'e2e-trigger-editor',
 	lastStateShot: 'trigger-last-state',
-	workflows: () => [example('invoice-paid-message.json')],
+	workflows: () => [example('invoice-paid-message.json'), RARE_FAILURE],
 });
 let sandbox, n8n, page;
 // the editor's helpers (test/e2e/editorUi.js), bound to the page open now
@@ -311,4 +349,70 @@ test('a dunning trigger: Fetch Test Event shows event, customer_id and the IDs a
 			.filter((r) => r.path.startsWith('/api/v2/'))
 			.every((r) => r.method === 'GET' && r.status === 200),
 	).toBe(true);
+});
+
+test('10,000 customers, one failed payment at #6,742: the next step names the no-example item as the cause; One Customer, Fetch Test Event and a pin test it on the real failure', async () => {
+	while (sandbox.state.customers.size < 10_000)
+		sandbox.world.createCustomer({ name: `Customer ${sandbox.state.customers.size}` });
+	const failing = [...sandbox.state.customers.keys()][6_742];
+	const { name } = sandbox.state.customers.get(failing);
+	const invoice = sandbox.world.issueInvoice({ customer_id: failing, amount: 40 });
+	sandbox.world.failPayment({ invoice_id: invoice.invoice_id });
+	({ page, ui } = await session.newTab());
+	await page.goto(`${n8n.baseUrl}/workflow/${RARE_FAILURE.id}`);
+	const nodeNamed = (text) => page.locator(byTestId('canvas-node'), { hasText: text }).first();
+	const output = page.locator(byTestId('output-panel'));
+	const listReads = () =>
+		sandbox.requests.filter((r) => r.path === '/api/v2/customers').map((r) => r.rawQuery);
+
+	// Executing Get Customer runs the trigger's Fetch Test Event first: the failure is not among the
+	// customers it looks at, and the step says that its item is the cause
+	sandbox.clearRequests();
+	await ui.openNode(nodeNamed('Get Customer'));
+	await ui.pushConnected();
+	await page.click(byTestId('node-execute-button'));
+	await output.getByText("is not an event but the trigger's note").first().waitFor();
+	await output.getByText('Invoice Payment Failed: no example to show').first().waitFor();
+	// the customer list as Fetch Test Event reads it, and no Customer → Get
+	expect(listReads()).toEqual(['limit=1', 'offset=9000&limit=1000']);
+	await shotReady();
+	await screenshot(page, 'trigger-rare-event-step-error', { docs: false });
+	await page.keyboard.press('Escape');
+	const ndv = page.locator(byTestId('ndv'));
+	await ndv.waitFor({ state: 'hidden' });
+
+	// The way the no_example item gives: One Customer with that customer, fetch, pin, All Customers again
+	await ui.openNode(nodeNamed('Payment Failed'));
+	await ui.choose('scope', 'One Customer');
+	await ui.fillById('customerId', failing);
+	await ndv
+		.getByRole('button', { name: /Fetch Test Event/i })
+		.first()
+		.click();
+	await output.getByText('1 item').first().waitFor();
+	await output.getByText('JSON', { exact: true }).first().click();
+	await output.getByText(invoice.invoice_id).first().waitFor();
+	await output.locator(byTestId('ndv-pin-data')).first().click();
+	await ui.choose('scope', 'All Customers');
+	await ui.waitUntil(
+		() => ui.nodeOfType(`${PACKAGE_NAME}.subscriptionBillingTrigger`),
+		(node) => node?.parameters.scope === 'all',
+		{ what: 'Invoices Of back to All Customers' },
+	);
+	await page
+		.locator(`${byTestId('ndv-close-button')}, ${byTestId('back-to-canvas')}`)
+		.first()
+		.click();
+	await ndv.waitFor({ state: 'hidden' });
+
+	// Get Customer now runs on the pinned failure
+	sandbox.clearRequests();
+	await ui.openNode(nodeNamed('Get Customer'));
+	await page.click(byTestId('node-execute-button'));
+	// (the JSON view shows the name in quotes)
+	await output.getByText(`"${name}"`).first().waitFor();
+	expect(listReads().length).toBeGreaterThan(0);
+	expect(sandbox.requests.filter((r) => r.path.includes('/invoices'))).toEqual([]);
+	await shotReady();
+	await screenshot(page, 'trigger-rare-event-pinned', { docs: false });
 });

@@ -29,7 +29,9 @@ export function invalidInput(
 			: `${problem}. ${cause[0].toUpperCase()}${cause.slice(1)}`;
 	return new NodeOperationError(ctx.getNode(), `${field} in item ${itemIndex}: ${said}`, {
 		itemIndex,
-		description: 'Nothing was sent to the API for this item. Correct the value and run again.',
+		description: cause
+			? "Nothing was sent to the API for this item. Test this step on a real event: follow the trigger's no_example, or pin an item of a real event on the trigger."
+			: 'Nothing was sent to the API for this item. Correct the value and run again.',
 	});
 }
 

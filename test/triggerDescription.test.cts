@@ -94,10 +94,28 @@ describe('added fresh from the panel', () => {
 			'firstPollNotice',
 			'events',
 			'scope',
+			'invoicesFrom',
 			'lookBackDays',
 			'requestsPerPoll',
 			'allCustomersNotice',
 		]);
+	});
+
+	test('the invoice events report from publishing unless a date and time is chosen, which the editor then asks for; customer and subscription events have no such setting', () => {
+		expect(stored({ events: ['invoicePaid'] })).toMatchObject({ invoicesFrom: 'publishing' });
+		expect(stored({ events: ['invoicePaid'] })).not.toHaveProperty('invoicesFromDate');
+		const chosen = { events: ['invoicePaid'], invoicesFrom: 'date' };
+		expect(shown(chosen)).toContain('invoicesFromDate');
+		expect(stored(chosen)).toMatchObject({ invoicesFromDate: '' });
+		expect(
+			NodeHelpers.getNodeParametersIssues(description.properties, node(stored(chosen)), description)
+				?.parameters,
+		).toHaveProperty('invoicesFromDate');
+		expect(shown({ events: ['newCustomer', 'subscriptionUpdated'] })).not.toContain('invoicesFrom');
+		const from = description.properties.find((property) => property.name === 'invoicesFrom')!;
+		expect(from.description).toMatch(
+			/^Publishing: .* For New Invoice, Invoice Paid, Invoice Payment Failed and Invoice Overdue only: customer and subscription events start at publishing/,
+		);
 	});
 
 	test('One Customer without a customer: a notice says why Fetch Test Event and activation are unavailable, until one is chosen', () => {
@@ -112,6 +130,7 @@ describe('added fresh from the panel', () => {
 			'scope',
 			'customerId',
 			'customerNeededNotice',
+			'invoicesFrom',
 			'lookBackDays',
 			'oneCustomerNotice',
 		]);

@@ -18,7 +18,7 @@ import { pollInvoiceEvents } from './trigger/events/invoices';
 import { withTopLevelIds } from './trigger/events/itemKeys';
 import { fetchTestEvent } from './trigger/events/samples';
 import type { PollInput } from './trigger/events/types';
-import { triggerSettings, type TriggerSettings } from './trigger/parameters';
+import { checkCatchUpStart, triggerSettings, type TriggerSettings } from './trigger/parameters';
 import { exclusivePoll, restartedSince } from './trigger/pollLock';
 import { isStartupPoll } from './trigger/startupPoll';
 import {
@@ -124,6 +124,9 @@ async function pollOnce(ctx: IPollFunctions, settings: TriggerSettings): Promise
 		);
 	let restarted = restartedSince(ctx);
 	let state = readTriggerState(ctx);
+	// Invoice events that start now (publishing) from a chosen moment: checked before any request.
+	if (settings.invoicesFrom !== undefined && !continuedSections(state, settings).invoices)
+		checkCatchUpStart(ctx, settings.invoicesFrom, Date.now());
 	// A poll that continues a first pass takes one step of it.
 	const learnUntil = isLearning(state) ? undefined : Date.now() + LEARNING_BUDGET_MS;
 	const deadline = Math.min(schedulerDeadline(ctx) ?? Infinity, learnUntil ?? 0);
@@ -194,6 +197,7 @@ async function pollStep(
 			requestsPerPoll: settings.requestsPerPoll,
 			added: addedEvents(previous?.events, invoiceEvents),
 			customerListRead: listEvents.length > 0,
+			from: settings.invoicesFrom,
 		});
 		items.push(...outcome.items);
 		after.invoices = outcome.state;

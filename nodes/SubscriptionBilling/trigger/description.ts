@@ -7,6 +7,8 @@ export const MAX_LOOK_BACK_DAYS = 90;
 /** Chosen from `npm run bench:trigger` (docs/trigger.md): the smallest budget whose sweeps stay within 1.15× the ideal at 100 requests/s. */
 export const DEFAULT_REQUESTS_PER_POLL = 1000;
 export const MIN_REQUESTS_PER_POLL = 10;
+/** How far before publishing the invoice events can catch up from (Catch Up From). */
+export const MAX_CATCH_UP_DAYS = 90;
 
 /** The invoice events' settings: how far back late invoices are seen, and a poll's request budget over all customers. */
 export function invoiceSettings(show: IDisplayOptions['show']): INodeProperties[] {
@@ -46,6 +48,36 @@ export function invoiceSettings(show: IDisplayOptions['show']): INodeProperties[
 			type: 'notice',
 			default: '',
 			displayOptions: { show: { ...show, scope: ['all'] } },
+		},
+	];
+}
+
+/** The invoice events' starting moment: publishing, or a date and time the user picks (a catch-up). */
+export function catchUpSettings(show: IDisplayOptions['show']): INodeProperties[] {
+	return [
+		{
+			displayName: 'Invoice Changes From',
+			name: 'invoicesFrom',
+			type: 'options',
+			noDataExpression: true,
+			default: 'publishing',
+			description:
+				"Publishing: invoice changes from the moment the workflow is published. A Date and Time: also every change since then (this week's failed payments, say), each once, in the first pass over the customers. For New Invoice, Invoice Paid, Invoice Payment Failed and Invoice Overdue only: customer and subscription events start at publishing (the API gives customers no creation time).",
+			options: [
+				{ name: 'Publishing', value: 'publishing' },
+				{ name: 'A Date and Time (Catch Up)', value: 'date' },
+			],
+			displayOptions: { show },
+		},
+		{
+			displayName: 'Catch Up From',
+			name: 'invoicesFromDate',
+			type: 'dateTime',
+			required: true,
+			default: '',
+			description: `Every invoice issued, paid, failing a payment or falling overdue after this moment (in the workflow's time zone) is reported once, nothing from before; at most ${MAX_CATCH_UP_DAYS} days before publishing. Taken when the invoice events start (publishing): changed on a published trigger, it starts no new catch-up.`,
+			hint: "The catch-up is the first pass over all customers: about customers ÷ Requests Per Poll polls (11 at 10,000 customers and the default; One Customer: the first poll), each poll emitting what it found. n8n's log says when it ended.",
+			displayOptions: { show: { ...show, invoicesFrom: ['date'] } },
 		},
 	];
 }
@@ -126,7 +158,7 @@ export const TRIGGER_SUBTITLE = `={{ ($parameter["events"] || []).map((event) =>
 export const triggerProperties: INodeProperties[] = [
 	{
 		displayName:
-			'Each change is emitted once, from the moment the workflow is published; nothing from before. Customer and subscription changes come at the next poll; invoice changes over All Customers within one pass over all customers (about 11 minutes at 10,000 customers polling every minute, see below); renewal dates and detail fields within one pass over the running subscriptions. Publishing takes seconds at any size. Unpublished and published again, the trigger reports what changed meanwhile, once. Fetch Test Event shows the most recent matching item of each event and changes nothing.',
+			'Each change is emitted once, from the moment the workflow is published; nothing from before (the invoice events can catch up from a date you choose: Invoice Changes From). Customer and subscription changes come at the next poll; invoice changes over All Customers within one pass over all customers (about 11 minutes at 10,000 customers polling every minute, see below); renewal dates and detail fields within one pass over the running subscriptions. Publishing takes seconds at any size. Unpublished and published again, the trigger reports what changed meanwhile, once. Fetch Test Event shows the most recent matching item of each event and changes nothing.',
 		name: 'firstPollNotice',
 		type: 'notice',
 		default: '',
@@ -229,6 +261,8 @@ export const triggerProperties: INodeProperties[] = [
 		INVOICE_FAMILY_EVENTS,
 		{ scope: ['customer'], customerId: [''] },
 	),
+	// Publishing or a catch-up from a chosen moment.
+	...catchUpSettings(whenEvents(INVOICE_FAMILY_EVENTS).show),
 	// Look-back window, Requests Per Poll and the cost notices of One Customer and All Customers.
 	...invoiceSettings(whenEvents(INVOICE_FAMILY_EVENTS).show),
 ];

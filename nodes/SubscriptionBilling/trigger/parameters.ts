@@ -1,7 +1,8 @@
 import { NodeOperationError, type IPollFunctions } from 'n8n-workflow';
 import { quoted } from '../shared/invalidInput';
 import { ID } from '../shared/idChecks';
-import { triggerProperties } from './description';
+import { chosenMoment } from './chosenMoment';
+import { MAX_CATCH_UP_DAYS, triggerProperties } from './description';
 import {
 	isCustomerListEvent,
 	isInvoiceFamilyEvent,
@@ -46,6 +47,8 @@ export interface TriggerSettings extends CustomerListSettings {
 	lookBackMs: number;
 	/** Invoice events over all customers: most requests one poll sends. */
 	requestsPerPoll: number;
+	/** Invoice events: the moment chosen to catch up from (epoch ms); undefined: from publishing. */
+	invoicesFrom: number | undefined;
 }
 
 function selectedEvents(ctx: IPollFunctions): TriggerEvent[] {
@@ -76,6 +79,54 @@ function wholeNumber(ctx: IPollFunctions, name: string, shown: boolean): number 
 	throw invalid(ctx, property.displayName, `${quoted(value)} is not a whole number ${range}`);
 }
 
+const displayNameOf = (name: string) =>
+	triggerProperties.find((property) => property.name === name)!.displayName;
+
+/** Invoice Changes From: undefined for Publishing, else the instant Catch Up From names. */
+function catchUpMoment(ctx: IPollFunctions, shown: boolean): number | undefined {
+	if (!shown) return undefined;
+	const from = ctx.getNodeParameter('invoicesFrom', 'publishing');
+	if (from === 'publishing') return undefined;
+	if (from !== 'date')
+		throw invalid(
+			ctx,
+			displayNameOf('invoicesFrom'),
+			`${quoted(from)} is not Publishing or A Date and Time`,
+		);
+	const value = ctx.getNodeParameter('invoicesFromDate', '');
+	const at = chosenMoment(value, ctx.getTimezone());
+	if (at === undefined)
+		throw invalid(
+			ctx,
+			displayNameOf('invoicesFromDate'),
+			`${quoted(value)} is not a date and time: choose one, or set Invoice Changes From to Publishing`,
+		);
+	return at;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The chosen moment, checked when the invoice events start from it (publishing, `now`): not after
+ * now, and at most MAX_CATCH_UP_DAYS before. Later polls go on from the state, whatever its age.
+ */
+export function checkCatchUpStart(ctx: IPollFunctions, from: number, now: number): void {
+	const field = displayNameOf('invoicesFromDate');
+	const shown = new Date(from).toISOString();
+	if (from > now)
+		throw invalid(
+			ctx,
+			field,
+			`${shown} is after now: choose a moment in the past, or set Invoice Changes From to Publishing`,
+		);
+	if (from < now - MAX_CATCH_UP_DAYS * DAY_MS)
+		throw invalid(
+			ctx,
+			field,
+			`${shown} is more than ${MAX_CATCH_UP_DAYS} days ago, the furthest the catch-up goes back: choose a later moment`,
+		);
+}
+
 /** What the trigger is set to watch, checked before any request. */
 export function triggerSettings(ctx: IPollFunctions): TriggerSettings {
 	const events = selectedEvents(ctx);
@@ -92,6 +143,7 @@ export function triggerSettings(ctx: IPollFunctions): TriggerSettings {
 		invoiceCustomerId: invoices && !allCustomers ? checkedCustomerId(ctx) : undefined,
 		lookBackMs: wholeNumber(ctx, 'lookBackDays', invoices) * 86_400_000,
 		requestsPerPoll: wholeNumber(ctx, 'requestsPerPoll', allCustomers),
+		invoicesFrom: catchUpMoment(ctx, invoices),
 		statuses: listEvents.includes('subscriptionStatusChanged')
 			? (ctx.getNodeParameter('statuses', []) as string[])
 			: [],

@@ -20,6 +20,8 @@ export interface InvoicePollOptions {
 	added: readonly InvoiceFamilyEvent[];
 	/** The poll reads the whole customer list anyway (customer-list events selected): the sweep takes its customers from that reading. */
 	customerListRead: boolean;
+	/** The moment chosen for the invoice events to start from (epoch ms, Catch Up From); undefined: publishing. */
+	from?: number;
 }
 
 /** `*`: All Customers. */
@@ -55,11 +57,13 @@ export async function pollInvoiceEvents(
 	const { lookBackMs, requestsPerPoll } = options;
 	const now = input.now.getTime();
 	const customer = watchedCustomer(customerId);
-	// The first poll (publishing) only notes the moment from which changes are reported: each
-	// customer's first visit then reports what changed since, from the invoices' own times.
+	// The first poll (publishing) only notes the moment from which changes are reported (the API's
+	// time, or the one chosen to catch up from): each customer's first visit then reports what
+	// changed since, from the invoices' own times.
 	if (!previous) {
-		const since = await apiTime(input.api, input.now);
-		const sweep = { startedAt: now, lookBackMs, nextCustomer: 0, since, polls: 0 };
+		const since = options.from ?? (await apiTime(input.api, input.now));
+		const sweep: InvoiceSweep = { startedAt: now, lookBackMs, nextCustomer: 0, since, polls: 0 };
+		if (options.from !== undefined) sweep.catchUp = true;
 		return {
 			items: [],
 			state: { events, customer, sweep, customers: InvoiceTable.read(undefined).store() },
@@ -87,9 +91,10 @@ export async function pollInvoiceEvents(
 		api: input.api,
 		events,
 		now: input.now,
+		// The first sweep reads back to its `since` too, when that is earlier (a catch-up).
 		floor: sweep.previous
 			? sweep.previous.startedAt - Math.min(sweep.previous.lookBackMs, sweep.lookBackMs)
-			: sweep.startedAt - sweep.lookBackMs,
+			: Math.min(sweep.startedAt - sweep.lookBackMs, sweep.since ?? Infinity),
 		keepFrom: sweep.startedAt - sweep.lookBackMs,
 		firstSince: new Map(),
 		spend: () => spent++,
@@ -124,8 +129,9 @@ export async function pollInvoiceEvents(
 	);
 	if (page.end && visited === page.ids.length) {
 		delete sweep.nextCustomer;
-		delete sweep.since;
 		if (!customerId) input.note?.(passEndedLine(start + visited, sweep, now));
+		delete sweep.since;
+		delete sweep.catchUp;
 	} else sweep.nextCustomer = start + visited;
 	const state: InvoiceState = {
 		events,

@@ -22,8 +22,8 @@ export function withRestart(
 
 /**
  * What a pass over all customers writes to n8n's log as it ends, for a user to size Requests Per
- * Poll by: its polls (those redone after a restart counted once) and its time, and what of that
- * time a restart of n8n took.
+ * Poll by: its polls (those redone after a restart counted once) and its time, whether it was the
+ * catch-up from a chosen moment, and what of that time a restart of n8n took.
  */
 export function passEndedLine(customers: number, sweep: InvoiceSweep, now: number): string {
 	const polls = sweep.polls ?? 0;
@@ -31,6 +31,10 @@ export function passEndedLine(customers: number, sweep: InvoiceSweep, now: numbe
 	const lines = [
 		`a pass over all ${customers.toLocaleString('en-US')} customers ended: ${counted}, ${duration(now - sweep.startedAt)} since it started.`,
 	];
+	if (sweep.catchUp && sweep.since !== undefined)
+		lines.push(
+			`It was the catch-up from ${new Date(sweep.since).toISOString()}: every invoice change since then has been reported, once.`,
+		);
 	const restarts = sweep.restarts;
 	if (restarts) {
 		const once = restarts.times === 1;

@@ -94,6 +94,8 @@ export interface InvoiceSweep {
 	 * first poll's): a customer's first visit reports what its invoices' own times place after it.
 	 */
 	since?: number;
+	/** The first sweep's `since` is the moment the user chose to catch up from (Catch Up From), not publishing. */
+	catchUp?: true;
 	/** Offset in the customer list of the next customer to visit; absent: the sweep is done. */
 	nextCustomer?: number;
 	/**

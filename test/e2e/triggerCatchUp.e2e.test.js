@@ -153,6 +153,8 @@ beforeAll(async () => {
 		error: 'card_declined',
 		paid_at: ago(DAY),
 	});
+	// after the moment too: the catch-up workflow (All Customers) owes it as well
+	owed.push(`invoicePaymentFailed ${dunningFailure}`);
 	const credential = credentialFor(sandbox, { id: 'sbCatchUpCred001' });
 	await n8n.importCredentials([credential]);
 	await n8n.importWorkflow(workflow(credential));

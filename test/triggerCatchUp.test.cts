@@ -8,7 +8,12 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { useSandbox } from './helpers/billing.cjs';
 import { moveClock } from './helpers/clock.cjs';
-import { activeTrigger, apiRequests, restartedTrigger } from './helpers/trigger.cjs';
+import {
+	activeTrigger,
+	apiRequests,
+	restartedTrigger,
+	triggerOfNewProcess,
+} from './helpers/trigger.cjs';
 import type { Poller } from './harness/index.cjs';
 import type { TriggerState } from '../nodes/SubscriptionBilling/trigger/state/triggerState';
 
@@ -333,4 +338,30 @@ test('Fetch Test Event is unchanged: the same items as from Publishing, and noth
 	expect(shown(fetched.items)).toEqual(shown(fromPublishing.items));
 	expect(fetched.items).toHaveLength(EVERY_INVOICE_EVENT.length);
 	expect(trigger.nodeStaticData).toEqual({});
+});
+
+test('a catch-up whose state n8n did not save (n8n 1.123.81 keeps none for a workflow published through its publish endpoint): at the next start of n8n the invoice events start from then, nothing of the catch-up again', async () => {
+	const customers = customersInListOrder();
+	const owed = datedChanges(customers.at(-1)!);
+	const parameters = catchUp(ago(MOMENT_MS));
+	const trigger = activeTrigger(sandbox, parameters, undefined, { nodeId: 'catch-up-unsaved' });
+	await trigger.activate();
+	expect((await sweep(trigger)).polls.flat().map(reported).sort()).toEqual([...owed].sort());
+
+	// n8n started again with no saved state for the trigger
+	const started = activeTrigger(
+		sandbox,
+		parameters,
+		{},
+		{
+			nodeId: 'catch-up-unsaved',
+			nodeType: triggerOfNewProcess(),
+		},
+	);
+	const all = ((await started.activate('init')).items ?? []).map(reported);
+	moveClock(1000);
+	const late = sandbox.world.issueInvoice({ customer_id: customers[0], amount: 7 }).invoice_id;
+	sandbox.world.failPayment({ invoice_id: late });
+	for (let n = 0; n < 2; n++) all.push(...(await sweep(started)).polls.flat().map(reported));
+	expect(all.sort()).toEqual([`invoicePaymentFailed ${late}`, `newInvoice ${late}`].sort());
 });

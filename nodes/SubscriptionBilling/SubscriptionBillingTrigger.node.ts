@@ -20,7 +20,7 @@ import { fetchTestEvent } from './trigger/events/samples';
 import type { PollInput } from './trigger/events/types';
 import { checkCatchUpStart, triggerSettings, type TriggerSettings } from './trigger/parameters';
 import { exclusivePoll, restartedSince } from './trigger/pollLock';
-import { isStartupPoll } from './trigger/startupPoll';
+import { activatedAtStart, isStartupPoll } from './trigger/startupPoll';
 import {
 	addedEvents,
 	hasUnreadableState,
@@ -124,9 +124,13 @@ async function pollOnce(ctx: IPollFunctions, settings: TriggerSettings): Promise
 		);
 	let restarted = restartedSince(ctx);
 	let state = readTriggerState(ctx);
-	// Invoice events that start now (publishing) from a chosen moment: checked before any request.
-	if (settings.invoicesFrom !== undefined && !continuedSections(state, settings).invoices)
-		checkCatchUpStart(ctx, settings.invoicesFrom, Date.now());
+	// Invoice events that start now from a chosen moment: checked before any request. Only when
+	// published or edited: invoice events that start over as n8n starts (no state n8n saved, or
+	// another version's) start from then, as a catch-up run again would report its changes twice.
+	if (settings.invoicesFrom !== undefined && !continuedSections(state, settings).invoices) {
+		if (activatedAtStart(ctx)) settings = { ...settings, invoicesFrom: undefined };
+		else checkCatchUpStart(ctx, settings.invoicesFrom, Date.now());
+	}
 	// A poll that continues a first pass takes one step of it.
 	const learnUntil = isLearning(state) ? undefined : Date.now() + LEARNING_BUDGET_MS;
 	const deadline = Math.min(schedulerDeadline(ctx) ?? Infinity, learnUntil ?? 0);

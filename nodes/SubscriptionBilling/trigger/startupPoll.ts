@@ -3,6 +3,11 @@ import type { IPollFunctions, WorkflowActivateMode } from 'n8n-workflow';
 /** n8n starting, or a main taking over as leader: it activates every published workflow again. */
 const STARTING: WorkflowActivateMode[] = ['init', 'leadershipChange'];
 
+/** Whether n8n activated this trigger as it started (or took over as leader), not because it was published or edited. */
+export function activatedAtStart(ctx: IPollFunctions): boolean {
+	return STARTING.includes(ctx.getActivationMode());
+}
+
 /** The triggers this n8n process has polled (workflow and node). */
 const polled = new Set<string>();
 
@@ -23,7 +28,7 @@ export function isStartupPoll(ctx: IPollFunctions, goesOn: () => boolean): boole
 	polled.add(key);
 	const budget = (ctx as IPollFunctions & { getPollBudgetMs?: () => number }).getPollBudgetMs?.();
 	return (
-		STARTING.includes(ctx.getActivationMode()) &&
+		activatedAtStart(ctx) &&
 		!(typeof budget === 'number' && budget < 5 * 60_000) &&
 		goesOn()
 	);

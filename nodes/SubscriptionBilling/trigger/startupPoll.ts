@@ -27,9 +27,5 @@ export function isStartupPoll(ctx: IPollFunctions, goesOn: () => boolean): boole
 	if (polled.has(key)) return false;
 	polled.add(key);
 	const budget = (ctx as IPollFunctions & { getPollBudgetMs?: () => number }).getPollBudgetMs?.();
-	return (
-		activatedAtStart(ctx) &&
-		!(typeof budget === 'number' && budget < 5 * 60_000) &&
-		goesOn()
-	);
+	return activatedAtStart(ctx) && !(typeof budget === 'number' && budget < 5 * 60_000) && goesOn();
 }

@@ -957,6 +957,37 @@ describe('seed', () => {
 		expect(a.fixtures.customerCount).toBe(20);
 	});
 
+	it('openInvoices: each customer from the third on billed on net-30 terms with that many open, a week of paid and of issued ones', async () => {
+		const customers = 300;
+		const world = await startSandbox({
+			seed: { customers, bigCustomerInvoices: 0, openInvoices: 3 },
+		});
+		others.push(world);
+		const weekAgo = Date.now() - 7 * 86_400_000;
+		let open = 0;
+		let paid = 0;
+		let issued = 0;
+		for (const c of [...world.state.customers.keys()].slice(2)) {
+			const res = await fetch(`${world.baseUrl}/customers/${c}/invoices?limit=100`, {
+				headers: { 'X-SERVICE-KEY': world.apiKey },
+			});
+			const invoices: Json[] = ((await res.json()) as Json).results;
+			const opened = invoices.filter((i) => i.fully_paid_at === null && i.remaining_amount > 0);
+			expect(opened.length).toBeGreaterThanOrEqual(2);
+			expect(opened.length).toBeLessThanOrEqual(4);
+			for (const i of invoices)
+				expect(Date.parse(i.due_at) - Date.parse(i.issued_at)).toBe(30 * 86_400_000);
+			open += opened.length;
+			paid += invoices.filter((i) => Date.parse(i.fully_paid_at) >= weekAgo).length;
+			issued += invoices.filter((i) => Date.parse(i.issued_at) >= weekAgo).length;
+		}
+		// Issued every 10 days, paid on the due date: 3 open, and 0.7 paid and 0.7 issued a week, a customer.
+		expect(open / (customers - 2)).toBeCloseTo(3, 1);
+		expect(paid / (customers - 2)).toBeCloseTo(0.7, 1);
+		expect(issued / (customers - 2)).toBeCloseTo(0.7, 1);
+		await expect(startSandbox({ seed: { openInvoices: 0 } })).rejects.toThrow(/openInvoices/);
+	});
+
 	it('seeds 100k invoices and serves the first page of 1000 quickly', async () => {
 		const t0 = Date.now();
 		const big = await startSandbox({ seed: { bigCustomerInvoices: 100000 } });

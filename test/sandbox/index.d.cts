@@ -34,6 +34,12 @@ export interface SeedOptions {
 	customers?: number;
 	/** Invoices of the big customer (default 250). */
 	bigCustomerInvoices?: number;
+	/**
+	 * Open invoices a customer (over 0, at most 30; default none: each subscription's schedule, the
+	 * last invoice open): customers 2 on are invoiced every 30 / openInvoices days on net-30 terms
+	 * and pay each on its due date, the last 30 days' payments seeded (seed.js cadenceInvoices).
+	 */
+	openInvoices?: number;
 	/** PRNG seed (default 1). */
 	seed?: number;
 }

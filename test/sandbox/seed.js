@@ -32,6 +32,10 @@
 //   customer 2  "Acme Widgets Ltd"      -> owns foreignPaymentMethodId.
 //   customer 3  "Initech"               -> no payment method (noPaymentMethodSubscriptionId).
 //   customers 4.. one subscription each.
+//   seed.openInvoices (absent by default): customers 2.. are billed on net-30 terms instead of by
+//     their subscription's schedule (cadenceInvoices below): an invoice every 30 / openInvoices
+//     days, each paid on its due date, so each customer has about openInvoices open (none overdue
+//     at the world's noon) and, in any week, openInvoices × 7 / 30 issued and as many paid.
 // Names containing "acme" (case-insensitive): see fixtures.searchName / searchNameMatches.
 
 const { Rng } = require('./prng');
@@ -123,6 +127,12 @@ function normaliseSeedOptions(seed = {}) {
 	const o = { ...DEFAULT_SEED, ...seed };
 	o.customers = Math.max(4, Math.floor(o.customers));
 	o.bigCustomerInvoices = Math.max(0, Math.floor(o.bigCustomerInvoices));
+	if (o.openInvoices === undefined) delete o.openInvoices;
+	else if (!(Number(o.openInvoices) > 0 && Number(o.openInvoices) <= 30))
+		throw new Error(
+			`seed.openInvoices: a number of open invoices a customer, over 0 and at most 30`,
+		);
+	else o.openInvoices = Number(o.openInvoices);
 	return o;
 }
 
@@ -345,6 +355,64 @@ function registerSubscription(
 		});
 	});
 	return sub;
+}
+
+/** Days of invoices paid before the world's noon that cadenceInvoices seeds (the longest look-back window it serves). */
+const CADENCE_PAID_DAYS = 30;
+
+/**
+ * seed.openInvoices: the customer is invoiced every payment_terms / openInvoices days on its
+ * subscription and pays each invoice on its due date (payment_terms days after issue), so that
+ * about openInvoices are open at any time, as in an account that bills on net-30 terms; the
+ * invoices paid within the last CADENCE_PAID_DAYS days are seeded (none before). Customer `index`
+ * is offset by a fraction of the period (the golden ratio's), so the issue and payment times of
+ * all customers spread evenly over the days: in any week, 7 / period invoices a customer are
+ * issued and as many paid. The subscription's schedule counts as invoiced, as the big customer's.
+ */
+function cadenceInvoices(state, rng, sub, index, openInvoices) {
+	for (const e of sub.schedule) if (e.starts_at <= SEED_TODAY) e.invoiced = true;
+	const noonMs = dateToMs(SEED_TODAY) + DAY_MS / 2;
+	const termsMs = sub.payment_terms * DAY_MS;
+	const periodMs = termsMs / openInvoices;
+	const list = state.invoicesByCustomer.get(sub.customer_id);
+	const brick = sub.line_items[0];
+	const ages = [];
+	for (
+		let age = ((index * 0.6180339887498949) % 1) * periodMs;
+		age < termsMs + CADENCE_PAID_DAYS * DAY_MS;
+		age += periodMs
+	)
+		ages.unshift(age);
+	for (const age of ages) {
+		const issuedMs = Math.floor((noonMs - age) / 1000) * 1000;
+		const dueMs = issuedMs + termsMs;
+		const paid = dueMs <= noonMs;
+		const total = round2(100 + rng.next() * 900);
+		const inv = {
+			invoice_id: rng.uuid(),
+			customer_id: sub.customer_id,
+			subscription_id: sub.subscription_id,
+			issuedMs,
+			dueMs,
+			billMs: issuedMs,
+			status: invoiceStatus(dueMs, paid, noonMs),
+			total,
+			remaining: paid ? 0 : total,
+			paidMs: paid ? dueMs : null,
+			currency: sub.currency,
+			time_zone: sub.time_zone,
+			periodStartMs: issuedMs,
+			lines: null, // compact: the serializer builds one line from brick/qty/total
+			brickId: brick.brick_id,
+			qty: brick.quantity,
+			metadata: null,
+		};
+		inv.seq = ++state.invoiceSeq;
+		inv.invoice_number = `INV-${String(inv.seq).padStart(7, '0')}`;
+		list.push(inv);
+		state.invoicesById.set(inv.invoice_id, inv);
+	}
+	state.invoiceVersion++;
 }
 
 function seedBigInvoices(state, rng, customer, subs, count) {
@@ -771,6 +839,7 @@ function buildState(seedOptions) {
 		Enterprise: 'Enterprise Seats',
 	};
 	let noPmSub = null;
+	const cadenceRng = new Rng(S, 'cadence-invoices');
 	for (let i = 2; i < customers.length; i++) {
 		const planName = planCycle[i % 3];
 		const sub = makeSubscription(rng, customers[i], {
@@ -784,7 +853,12 @@ function buildState(seedOptions) {
 			],
 			attributed_to: user(rng),
 		});
-		registerSubscription(state, rng, sub);
+		if (opts.openInvoices === undefined) registerSubscription(state, rng, sub);
+		else {
+			state.subscriptions.set(sub.subscription_id, sub);
+			sub.schedule = buildSchedule(state, sub);
+			cadenceInvoices(state, cadenceRng, sub, i, opts.openInvoices);
+		}
 		if (i === 3) noPmSub = sub;
 	}
 	const bigSubs = ['2012-01-01', '2012-01-01'].map((start, k) =>

@@ -216,6 +216,30 @@ describe('the encodings read back as written, knowing only the stored table', ()
 		// An open invoice of a customer with nothing else: no known invoices, then its id, status and overdue state in a list.
 		expect(read.rows.get('CCCCCCCCC')!.join('')).toHaveLength(1 + (1 + 22 + 1 + 1 + 1));
 	});
+
+	test('invoice table: a paid invoice with nothing else keeps its paid time as a number; the object it was kept in before is still read', () => {
+		const uuid = '00000000-0000-4000-8000-000000000000';
+		const paid = { status: 'PAID', failed: '', overdue: false, paidAt: 1_790_000_000_123 };
+		const table = InvoiceTable.read(undefined);
+		table.set('AAAAAAAAA', { known: '', watched: { [uuid]: paid } });
+		const watched = table.rows.get('AAAAAAAAA')![1];
+		// Its id, its status and `<1790000000123>` in a list: 38 bytes for the invoice.
+		expect(watched).toMatch(/^\[[A-Za-z0-9_-]{22}.<1790000000123>\]$/);
+		// As a state saved before this stored it: `{overdue: false, paidAt}` written out, 45 bytes more.
+		const before = watched.replace(
+			'<1790000000123>',
+			`<${encodeURIComponent(JSON.stringify({ overdue: false, paidAt: paid.paidAt }))}>`,
+		);
+		expect(before.length - watched.length).toBe(45);
+		const stored = table.store();
+		const saved = InvoiceTable.read(
+			JSON.parse(JSON.stringify({ ...stored, rows: stored.rows.replace(watched, before) })),
+		);
+		expect(saved.get('AAAAAAAAA')).toEqual({ known: '', watched: { [uuid]: paid } });
+		// Written again, it takes the shorter form.
+		saved.set('AAAAAAAAA', saved.get('AAAAAAAAA')!);
+		expect(saved.store()).toEqual(stored);
+	});
 });
 
 describe('the customers table carries the invoice rows of its customers as saved', () => {

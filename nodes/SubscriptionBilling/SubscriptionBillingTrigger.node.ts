@@ -20,6 +20,7 @@ import { fetchTestEvent } from './trigger/events/samples';
 import type { PollInput } from './trigger/events/types';
 import { checkCatchUpStart, triggerSettings, type TriggerSettings } from './trigger/parameters';
 import { exclusivePoll, restartedSince } from './trigger/pollLock';
+import { schedulerBudgetMs } from './trigger/schedulerBudget';
 import { activatedAtStart, isStartupPoll } from './trigger/startupPoll';
 import {
 	addedEvents,
@@ -157,19 +158,14 @@ async function pollOnce(ctx: IPollFunctions, settings: TriggerSettings): Promise
 	return items;
 }
 
-/** PollContext's budget in n8n 2.41 for a poll its scheduler does not abandon (and that is saved only when it emits). */
-const UNENFORCED_POLL_BUDGET_MS = 5 * 60_000;
-
 /**
- * When n8n's scheduler abandons this poll (durable cursors, n8n 2.36+: `getPollBudgetMs()`, about
- * 36 s by default, and every poll that ends in time is saved, emitting or not): learning goes on
- * in the next poll instead. Undefined for every other poll, which n8n lets run to its end.
+ * When n8n's scheduler abandons this poll (durable cursors: trigger/schedulerBudget.ts; every poll
+ * that ends in time is saved, emitting or not): learning goes on in the next poll instead.
+ * Undefined for every other poll, which n8n lets run to its end.
  */
 function schedulerDeadline(ctx: IPollFunctions): number | undefined {
-	const budget = (ctx as IPollFunctions & { getPollBudgetMs?: () => number }).getPollBudgetMs?.();
-	return typeof budget === 'number' && budget < UNENFORCED_POLL_BUDGET_MS
-		? Date.now() + budget
-		: undefined;
+	const budget = schedulerBudgetMs(ctx);
+	return budget === undefined ? undefined : Date.now() + budget;
 }
 
 /** One reading of each family's source from the state `before`: its items and the state after. */

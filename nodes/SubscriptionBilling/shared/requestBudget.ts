@@ -5,6 +5,7 @@ import type {
 	ILoadOptionsFunctions,
 	IPollFunctions,
 } from 'n8n-workflow';
+import { triggerKeyOf } from '../trigger/triggerKey';
 import { retryAfterMs, wait, type Failure } from './retry';
 
 /** Operations, the editor's pickers, the trigger's polls and the credential test send through the same transport. */
@@ -239,7 +240,7 @@ function originOf(options: IHttpRequestOptions): string {
  */
 function budgetOwner(ctx: TransportContext): string | undefined {
 	if (!('getNode' in ctx)) return undefined;
-	if ('getActivationMode' in ctx) return `poll ${ctx.getWorkflow().id ?? ''} ${ctx.getNode().id}`;
+	if ('getActivationMode' in ctx) return `poll ${triggerKeyOf(ctx)}`;
 	return ctx.getExecutionId() as string | undefined;
 }
 

@@ -1,5 +1,6 @@
 import { deepCopy, type IDataObject, type IPollFunctions } from 'n8n-workflow';
 import { logLine } from '../shared/logLine';
+import { triggerKeyOf } from './triggerKey';
 
 interface Running {
 	since: Date;
@@ -37,8 +38,6 @@ const latest = new Map<string, Latest>();
 const REPLACED_KEPT = 32;
 const BOOT = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 let sequence = 0;
-
-const keyOf = (ctx: IPollFunctions) => `${ctx.getWorkflow().id ?? ''} ${ctx.getNode().id}`;
 
 const markOf = (data: IDataObject): string =>
 	typeof data.pollSeq === 'number' ? `${String(data.pollBoot)}:${data.pollSeq}` : 'unmarked';
@@ -86,7 +85,7 @@ export async function exclusivePoll<T>(
 	poll: () => Promise<T>,
 ): Promise<T | null> {
 	if (ctx.getMode() === 'manual') return await poll();
-	const key = keyOf(ctx);
+	const key = triggerKeyOf(ctx);
 	const current = running.get(key);
 	if (current) {
 		logLine(
@@ -129,7 +128,7 @@ export async function exclusivePoll<T>(
  */
 export function restartedSince(ctx: IPollFunctions): { at?: number } | undefined {
 	const data = ctx.getWorkflowStaticData('node');
-	if (typeof data.pollBoot !== 'string' || data.pollBoot === BOOT || latest.has(keyOf(ctx)))
+	if (typeof data.pollBoot !== 'string' || data.pollBoot === BOOT || latest.has(triggerKeyOf(ctx)))
 		return undefined;
 	return { at: typeof data.pollAt === 'number' ? data.pollAt : undefined };
 }

@@ -1,4 +1,6 @@
 import type { IPollFunctions, WorkflowActivateMode } from 'n8n-workflow';
+import { schedulerBudgetMs } from './schedulerBudget';
+import { triggerKeyOf } from './triggerKey';
 
 /** n8n starting, or a main taking over as leader: it activates every published workflow again. */
 const STARTING: WorkflowActivateMode[] = ['init', 'leadershipChange'];
@@ -19,13 +21,11 @@ const polled = new Set<string>();
  * scheduled polls go on from the saved state. A state the trigger would not go on from (none,
  * another version's, a selected family without its section) is polled then as at publishing, so
  * that a change before the first scheduled poll is reported. With durable cursors n8n runs no such
- * poll, and gives each scheduled poll a budget (getPollBudgetMs under PollContext's 5 minutes):
- * never taken for it.
+ * poll, and gives each scheduled poll a budget (trigger/schedulerBudget.ts): never taken for it.
  */
 export function isStartupPoll(ctx: IPollFunctions, goesOn: () => boolean): boolean {
-	const key = `${ctx.getWorkflow().id ?? ''} ${ctx.getNode().id}`;
+	const key = triggerKeyOf(ctx);
 	if (polled.has(key)) return false;
 	polled.add(key);
-	const budget = (ctx as IPollFunctions & { getPollBudgetMs?: () => number }).getPollBudgetMs?.();
-	return activatedAtStart(ctx) && !(typeof budget === 'number' && budget < 5 * 60_000) && goesOn();
+	return activatedAtStart(ctx) && schedulerBudgetMs(ctx) === undefined && goesOn();
 }

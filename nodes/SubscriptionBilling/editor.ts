@@ -11,11 +11,10 @@ import { lookupIdCheck, type ListLookup, type Upsert } from './execute/composite
 import { type OutputDefinition, OUTPUT_MODES, outputCheck, outputShaper } from './execute/output';
 import { perform, type Again, type OperationKind, type Shaper } from './execute/perform';
 import { keepComposed } from './execute/checkAhead';
-import { mergeAlikeDefinitions } from './alikeDefinitions';
 import { deferFailures } from './execute/run';
 import { MAX_PAGE_SIZE } from './shared/constants';
 import { fillPathParameters, idSource } from './shared/idChecks';
-import { FAULT_HANDLING_OPTIONS } from './execute/settings';
+import { SHARED_FIELDS } from './resources/sharedFields';
 
 /** Where the Output / Fields parameters stand among a resource's fields; at the end when not placed. */
 export const OUTPUT_PARAMETERS = 'Output / Fields';
@@ -29,7 +28,10 @@ export interface ResourceDefinition {
 	 * AI tool added from the panel starts on it).
 	 */
 	startOperation?: string;
-	/** The operation's own fields; Output / Fields, list and fault-handling fields are added from the operations. */
+	/**
+	 * The resource's fields, and where they stand the shared ones it places (resources/sharedFields.ts);
+	 * Output / Fields are added from the operations.
+	 */
 	fields: Array<INodeProperties | typeof OUTPUT_PARAMETERS>;
 }
 
@@ -181,76 +183,6 @@ export function operationOption(
 	};
 }
 
-function operationsOfKind(resource: ResourceDefinition, kinds: OperationKind[]): string[] {
-	return resource.operations
-		.filter((operation) => kinds.includes(operation.kind))
-		.map((operation) => operation.value);
-}
-
-const RETURN_ALL_HINTS = {
-	paged: `Return All follows every page (${MAX_PAGE_SIZE} results a request); on very large lists it can take a while and produce many items`,
-	whole:
-		'The API sends this list whole, in one answer (it takes no paging parameters); Return All keeps every entry, Limit only the first ones',
-};
-
-/** Return All (its hint says how the list is read) / Limit for every list operation of the resource. */
-export function listFields(resource: ResourceDefinition): INodeProperties[] {
-	const lists = resource.operations.filter((operation) => operation.kind === 'list');
-	const operation = lists.map((list) => list.value);
-	if (operation.length === 0) return [];
-	const returnAll = (['paged', 'whole'] as const)
-		.map((reading) => ({
-			reading,
-			operation: lists
-				.filter((list) => isPaged(list) === (reading === 'paged'))
-				.map((list) => list.value),
-		}))
-		.filter((group) => group.operation.length > 0)
-		.map(
-			(group): INodeProperties => ({
-				displayName: 'Return All',
-				name: 'returnAll',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to return all results or only up to a given limit',
-				hint: RETURN_ALL_HINTS[group.reading],
-				displayOptions: { show: { resource: [resource.value], operation: group.operation } },
-			}),
-		);
-	return [
-		...returnAll,
-		{
-			displayName: 'Limit',
-			name: 'limit',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 50,
-			description: 'Max number of results to return',
-			displayOptions: { show: { resource: [resource.value], operation, returnAll: [false] } },
-		},
-	];
-}
-
-/** Retry settings on every operation; writes also get the idempotency key. */
-export function faultHandlingFields(resource: ResourceDefinition): INodeProperties[] {
-	const variants: Array<{ kinds: OperationKind[]; options: INodeProperties[] }> = [
-		{ kinds: ['read', 'list'], options: FAULT_HANDLING_OPTIONS.read },
-		{ kinds: ['write'], options: FAULT_HANDLING_OPTIONS.write },
-	];
-	return variants
-		.map(({ kinds, options }) => ({ operation: operationsOfKind(resource, kinds), options }))
-		.filter(({ operation }) => operation.length > 0)
-		.map(({ operation, options }) => ({
-			displayName: 'Fault Handling',
-			name: 'faultHandling',
-			type: 'collection',
-			placeholder: 'Add option',
-			default: {},
-			displayOptions: { show: { resource: [resource.value], operation } },
-			options,
-		}));
-}
-
 /** The operation picker of a resource, starting on its start operation or else the first. */
 function operationPicker(resource: ResourceDefinition, firstStep: PreSendAction): INodeProperties {
 	const options = resource.operations
@@ -268,18 +200,14 @@ function operationPicker(resource: ResourceDefinition, firstStep: PreSendAction)
 	};
 }
 
-/** Resource picker, then for each resource its operation picker, its fields, list and fault-handling fields. */
+/** Resource picker, then for each resource its operation picker, the tool's Descriptions, then each resource's fields. */
 export function nodeProperties(resources: ResourceDefinition[]): INodeProperties[] {
 	const properties: INodeProperties[] = [];
-	properties.push(...mergeAlikeDefinitions(statedDefinitions(resources, keepComposed(properties))));
+	properties.push(...definitions(resources, keepComposed(properties)));
 	return properties;
 }
 
-/** The definitions as each resource states them, before the alike ones are said once. */
-export function statedDefinitions(
-	resources: ResourceDefinition[],
-	firstStep: PreSendAction,
-): INodeProperties[] {
+function definitions(resources: ResourceDefinition[], firstStep: PreSendAction): INodeProperties[] {
 	const firstResource = resources[0].value;
 	return [
 		{
@@ -292,11 +220,7 @@ export function statedDefinitions(
 		},
 		...resources.map((resource) => operationPicker(resource, firstStep)),
 		...toolDescriptionFields(resources),
-		...resources.flatMap((resource) => [
-			...resourceFields(resource),
-			...listFields(resource),
-			...faultHandlingFields(resource),
-		]),
+		...resources.flatMap((resource) => resourceFields(resource)),
 	];
 }
 
@@ -363,7 +287,8 @@ export function toolDescription(
 	// An ID typed as plain text (Usage's Transaction ID) is made up by the Create that records it.
 	const found = (field: INodeProperties) =>
 		field.type === 'resourceLocator' || operation.value !== 'create';
-	const ids = resourceFields(resource).flatMap((field) => {
+	const fields = new Set([...SHARED_FIELDS, ...resourceFields(resource)]);
+	const ids = [...fields].flatMap((field) => {
 		const source =
 			found(field) && shownFor(field, resource.value, operation.value)
 				? idSource(field.name)

@@ -4,7 +4,8 @@ import { OUTPUT_PARAMETERS, showFor, type ResourceDefinition } from '../editor';
 import { invoiceOutput } from '../execute/output';
 import { structuredInputFields, structuredInputStep } from './inputs/structuredInput';
 import { UUID } from '../shared/idChecks';
-import { customerIdField, subscriptionIdField } from '../shared/idFields';
+import { customerIdField } from '../shared/idFields';
+import { subscriptionId } from './sharedFields';
 import { stringListInput } from './inputs/stringList';
 
 const show = (...operation: string[]) => showFor('invoice', operation);
@@ -62,7 +63,7 @@ const fields: ResourceDefinition['fields'] = [
 	},
 	...structuredInputFields(invoiceNumbers, show('search')),
 	...structuredInputFields(invoiceIds, show('search')),
-	{ ...subscriptionIdField, displayOptions: show('getManyForSubscription') },
+	subscriptionId,
 	{
 		displayName: 'Options',
 		name: 'options',

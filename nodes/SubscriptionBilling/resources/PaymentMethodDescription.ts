@@ -1,12 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { validateFields } from '../execute/bodyRules';
 import { showFor, type ResourceDefinition } from '../editor';
-import { subscriptionIdField } from '../shared/idFields';
+import { returnAll } from './sharedFields';
 
 const show = (...operation: string[]) => showFor('paymentMethod', operation);
 
 const fields: INodeProperties[] = [
-	{ ...subscriptionIdField, displayOptions: show('getDefault', 'getMany', 'setDefault', 'setUp') },
 	{
 		displayName: 'Payment Method ID',
 		name: 'paymentMethodId',
@@ -19,6 +18,7 @@ const fields: INodeProperties[] = [
 		displayOptions: show('setDefault'),
 		routing: { send: { type: 'body', property: 'payment_method_id' } },
 	},
+	returnAll.whole,
 ];
 
 export const paymentMethodResource: ResourceDefinition = {

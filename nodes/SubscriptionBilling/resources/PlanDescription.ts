@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { showFor, type ResourceDefinition } from '../editor';
 import { planIdField } from '../shared/idFields';
+import { limit, returnAll } from './sharedFields';
 
 const show = (...operation: string[]) => showFor('plan', operation);
 
@@ -20,6 +21,8 @@ const fields: INodeProperties[] = [
 		displayOptions: show('getMany'),
 		routing: { send: { type: 'query', property: 'ordering' } },
 	},
+	returnAll.paged,
+	limit,
 ];
 
 export const planResource: ResourceDefinition = {

@@ -3,12 +3,10 @@ import { validateFields, omitEmptyFields, sendEmptyJsonObject } from '../execute
 import { showFor, type ResourceDefinition } from '../editor';
 import { subscriptionOutput } from '../execute/output';
 import { redirectUrlField, redirectUrlRule } from './redirectUrl';
-import { subscriptionIdField } from '../shared/idFields';
 
 const show = (...operation: string[]) => showFor('subscription', operation);
 
 const fields: INodeProperties[] = [
-	{ ...subscriptionIdField, displayOptions: show('get', 'getManagementUrl', 'getSignUrl') },
 	{
 		...redirectUrlField,
 		required: false,

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { validateFields } from '../execute/bodyRules';
 import { showFor, type ResourceDefinition } from '../editor';
-import { milestoneIdField, subscriptionIdField } from '../shared/idFields';
+import { milestoneIdField } from '../shared/idFields';
 
 const show = (...operation: string[]) => showFor('subscriptionMilestone', operation);
 
@@ -21,7 +21,6 @@ const BILL_ON = [
 ];
 
 const fields: INodeProperties[] = [
-	{ ...subscriptionIdField, displayOptions: show('getMany', 'complete') },
 	{ ...milestoneIdField, displayOptions: show('complete') },
 	{
 		displayName: 'Quantity',

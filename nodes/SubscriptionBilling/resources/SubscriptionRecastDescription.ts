@@ -1,7 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { deletedShaper } from '../execute/output';
 import { showFor, type ResourceDefinition } from '../editor';
-import { orderCreateSteps, orderFields, signSteps } from './orderFields';
+import { orderIdField } from '../shared/idFields';
+import { orderCreateFields, orderCreateSteps, signSteps } from './orderFields';
 
 const BILLING_FREQUENCIES = ['MONTHLY', 'QUARTERLY', 'SEMI_ANNUALLY', 'ANNUALLY', 'ALL_UPFRONT'];
 
@@ -82,7 +83,8 @@ export const subscriptionRecastResource: ResourceDefinition = {
 	name: 'Subscription Recast',
 	value: 'subscriptionRecast',
 	fields: [
-		...orderFields('subscriptionRecast', 'recast', createFields, additionalFields, ['delete']),
+		{ ...orderIdField('recast'), displayOptions: show('getSignUrl', 'start', 'delete') },
+		...orderCreateFields('subscriptionRecast', 'recast', createFields, additionalFields),
 		{
 			displayName:
 				'Deleting a recast is a soft delete: the order stays, with its stage set to CLOSED_DELETE',

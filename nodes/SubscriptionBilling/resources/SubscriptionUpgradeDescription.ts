@@ -1,10 +1,21 @@
-import type { ResourceDefinition } from '../editor';
-import { orderCreateSteps, orderFields, signSteps } from './orderFields';
+import { showFor, type ResourceDefinition } from '../editor';
+import { orderIdField } from '../shared/idFields';
+import { orderCreateFields, orderCreateSteps, signSteps } from './orderFields';
+import { chargeImmediately, faultHandling, orderRedirectUrl } from './sharedFields';
 
 export const subscriptionUpgradeResource: ResourceDefinition = {
 	name: 'Subscription Upgrade',
 	value: 'subscriptionUpgrade',
-	fields: orderFields('subscriptionUpgrade', 'upgrade', [], []),
+	fields: [
+		{
+			...orderIdField('upgrade'),
+			displayOptions: showFor('subscriptionUpgrade', ['getSignUrl', 'start']),
+		},
+		orderRedirectUrl,
+		chargeImmediately,
+		...orderCreateFields('subscriptionUpgrade', 'upgrade', [], []),
+		faultHandling.read,
+	],
 	startOperation: 'getMany',
 	operations: [
 		{

@@ -8,6 +8,7 @@ import { showFor, type ResourceDefinition } from '../editor';
 import { structuredInputFields, structuredInputStep } from './inputs/structuredInput';
 import { brickIdField, subscriptionIdField } from '../shared/idFields';
 import { keyValueObjectInput } from './inputs/keyValueObject';
+import { faultHandling } from './sharedFields';
 
 const usageProperties = keyValueObjectInput(
 	'properties',
@@ -65,6 +66,7 @@ const fields: INodeProperties[] = [
 		routing: { send: { type: 'body', property: 'time' } },
 	},
 	...structuredInputFields(usageProperties, show('create', 'update')),
+	faultHandling.write,
 ];
 
 const transactionRule: FieldRule = {

@@ -2,10 +2,10 @@ import type { INodeProperties, PreSendAction } from 'n8n-workflow';
 import { validateFields, type FieldRule } from '../execute/bodyRules';
 import { showFor } from '../editor';
 import { structuredInputFields, structuredInputStep } from './inputs/structuredInput';
-import { orderIdField, planIdField, subscriptionIdField } from '../shared/idFields';
+import { planIdField } from '../shared/idFields';
 import { bricksInput, discountCouponsInput } from './inputs/bricks';
 import { keyValueObjectInput } from './inputs/keyValueObject';
-import { redirectUrlField, redirectUrlRule } from './redirectUrl';
+import { redirectUrlRule } from './redirectUrl';
 
 const metadataInput = keyValueObjectInput(
 	'metadata',
@@ -31,38 +31,15 @@ const commonAdditionalFields: INodeProperties[] = [
 	},
 ];
 
-/** Fields and steps shared by upgrade and recast orders (create, list, sign, start). */
-export function orderFields(
+/** The create fields and steps upgrade and recast orders share (their other shared fields: sharedFields.ts). */
+export function orderCreateFields(
 	resource: string,
 	label: 'upgrade' | 'recast',
 	createFields: INodeProperties[],
 	additionalFields: INodeProperties[],
-	moreOrderOperations: string[] = [],
 ): INodeProperties[] {
 	const show = (...operation: string[]) => showFor(resource, operation);
 	return [
-		{
-			...subscriptionIdField,
-			displayOptions: show('create', 'getMany', 'getSignUrl', 'start', ...moreOrderOperations),
-		},
-		{ ...orderIdField(label), displayOptions: show('getSignUrl', 'start', ...moreOrderOperations) },
-		{ ...redirectUrlField, displayOptions: show('getSignUrl') },
-		{
-			displayName: 'Charge Immediately',
-			name: 'chargeImmediately',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether to charge the customer now for the change instead of on the next invoice',
-			displayOptions: show('start'),
-			routing: {
-				send: {
-					type: 'query',
-					property: 'charge_immediately',
-					value: '={{ $value ? "yes" : "no" }}',
-				},
-			},
-		},
 		{
 			displayName: 'Starts At',
 			name: 'startsAt',

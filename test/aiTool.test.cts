@@ -492,7 +492,7 @@ describe('an agent calling the tool (n8n-core getInputConnectionData → createN
 				tool: tools[0].name,
 				args: { customer_name: '' },
 			}));
-			// run as a tool, the node says the description in the message (execute/run.ts), which is what an agent reads
+			// run as a tool, the node says the description in the message (execute/itemFailure.ts), which is what an agent reads
 			expect(toolRuns[0].error?.message).toBe(
 				'Search Fields (tool argument "customer_name"): give at least one of External ID, Name, Processor Customer ID. Nothing was sent to the API. Correct the argument and call the tool again.',
 			);

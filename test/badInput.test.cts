@@ -484,7 +484,7 @@ const cases: Record<string, Case> = {
 		},
 		message: 'Idempotency Key in item 0: is 256 characters long, at most 255 are allowed',
 	},
-	// The item index is the index of the bad item; the good items are not sent either (execute/run.ts).
+	// The item index is the index of the bad item; the good items are not sent either (execute/runGate.ts).
 	'bad ID in the third item': {
 		parameters: { ...base.subscriptionGet, subscriptionId: '={{ $json.id }}' },
 		items: [

@@ -10,20 +10,19 @@ import {
 } from 'n8n-workflow';
 import { credentialBaseUrl, runCredentials, apiBaseUrl } from '../shared/apiCredentials';
 import { IDEMPOTENCY_HEADER } from '../shared/constants';
+import { runGateOf, type RunGate } from './runGate';
 import {
-	errorItem,
-	throwDeferred,
-	failure,
 	APPLIED_AGAIN,
 	failedRun,
 	invalidRun,
 	notSentAlone,
 	wasNotSent,
 	withSentence,
-	runGateOf,
-	type RunGate,
-} from './run';
+} from './runErrors';
+import { errorItem, failure } from './itemFailure';
+import { throwDeferred } from './deferredChecks';
 import { checkAhead, waitForBatch } from './checkAhead';
+import { runIndexOf } from './n8nRoutingInsides';
 import { unknownIdStep } from '../shared/idChecks';
 import { invalidInput, quoted } from '../shared/invalidInput';
 import {
@@ -76,25 +75,14 @@ export function executionIdentity(ctx: IExecutePaginationFunctions): string {
 	return `execution ${ctx.getExecutionId()}`;
 }
 
-/**
- * Which run of the node this is. n8n-core's execution contexts carry it as a public `runIndex`
- * (1.x and 2.x); reading it there spares building a WorkflowDataProxy (with its `$now`) for every
- * write. Releases without it are asked through the proxy's `$runIndex`.
- */
-function runIndexOf(ctx: IExecutePaginationFunctions): number {
-	const carried = (ctx as { runIndex?: unknown }).runIndex;
-	return typeof carried === 'number'
-		? carried
-		: Number(ctx.getWorkflowDataProxy(ctx.getItemIndex()).$runIndex);
-}
-
 /** `node`: the context's node, as the caller already has it (getNode() copies the node each time). */
 export function keyScope(ctx: IExecutePaginationFunctions, node: INode): KeyScope {
 	return {
 		execution: executionIdentity(ctx),
 		workflowId: String(ctx.getWorkflow().id ?? ''),
 		node: node.id || node.name,
-		runIndex: runIndexOf(ctx),
+		// Read from the context, n8n's proxy only where the context lacks it: a proxy per write costs.
+		runIndex: runIndexOf(ctx) ?? Number(ctx.getWorkflowDataProxy(ctx.getItemIndex()).$runIndex),
 		itemIndex: ctx.getItemIndex(),
 	};
 }
@@ -195,7 +183,7 @@ interface Prepared {
  * The request step of every operation (declared as the routing's pagination function): retries,
  * paging (`paged`: the list takes limit/offset), a get by ID through a list (`lookup`), idempotency, error mapping and item pairing,
  * shared by every resource. Without Continue On Fail, the items of a run go through one gate
- * (run.ts): nothing is sent until every item has passed its checks.
+ * (runGate.ts): nothing is sent until every item has passed its checks.
  */
 export function perform(
 	kind: OperationKind,
@@ -268,7 +256,7 @@ export function perform(
 		}
 	};
 
-	/** The checks of another item of the run, made by the first before n8n starts it (batching, in run.ts). */
+	/** The checks of another item of the run, made by the first before n8n starts it (batching, checkAhead.ts). */
 	async function checkItem(
 		this: void,
 		ctx: IExecutePaginationFunctions,

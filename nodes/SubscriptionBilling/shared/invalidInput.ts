@@ -47,7 +47,7 @@ function inputItem(ctx: IExecuteSingleFunctions): IDataObject | undefined {
 /**
  * The error for a node-level setting (Output's Fields, Fault Handling's limits). A value typed in
  * the field is the same for every item: its error names no item, so a run of many items says it
- * once (run.ts's invalidRun); one given by an expression is checked per item, as any field.
+ * once (runErrors.ts's invalidRun); one given by an expression is checked per item, as any field.
  * `parameter`: where the node stores it (`faultHandling.maxRetries`).
  */
 export function invalidSetting(

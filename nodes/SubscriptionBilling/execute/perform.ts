@@ -206,19 +206,7 @@ export function perform(
 			checkFailure = error;
 		}
 		const gate = runGateOf(this, itemIndex);
-		if (gate) {
-			const ahead = itemIndex === 0 ? checkAhead(this, requestData, gate, checkItem) : undefined;
-			if (ahead) await ahead;
-			await gate.whenChecked(itemIndex, checkFailure);
-			const invalid = gate.invalidItems();
-			// The run fails on its first invalid item; the others give nothing, since nothing is kept.
-			if (invalid.length > 0) {
-				await gate.whenStarted();
-				if (invalid[0][0] === itemIndex) throw invalidRun(this.getNode(), invalid, gate.size);
-				return [];
-			}
-			if (!gate.checkedBeforeStart) await waitForBatch(this, itemIndex, gate);
-		}
+		if (gate && !(await passGate.call(this, gate, requestData, checkFailure))) return [];
 		try {
 			if (checkFailure !== undefined) throw checkFailure;
 			const results = await send.call(this, prepared as Prepared, gate);
@@ -226,35 +214,73 @@ export function perform(
 			const pairedItem = { item: itemIndex };
 			return results.map((json) => ({ json, pairedItem }));
 		} catch (error) {
-			const nextStep =
-				prepared &&
-				(again?.madeBefore(error, prepared.options) ??
-					unknownIdStep(this, error, prepared.options));
-			if (nextStep && (error instanceof NodeApiError || error instanceof NodeOperationError))
-				error.description = withSentence(error.description, nextStep);
-			if (this.continueOnFail()) return [errorItem(error, itemIndex)];
-			if (gate && wasNotSent(error)) {
-				gate.record(itemIndex, 'notSent');
-				await gate.whenSettled();
-				// The run fails on the item that stopped it, whose error says what was applied.
-				if (gate.itemsWith('failed').length > 0) return [];
-				throw notSentAlone(this.getNode(), itemIndex);
-			}
-			const nodeError = failure(this, error, itemIndex);
-			if (!gate) throw nodeError;
-			gate.record(itemIndex, 'failed', nodeError);
-			await gate.whenSettled();
-			// n8n shows the error of the run's first failed item: it speaks for the others.
-			if (gate.itemsWith('failed')[0] === itemIndex)
-				failedRun(
-					nodeError,
-					gate,
-					itemIndex,
-					kind === 'write' ? (again?.applied ?? APPLIED_AGAIN) : undefined,
-				);
-			throw nodeError;
+			return await failed.call(this, error, prepared, gate);
 		}
 	};
+
+	/**
+	 * Waits at the run's gate until the item may be sent: every item checked (the first item
+	 * checking the others ahead where it can), then the batch's spacing. False: the run stopped
+	 * before sending and another item says why; the item whose check failed first throws it.
+	 */
+	async function passGate(
+		this: IExecutePaginationFunctions,
+		gate: RunGate,
+		requestData: DeclarativeRestApiSettings.ResultOptions,
+		checkFailure: unknown,
+	): Promise<boolean> {
+		const itemIndex = this.getItemIndex();
+		const ahead = itemIndex === 0 ? checkAhead(this, requestData, gate, checkItem) : undefined;
+		if (ahead) await ahead;
+		await gate.whenChecked(itemIndex, checkFailure);
+		const invalid = gate.invalidItems();
+		if (invalid.length > 0) {
+			await gate.whenStarted();
+			if (invalid[0][0] === itemIndex) throw invalidRun(this.getNode(), invalid, gate.size);
+			return false;
+		}
+		if (!gate.checkedBeforeStart) await waitForBatch(this, itemIndex, gate);
+		return true;
+	}
+
+	/**
+	 * What the item gives when its checks or its requests failed: its error item on Continue On
+	 * Fail; otherwise its error, which in a run waits for every item's outcome to say what was applied.
+	 */
+	async function failed(
+		this: IExecutePaginationFunctions,
+		error: unknown,
+		prepared: Prepared | undefined,
+		gate: RunGate | undefined,
+	): Promise<INodeExecutionData[]> {
+		const itemIndex = this.getItemIndex();
+		const nextStep =
+			prepared &&
+			(again?.madeBefore(error, prepared.options) ?? unknownIdStep(this, error, prepared.options));
+		if (nextStep && (error instanceof NodeApiError || error instanceof NodeOperationError))
+			error.description = withSentence(error.description, nextStep);
+		if (this.continueOnFail()) return [errorItem(error, itemIndex)];
+		if (gate && wasNotSent(error)) {
+			gate.record(itemIndex, 'notSent');
+			await gate.whenSettled();
+			// The run fails on the item that stopped it, whose error says what was applied.
+			if (gate.itemsWith('failed').length > 0) return [];
+			throw notSentAlone(this.getNode(), itemIndex);
+		}
+		const nodeError = failure(this, error, itemIndex);
+		if (!gate) throw nodeError;
+		gate.record(itemIndex, 'failed', nodeError);
+		await gate.whenSettled();
+		// n8n shows the error of the run's first failed item: it speaks for the others.
+		if (gate.itemsWith('failed')[0] === itemIndex)
+			failedRun(
+				nodeError,
+				gate,
+				itemIndex,
+				kind === 'write' ? (again?.applied ?? APPLIED_AGAIN) : undefined,
+			);
+		throw nodeError;
+	}
 
 	/** The checks of another item of the run, made by the first before n8n starts it (batching, checkAhead.ts). */
 	async function checkItem(

@@ -6,17 +6,26 @@
 // many items (execute/run.ts: every item checked before the first request; the items by outcome
 // when the API refused one) and the trigger's saved state (trigger/state/triggerState.ts: the customers table
 // and the invoice rows joined when saved, split when read). Each at several sizes in one run, the
-// median of 5; the time per item (or per customer) should stay flat from 20,000 items and 10,000 customers on. Writes the "Bookkeeping at
-// scale" section of bench/RESULTS.md.
+// median of 5; the time per item (or per customer) should stay flat from 20,000 items and 10,000 customers on.
+// And the saved state's bytes for several make-ups of a customer's invoices (open, paid and issued
+// within the look-back window, failed payments), written by the trigger's own tables, beside the
+// bytes the per-part figures of docs/trigger.md predict (bench/lib/state-figures.js). Writes the
+// "Bookkeeping at scale" section of bench/RESULTS.md.
+//   BENCH_BUILD=bench/dist/<folder>: build there instead of bench/dist/pkg (bench/lib/bench-build.js).
 
+const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { buildPackage } = require('./run');
+const { buildBench } = require('./lib/bench-build');
 const { writeSection, goalsTable } = require('./lib/results-section');
+const { predictState, errorPercent } = require('./lib/state-figures');
 
 const ROUNDS = 5;
 const ITEMS = [1000, 20000, 100000];
 const CUSTOMERS = [10000, 100000];
+/** The customers of the make-ups' states, and how far the per-part figures may miss. */
+const MAKEUP_CUSTOMERS = 10000;
+const PREDICTION_PERCENT = 15;
 /**
  * Time per item at the largest size over that at the size before it. A cost that grows with the
  * square of the size gives the ratio of the sizes (5x, 10x); a linear one 1.1–2.1x over runs here
@@ -29,14 +38,21 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (x, digits = 0) =>
 	x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
-function load() {
-	const dist = path.join(__dirname, 'dist', 'pkg', 'dist', 'nodes', 'SubscriptionBilling');
+function load(built) {
+	const dist = path.join(built, 'nodes', 'SubscriptionBilling');
 	return {
-		RunGate: require(path.join(dist, 'execute', 'run')).RunGate,
+		// execute/runGate.ts, execute/run.ts before it was split.
+		RunGate: require(
+			path.join(
+				dist,
+				'execute',
+				fs.existsSync(path.join(dist, 'execute', 'runGate.js')) ? 'runGate' : 'run',
+			),
+		).RunGate,
 		state: require(path.join(dist, 'trigger', 'state', 'triggerState')),
 		RecordTable: require(path.join(dist, 'trigger', 'state', 'recordTable')).RecordTable,
 		InvoiceTable: require(path.join(dist, 'trigger', 'state', 'invoiceTable')).InvoiceTable,
-		fingerprint: require(path.join(dist, 'trigger', 'state', 'fingerprint')).fingerprint,
+		fingerprint: require(path.join(dist, 'trigger', 'state', 'cells')).fingerprint,
 	};
 }
 
@@ -75,8 +91,63 @@ function refusedRun(RunGate, n) {
 	);
 }
 
-/** A state as the families leave it: every customer with six hashed fields and one open invoice. */
-function familiesState({ RecordTable, InvoiceTable, fingerprint }, customers) {
+const ONE_OPEN = {
+	name: 'one open invoice, issued within the window',
+	open: () => 1,
+	issued: () => 1,
+};
+
+/**
+ * Make-ups of a customer's invoices (customer `i`): open, paid within the look-back window,
+ * issued within it (the newest open ones), failed payments on an open one, overdue ones.
+ */
+const MAKEUPS = [
+	ONE_OPEN,
+	{
+		name: '1 open, a week of paid (7 / 30 a customer)',
+		open: () => 1,
+		paid: (i) => (i % 30 < 7 ? 1 : 0),
+		issued: (i) => (i % 30 < 7 ? 1 : 0),
+	},
+	{
+		name: '3 open, a week of paid (7 / 10 a customer)',
+		open: () => 3,
+		paid: (i) => (i % 10 < 7 ? 1 : 0),
+		issued: (i) => (i % 10 < 7 ? 1 : 0),
+	},
+	{
+		name: '3 open, a week of paid, 2 failed payments at every 5th customer, every 4th overdue',
+		open: () => 3,
+		paid: (i) => (i % 10 < 7 ? 1 : 0),
+		issued: (i) => (i % 10 < 7 ? 1 : 0),
+		failed: (i) => (i % 5 === 0 ? 2 : 0),
+		overdue: (i) => i % 4 === 0,
+	},
+	{
+		name: '1 open, a 90-day window of monthly payments (3 paid, 3 issued)',
+		open: () => 1,
+		paid: () => 3,
+		issued: () => 3,
+	},
+	{
+		name: '3 open, a week of paid, every 12th customer renewing and ending within 30 days (Renewal Due, Ending Soon)',
+		open: () => 3,
+		paid: (i) => (i % 10 < 7 ? 1 : 0),
+		issued: (i) => (i % 10 < 7 ? 1 : 0),
+		inWindow: (i) => i % 12 === 0,
+	},
+	{ name: 'no invoices', open: () => 0 },
+];
+
+const uuidOf = (i, n) =>
+	`00000000-0000-4000-8${String(n).padStart(3, '0')}-${String(i).padStart(12, '0')}`;
+
+/**
+ * A state as the families leave it: every customer with six hashed fields (legal name null at
+ * every third, tax ID at every second) and its invoices as `makeup` has them; with the make-up's
+ * counts (bench/lib/state-figures.js predictState).
+ */
+function familiesState({ RecordTable, InvoiceTable, fingerprint }, customers, makeup = ONE_OPEN) {
 	const columns = [
 		'name',
 		'legal_name',
@@ -90,34 +161,112 @@ function familiesState({ RecordTable, InvoiceTable, fingerprint }, customers) {
 		columns.map(() => 'h'),
 	);
 	const invoices = InvoiceTable.read(undefined);
+	const counts = {
+		customers,
+		nullCustomerFields: 0,
+		customersWithIssued: 0,
+		customersWithWatched: 0,
+		issuedInvoices: 0,
+		openInvoices: 0,
+		paidInvoices: 0,
+		invoicesWithFailedPayments: 0,
+		failedPayments: 0,
+		subscriptions: 0,
+		runningSubscriptions: 0,
+		endingSoon: 0,
+		renewalDue: 0,
+	};
+	const count = (of, i) => (makeup[of] ? makeup[of](i) : 0);
 	for (let i = 0; i < customers; i++) {
 		const print = fingerprint(`customer-${i}`);
+		const value = (column) =>
+			(column === 'legal_name' && i % 3 === 2) || (column === 'tax_id' && i % 2 === 1)
+				? null
+				: `${column} ${i}`;
 		table.rows.set(
 			print,
-			columns.map((column) => table.cell(column, `${column} ${i}`)),
+			columns.map((column) => table.cell(column, value(column))),
 		);
-		const uuid = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
-		invoices.set(print, {
-			known: fingerprint(uuid),
-			watched: { [uuid]: { status: 'OPEN', failed: '', overdue: false } },
-		});
+		counts.nullCustomerFields += columns.filter((column) => value(column) === null).length;
+		const watched = {};
+		const known = [];
+		const open = count('open', i);
+		const failed = count('failed', i);
+		for (let n = 0; n < open; n++)
+			watched[uuidOf(i, n)] = {
+				status: 'OPEN',
+				failed:
+					n === 0 && failed > 0
+						? Array.from({ length: failed }, (_, k) => fingerprint(`payment-${i}-${k}`))
+								.sort()
+								.join('')
+						: '',
+				overdue: n === open - 1 && makeup.overdue?.(i) === true,
+			};
+		for (let n = 0; n < count('paid', i); n++)
+			watched[uuidOf(i, 100 + n)] = {
+				status: 'PAID',
+				failed: '',
+				overdue: false,
+				paidAt: 1_790_000_000_000 + i * 1000 + n,
+			};
+		for (let n = 0; n < count('issued', i); n++) known.push(fingerprint(uuidOf(i, n)));
+		invoices.set(print, { known: known.sort().join(''), watched });
+		counts.openInvoices += open;
+		counts.paidInvoices += count('paid', i);
+		counts.issuedInvoices += known.length;
+		if (known.length > 0) counts.customersWithIssued++;
+		if (Object.keys(watched).length > 0) counts.customersWithWatched++;
+		if (failed > 0) counts.invoicesWithFailedPayments++;
+		counts.failedPayments += failed;
 	}
+	// Ending Soon and Renewal Due: the `id|date` pairs reported and still inside the window (idSet.ts).
+	const windows = { endingSoon: [], renewalDue: [] };
+	for (let i = 0; i < customers; i++)
+		if (makeup.inWindow?.(i))
+			for (const [key, list] of Object.entries(windows)) {
+				list.push(fingerprint(`subscription-${i}|2026-10-0${key === 'endingSoon' ? 1 : 2}`));
+				counts[key]++;
+			}
+	const dateWindows = Object.fromEntries(
+		Object.entries(windows)
+			.filter(([, list]) => list.length > 0)
+			.map(([key, list]) => [key, list.sort().join('')]),
+	);
 	return {
-		format: 2,
-		customerList: { events: ['newCustomer', 'customerUpdated'], customers: table.store() },
-		invoices: {
-			events: ['newInvoice', 'invoicePaid'],
-			customer: '*',
-			sweep: { startedAt: 0, lookBackMs: 0 },
-			customers: invoices.store(),
+		state: {
+			format: 2,
+			customerList: {
+				events: ['newCustomer', 'customerUpdated'],
+				customers: table.store(),
+				...dateWindows,
+			},
+			invoices: {
+				events: ['newInvoice', 'invoicePaid'],
+				customer: '*',
+				sweep: { startedAt: 0, lookBackMs: 0 },
+				customers: invoices.store(),
+			},
 		},
+		counts,
 	};
+}
+
+/** Each make-up's saved state at `customers` customers: measured bytes beside the predicted. */
+function makeupRows(lib, customers) {
+	return MAKEUPS.map((makeup) => {
+		const { state, counts } = familiesState(lib, customers, makeup);
+		const data = {};
+		lib.state.writeTriggerState({ getWorkflowStaticData: () => data }, state);
+		const measured = JSON.stringify(data).length;
+		const predicted = predictState(counts).total;
+		return { name: makeup.name, customers, counts, measured, predicted };
+	});
 }
 
 async function main() {
 	const started = Date.now();
-	buildPackage();
-	const lib = load();
+	const lib = load(buildBench());
 	const gateRows = [];
 	for (const n of ITEMS) {
 		const valid = await timed(() => validRun(lib.RunGate, n));
@@ -127,7 +276,7 @@ async function main() {
 	}
 	const stateRows = [];
 	for (const n of CUSTOMERS) {
-		const written = familiesState(lib, n);
+		const written = familiesState(lib, n).state;
 		const data = {};
 		const ctx = { getWorkflowStaticData: () => data };
 		const save = await timed(() => lib.state.writeTriggerState(ctx, written));
@@ -138,6 +287,11 @@ async function main() {
 			`trigger state, ${n} customers: save ${fmt(save)} ms, read ${fmt(read)} ms, ${fmt(bytes)} bytes`,
 		);
 	}
+	const makeups = makeupRows(lib, MAKEUP_CUSTOMERS);
+	for (const r of makeups)
+		log(
+			`trigger state, ${fmt(r.customers)} customers, ${r.name}: ${fmt(r.measured)} bytes, predicted ${fmt(r.predicted)} (${fmt(errorPercent(r.measured, r.predicted), 1)}%)`,
+		);
 	const goals = [];
 	const goal = (name, first, last, perFirst, perLast) =>
 		goals.push({
@@ -177,6 +331,18 @@ async function main() {
 		(s0.read * 1000) / s0.n,
 		(sN.read * 1000) / sN.n,
 	);
+	const worst = makeups.reduce((a, r) =>
+		Math.abs(errorPercent(r.measured, r.predicted)) >
+		Math.abs(errorPercent(a.measured, a.predicted))
+			? r
+			: a,
+	);
+	goals.push({
+		name: 'trigger state: bytes predicted by the per-part figures, the worst make-up',
+		measured: `${fmt(errorPercent(worst.measured, worst.predicted), 1)}% (${worst.name})`,
+		rule: `within ${PREDICTION_PERCENT}%`,
+		pass: Math.abs(errorPercent(worst.measured, worst.predicted)) <= PREDICTION_PERCENT,
+	});
 	const section = [
 		'## Bookkeeping at scale',
 		'',
@@ -198,6 +364,15 @@ async function main() {
 		'|---|---|---|---|',
 		...stateRows.map(
 			(r) => `| ${fmt(r.n)} customers | ${fmt(r.save)} | ${fmt(r.read)} | ${fmt(r.bytes)} |`,
+		),
+		'',
+		`The saved state of ${fmt(MAKEUP_CUSTOMERS)} customers (the customer-list family's customers table with Customer Updated, the invoice family's rows; no subscriptions) for make-ups of their invoices, written by the trigger's tables, beside the bytes the per-part figures of docs/trigger.md predict from the make-up's counts (bench/lib/state-figures.js, whose fixed part, 1.2 KB, is the full state's headers, sweep and pass: more than this state has).`,
+		'',
+		'| make-up | open | paid in the window | issued in the window | failed payments | saved bytes | predicted | error |',
+		'|---|---|---|---|---|---|---|---|',
+		...makeups.map(
+			(r) =>
+				`| ${r.name} | ${fmt(r.counts.openInvoices)} | ${fmt(r.counts.paidInvoices)} | ${fmt(r.counts.issuedInvoices)} | ${fmt(r.counts.failedPayments)} | ${fmt(r.measured)} | ${fmt(r.predicted)} | ${fmt(errorPercent(r.measured, r.predicted), 1)}% |`,
 		),
 		'',
 		...goalsTable(goals),

@@ -7,9 +7,14 @@
 //    time from a change to its emission, state bytes per customer and per open invoice. First at
 //    10,000 customers for several Requests Per Poll (the default is chosen from these).
 // 3. State size (--only state): every event selected, Compare Detail Fields on, all customers,
-//    --state-customers customers (default 100,000): the saved static data after the first pass and
-//    sweep and after the next, per section, and the most any poll left (bench/lib/trigger-state-size.js);
-//    written to bench/RESULTS.md (--render-state: again from bench/out/trigger-state-last-run.json).
+//    --state-customers customers (default 100,000), for each make-up of --open-invoices (default
+//    1,3: the sandbox's seed.openInvoices, open invoices a customer on net-30 terms with the last
+//    30 days' payments; `default` for the sandbox's default world): the saved static data after the
+//    first pass and sweep and after the next, per section, the most any poll left, and the state
+//    predicted from the world's make-up with the per-part figures of docs/trigger.md
+//    (bench/lib/trigger-state-size.js, bench/lib/state-figures.js); written to bench/RESULTS.md with
+//    the runs before it at other sizes and make-ups (bench/out/trigger-state-runs.json;
+//    --render-state: again from that file).
 // 4. Publishing (--only publish): the activation poll n8n awaits, at --publish-customers customers
 //    (default 10,000 and 100,000) with the sweep's latency and limit, for Invoice Paid + Invoice
 //    Payment Failed and for every event with Compare Detail Fields; then the polls until the first
@@ -19,12 +24,16 @@
 //
 //   BENCH_PROGRESS=1 prints each poll.
 //   node bench/trigger.js [--customers 10000] [--invoices 60000] [--sweep-customers 10000,100000]
-//     [--budgets 250,1000,4000] [--sweeps 3] [--state-customers 100000] [--only sweep|events|state]   (npm run bench:trigger)
+//     [--budgets 250,1000,4000] [--sweeps 3] [--state-customers 100000] [--open-invoices 1,3]
+//     [--only sweep|events|state]   (npm run bench:trigger)
+//   BENCH_BUILD=bench/dist/<folder>: build there instead of bench/dist/pkg (bench/lib/bench-build.js).
 
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
-const { spawnSync } = require('node:child_process');
 const { startSandbox } = require('../test/sandbox');
+const { buildBench } = require('./lib/bench-build');
+const { errorPercent } = require('./lib/state-figures');
 const {
 	sweepRun,
 	percentile,
@@ -36,7 +45,6 @@ const { stateSizeRun } = require('./lib/trigger-state-size');
 const { publishRun } = require('./lib/trigger-publish');
 const { writeSection } = require('./lib/results-section');
 
-const ROOT = path.resolve(__dirname, '..');
 let DEFAULT_REQUESTS_PER_POLL;
 const arg = (name, fallback) => {
 	const i = process.argv.indexOf(`--${name}`);
@@ -51,6 +59,12 @@ const list = (name, fallback) => {
 const SWEEP_CUSTOMERS = list('sweep-customers', '10000,100000');
 const SWEEPS = arg('sweeps', 3);
 const STATE_CUSTOMERS = arg('state-customers', 100000);
+const OPEN_INVOICES = (() => {
+	const i = process.argv.indexOf('--open-invoices');
+	return (i >= 0 ? process.argv[i + 1] : '1,3')
+		.split(',')
+		.map((value) => (value === 'default' ? undefined : Number(value)));
+})();
 const BUDGETS = list('budgets', '250,1000,4000');
 const PUBLISH_CUSTOMERS = list('publish-customers', '10000,100000');
 const ONLY = (() => {
@@ -59,17 +73,7 @@ const ONLY = (() => {
 })();
 
 function build() {
-	const tsc = spawnSync(
-		process.execPath,
-		[
-			path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'),
-			'-p',
-			path.join('bench', 'tsconfig.json'),
-		],
-		{ cwd: ROOT, encoding: 'utf8' },
-	);
-	if (tsc.status !== 0) throw new Error(`tsc failed:\n${tsc.stdout}`);
-	const out = path.join(ROOT, 'bench', 'dist', 'pkg', 'dist');
+	const out = buildBench();
 	const { DEFAULT_REQUESTS_PER_POLL: budget } = require(
 		path.join(out, 'nodes', 'SubscriptionBilling', 'trigger', 'description'),
 	);
@@ -172,45 +176,83 @@ async function main() {
 }
 
 const STATE_BUDGET_BYTES = 10 * 1000 * 1000;
-const STATE_RUN_FILE = path.join(__dirname, 'out', 'trigger-state-last-run.json');
+const STATE_RUNS_FILE = path.join(__dirname, 'out', 'trigger-state-runs.json');
 
-/** The state-size run: measured, or (--render-state) read back from its last run; printed and written to bench/RESULTS.md. */
+/** The state-size runs kept (bench/out/trigger-state-runs.json), by size and world. */
+function stateRuns() {
+	return fs.existsSync(STATE_RUNS_FILE) ? JSON.parse(fs.readFileSync(STATE_RUNS_FILE, 'utf8')) : {};
+}
+
+const worldOf = (r) =>
+	r.seededOpenInvoices === null
+		? "default (each subscription's last invoice open)"
+		: `${r.seededOpenInvoices} open a customer, net-30`;
+
+/**
+ * The state-size runs: measured (one per make-up of --open-invoices at --state-customers), or
+ * (--render-state) only read back; printed and written to bench/RESULTS.md with the runs kept
+ * from before at other sizes and make-ups.
+ */
 async function stateSize(built) {
-	let r;
-	if (process.argv.includes('--render-state'))
-		r = JSON.parse(fs.readFileSync(STATE_RUN_FILE, 'utf8'));
-	else {
-		r = {
-			...(await stateSizeRun({
-				...built,
-				customers: STATE_CUSTOMERS,
-				bigCustomerInvoices: BIG_CUSTOMER_INVOICES,
-			})),
-			date: new Date().toISOString().slice(0, 10),
-		};
-		fs.mkdirSync(path.dirname(STATE_RUN_FILE), { recursive: true });
-		fs.writeFileSync(STATE_RUN_FILE, JSON.stringify(r, null, 2));
-	}
+	const runs = stateRuns();
+	if (!process.argv.includes('--render-state'))
+		for (const openInvoices of OPEN_INVOICES) {
+			const started = Date.now();
+			const r = {
+				...(await stateSizeRun({
+					...built,
+					customers: STATE_CUSTOMERS,
+					bigCustomerInvoices: BIG_CUSTOMER_INVOICES,
+					openInvoices,
+				})),
+				date: new Date().toISOString().slice(0, 10),
+				minutes: Math.round((Date.now() - started) / 60000),
+				loadAverage: os.loadavg().map((x) => Number(x.toFixed(1))),
+			};
+			runs[`${r.customers}:${r.seededOpenInvoices}`] = r;
+			fs.mkdirSync(path.dirname(STATE_RUNS_FILE), { recursive: true });
+			fs.writeFileSync(STATE_RUNS_FILE, JSON.stringify(runs, null, 2));
+		}
+	const list = Object.values(runs).sort(
+		(a, b) =>
+			(a.seededOpenInvoices ?? 0) - (b.seededOpenInvoices ?? 0) || a.customers - b.customers,
+	);
 	const mb = (n) => `${(n / 1e6).toFixed(2)} MB`;
-	const row = (label, s) =>
-		`| ${label} | ${mb(s.total)} | ${kb(s.customers)} | ${kb(s.subscriptions)} | ${kb(s.otherCustomerList)} | ${kb(s.invoices)} |`;
+	const n = (x) => x.toLocaleString('en-US');
+	const each = (x, r) => (x / r.customers).toFixed(2);
+	const pct = (r) => `${errorPercent(r.later.total, r.predicted.total).toFixed(1)}%`;
+	const polls = (count) => `${count} poll${count === 1 ? '' : 's'}`;
+	const part = (r, key) =>
+		`${kb(r.parts.measured[key])} / ${kb(r.parts.predicted[key])} (${errorPercent(r.parts.measured[key], r.parts.predicted[key]).toFixed(1)}%)`;
 	const lines = [
 		'## Trigger state size',
 		'',
-		`Generated by \`node bench/trigger.js --only state\` (bench/lib/trigger-state-size.js), ${r.date}. Every event selected, Compare Detail Fields on, All Customers; the sandbox in its own process without latency or limit, ${r.customers.toLocaleString('en-US')} customers, ${r.subscriptions.toLocaleString('en-US')} subscriptions (${r.runningSubscriptions.toLocaleString('en-US')} running), ${r.openInvoices.toLocaleString('en-US')} open invoices. Polls until the first pass over the running subscriptions and the first invoice sweep have ended, then over the next pass and sweep; JSON bytes of the node's static data as n8n saves it (the customers table carries its customers' invoice rows).`,
+		`Generated by \`node bench/trigger.js --only state [--state-customers N] [--open-invoices 1,3]\` (bench/lib/trigger-state-size.js; each run kept in bench/out/trigger-state-runs.json and all rendered here). Every event selected, Compare Detail Fields on, All Customers, the 7-day look-back window; the sandbox in its own process without latency or limit, its big customer with ${n(BIG_CUSTOMER_INVOICES)} invoices. The world: the sandbox's default (each subscription's last invoice open, none paid or issued in the last weeks), or seed.openInvoices (each customer invoiced every 30 / k days on net-30 terms and paying each invoice on its due date: k open, and 7k / 30 paid and as many issued a week). Polls until the first pass over the running subscriptions and the first invoice sweep have ended, then over the next pass and sweep; JSON bytes of the node's static data as n8n saves it (the customers table carries its customers' invoice rows), after the next pass and sweep. **Predicted**: from the world's make-up (counted in the sandbox, not from the state) with the per-part figures of docs/trigger.md (bench/lib/state-figures.js).`,
 		'',
-		'| After | Static data | customers table | subscriptions table | rest of customerList | invoices |',
+		'| Customers | World | Open invoices a customer | Paid in the window | Issued in the window | Subscriptions (running) | Measured | Predicted | Error | Measured a customer | Date | Run (load average at its end) |',
+		'|---|---|---|---|---|---|---|---|---|---|---|---|',
+		...list.map(
+			(r) =>
+				`| ${n(r.customers)} | ${worldOf(r)} | ${each(r.makeup.openInvoices, r)} | ${each(r.makeup.paidInvoices, r)} | ${each(r.makeup.issuedInvoices, r)} | ${n(r.makeup.subscriptions)} (${n(r.makeup.runningSubscriptions)}) | ${n(r.later.total)} | ${n(r.predicted.total)} | ${pct(r)} | ${(r.later.total / r.customers).toFixed(1)} B | ${r.date} | ${r.minutes === undefined ? 'not recorded' : `${r.minutes} min (${r.loadAverage.join(' / ')})`} |`,
+		),
+		'',
+		'By part, measured / predicted: the customers (fingerprint and six fields), their invoice cells (known and watched invoices, `~~` for none), the subscriptions, the rest (headers, date windows, sweep, pass).',
+		'',
+		'| Customers | World | Customers | Invoice cells | Subscriptions | Rest |',
 		'|---|---|---|---|---|---|',
-		row(`first pass and sweep (${r.firstPolls} polls)`, r.first),
-		row(`next pass and sweep (${r.laterPolls} polls)`, r.later),
+		...list.map(
+			(r) =>
+				`| ${n(r.customers)} | ${worldOf(r)} | ${part(r, 'customers')} | ${part(r, 'invoices')} | ${part(r, 'subscriptions')} | ${kb(r.parts.measured.rest)} / ${kb(r.parts.predicted.rest)} |`,
+		),
 		'',
-		`**State size: ${mb(r.later.total)}** (the most any poll left: ${mb(r.most)}; budget ${mb(STATE_BUDGET_BYTES)}: ${r.most <= STATE_BUDGET_BYTES ? 'within' : 'OVER'}). Per customer with its subscription and open invoice ${(r.later.total / r.customers).toFixed(1)} B: the customers table ${(r.later.customers / r.customers).toFixed(1)} B a customer (with its invoices), the subscriptions table ${(r.later.subscriptions / r.subscriptions).toFixed(1)} B a subscription.`,
-		...(r.unjoined === undefined
-			? []
-			: [
-					'',
-					`Without the join (the invoice rows in a table of their own, each keyed by its own fingerprint, as the families read them): ${mb(r.unjoined)} after the next pass and sweep, ${mb(r.unjoined - r.later.total)} more: ${r.unjoined <= STATE_BUDGET_BYTES ? 'within the budget' : 'over the budget, which is why they are joined when saved'}.`,
-				]),
+		`What n8n writes: on each poll that emits, the workflow's static data (every node's, this state under \`node:<name>\`) to the workflow's row; with durable cursors, the node's static data to \`poller_state\` on each poll. Budget ${mb(STATE_BUDGET_BYTES)}.`,
+		'',
+		'| Customers | World | After the first pass and sweep | After the next | The most any poll left | Budget | Written on a poll that emits | With durable cursors, each poll | Without the join |',
+		'|---|---|---|---|---|---|---|---|---|',
+		...list.map(
+			(r) =>
+				`| ${n(r.customers)} | ${worldOf(r)} | ${mb(r.first.total)} (${polls(r.firstPolls)}) | ${mb(r.later.total)} (${polls(r.laterPolls)}) | ${mb(r.most)} | ${r.most <= STATE_BUDGET_BYTES ? 'within' : 'OVER'} | ${mb(r.workflowStaticData)} | ${mb(r.later.total)} | ${mb(r.unjoined)} |`,
+		),
 		'',
 	];
 	console.log(`\n${lines.join('\n')}`);

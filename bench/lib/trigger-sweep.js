@@ -10,6 +10,7 @@
 
 const path = require('node:path');
 const { fork } = require('node:child_process');
+const { BUILT } = require('./bench-build');
 
 const LIMIT_PER_SECOND = 100;
 const LATENCY_MS = 40;
@@ -24,21 +25,9 @@ const percentile = (values, p) => {
 /** What the trigger remembers for its invoice events (trigger/state/triggerState.ts: its `invoices` section). */
 const invoiceData = (staticData) => staticData.trigger?.invoices;
 
-/** A module of the trigger as the bench built it (bench/dist/pkg), e.g. `fromBuild('state', 'invoiceTable')`. */
+/** A module of the trigger as the bench built it (bench/lib/bench-build.js), e.g. `fromBuild('state', 'invoiceTable')`. */
 const fromBuild = (...parts) =>
-	require(
-		path.join(
-			__dirname,
-			'..',
-			'dist',
-			'pkg',
-			'dist',
-			'nodes',
-			'SubscriptionBilling',
-			'trigger',
-			...parts,
-		),
-	);
+	require(path.join(BUILT, 'nodes', 'SubscriptionBilling', 'trigger', ...parts));
 
 /** The trigger's own reader of the invoice section (state/invoiceTable.ts), from the bench's build. */
 const invoiceTable = (section) => {
@@ -85,6 +74,7 @@ function sandboxPoller({ Poller, Trigger, Credential }, sandbox, parameters) {
 function startSandboxProcess({
 	customers,
 	bigCustomerInvoices,
+	openInvoices,
 	limits = { latencyMs: LATENCY_MS, ratePerSecond: LIMIT_PER_SECOND },
 }) {
 	const child = fork(path.join(__dirname, 'trigger-sandbox.js'), [], {
@@ -92,6 +82,7 @@ function startSandboxProcess({
 			...process.env,
 			BENCH_CUSTOMERS: String(customers),
 			BENCH_INVOICES: String(bigCustomerInvoices),
+			BENCH_OPEN_INVOICES: openInvoices === undefined ? '' : String(openInvoices),
 			BENCH_LIMITS: JSON.stringify(limits),
 		},
 		execArgv: ['--max-old-space-size=8192'],

@@ -14,7 +14,9 @@
  * nothing: poll-trigger-task-handler.js); the activation poll only when it emits
  * (poll-trigger-executor.js commits a silent poll's cursor only when `!testingTrigger`), and n8n
  * runs it only when it inserts the poll job (publish), not at a restart or when a published
- * workflow is saved again with the same Poll Times (poll-trigger-job-registrar.js `inserted`).
+ * workflow is saved again with the same Poll Times (poll-trigger-job-registrar.js `inserted`);
+ * each scheduled poll runs on a Workflow n8n builds afresh from what it saved
+ * (trigger-execution-context.factory.js createPollExecutionContext), not on the activation's.
  */
 import { PollContext, WorkflowExecute } from 'n8n-core';
 import { TriggersAndPollers } from 'n8n-core/dist/execution-engine/triggers-and-pollers';
@@ -72,7 +74,8 @@ let pollCounter = 0;
 let pollerCounter = 0;
 
 export class Poller {
-	readonly workflow: Workflow;
+	/** The active workflow; with durable cursors, the one n8n built for the last scheduled poll. */
+	workflow: Workflow;
 	private readonly node: INode;
 	private readonly nodeTypes: HarnessNodeTypes;
 	private readonly credentialsHelper: HarnessCredentialsHelper;
@@ -149,6 +152,12 @@ export class Poller {
 	 * says how the workflow was activated: the last `activate`, or published in this process.
 	 */
 	async poll(activation: WorkflowActivateMode = this.activation): Promise<PollResult> {
+		if (this.options.durableCursors)
+			this.workflow = new Workflow({
+				...this.workflowData,
+				nodeTypes: this.nodeTypes,
+				staticData: deepCopy(this.saved),
+			});
 		const result = await this.run(
 			activation,
 			this.options.durableCursors ? (this.options.pollBudgetMs ?? 36_000) : undefined,

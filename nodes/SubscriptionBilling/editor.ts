@@ -11,7 +11,7 @@ import { lookupIdCheck, type ListLookup, type Upsert } from './execute/composite
 import { type OutputDefinition, OUTPUT_MODES, outputCheck, outputShaper } from './execute/output';
 import { perform, type Again, type OperationKind, type Shaper } from './execute/perform';
 import { keepComposed } from './execute/checkAhead';
-import { deferFailures } from './execute/deferredChecks';
+import { deferFailures } from './execute/runGate';
 import { MAX_PAGE_SIZE } from './shared/constants';
 import { fillPathParameters, idSource } from './shared/idChecks';
 import { SHARED_FIELDS } from './resources/sharedFields';

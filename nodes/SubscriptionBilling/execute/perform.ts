@@ -10,7 +10,7 @@ import {
 } from 'n8n-workflow';
 import { credentialBaseUrl, runCredentials, apiBaseUrl } from '../shared/apiCredentials';
 import { IDEMPOTENCY_HEADER } from '../shared/constants';
-import { runGateOf, type RunGate } from './runGate';
+import { runGateOf, throwDeferred, type RunGate } from './runGate';
 import {
 	APPLIED_AGAIN,
 	failedRun,
@@ -20,7 +20,6 @@ import {
 	withSentence,
 } from './runErrors';
 import { errorItem, failure } from './itemFailure';
-import { throwDeferred } from './deferredChecks';
 import { checkAhead, waitForBatch } from './checkAhead';
 import { runIndexOf } from './n8nRoutingInsides';
 import { unknownIdStep } from '../shared/idChecks';

@@ -31,7 +31,7 @@ const START_DOUBLING_MS = 1000;
 /** A 429 without Retry-After pauses this long. */
 const DEFAULT_PAUSE_MS = 1000;
 /** A budget that learned something (a smaller window, a pause) is kept this long after its last use. */
-const KEEP_IDLE_MS = 60_000;
+export const KEEP_IDLE_MS = 60_000;
 
 export type Outcome = 'success' | 'rateLimited' | 'other';
 
@@ -214,9 +214,15 @@ export function requestBudget(
 	return budget;
 }
 
-/** Budgets currently held (for tests: they must not pile up). */
-export function heldBudgets(): number {
-	return budgets.size;
+/** Budgets currently held, all or those of one owner (for tests: they must not pile up). */
+export function heldBudgets(owner?: string): number {
+	if (owner === undefined) return budgets.size;
+	return [...budgets.keys()].filter((key) => key.startsWith(`${owner} `)).length;
+}
+
+/** Base URLs whose origin is cached (for tests: at most 64). */
+export function cachedOrigins(): number {
+	return origins.size;
 }
 
 const origins = new Map<string, string>();
@@ -233,6 +239,9 @@ function originOf(options: IHttpRequestOptions): string {
 	return origin;
 }
 
+/** Who shares a trigger's budget: its polls, under its key (trigger/triggerKey.ts). */
+export const pollBudgetOwner = (triggerKey: string): string => `poll ${triggerKey}`;
+
 /**
  * Who shares a budget: the items of one execution, or the polls of one trigger (polls run outside
  * any execution; a trigger's next poll starts from what its last one learned). None for the
@@ -240,7 +249,7 @@ function originOf(options: IHttpRequestOptions): string {
  */
 function budgetOwner(ctx: TransportContext): string | undefined {
 	if (!('getNode' in ctx)) return undefined;
-	if ('getActivationMode' in ctx) return `poll ${triggerKeyOf(ctx)}`;
+	if ('getActivationMode' in ctx) return pollBudgetOwner(triggerKeyOf(ctx));
 	return ctx.getExecutionId() as string | undefined;
 }
 

@@ -15,15 +15,16 @@ const running = new Map<string, Running>();
 let waiting = 0;
 
 /**
- * The state the last successful poll of each trigger left, and the states it has replaced. With
- * durable cursors n8n hands a poll the state it read from its database when the poll was scheduled,
- * and saves the state of a poll that emitted only with its execution, afterwards: a poll scheduled
- * in between would start from the state before, and emit the same items again. Each state a poll
- * leaves is marked in the node's static data (`pollBoot`: this process, `pollSeq`: its number,
- * `pollAt`: when the poll ended, epoch ms). A poll handed a state this process has already moved on
- * from (one an earlier poll started from or left, including a state saved before n8n restarted)
- * continues from the last one instead. A state it has never seen (another process polled
- * meanwhile) is taken as it is.
+ * The state the last successful poll of each trigger left, and the states it has replaced: one
+ * entry per trigger, replaced by each poll, kept until n8n stops (docs/trigger.md, what the n8n
+ * process keeps per trigger). With durable cursors n8n hands a poll the state it read from its
+ * database when the poll was scheduled, and saves the state of a poll that emitted only with its
+ * execution, afterwards: a poll scheduled in between would start from the state before, and emit
+ * the same items again. Each state a poll leaves is marked in the node's static data (`pollBoot`:
+ * this process, `pollSeq`: its number, `pollAt`: when the poll ended, epoch ms). A poll handed a
+ * state this process has already moved on from (one an earlier poll started from or left, including
+ * a state saved before n8n restarted) continues from the last one instead. A state it has never
+ * seen (another process polled meanwhile) is taken as it is.
  *
  * Only under the node name the last state was left under (`nodeName`): n8n keeps a node's static
  * data under its name (unless durable cursors keep it under the node's ID), so a renamed trigger is
@@ -35,7 +36,8 @@ interface Latest {
 	nodeName: string;
 }
 const latest = new Map<string, Latest>();
-const REPLACED_KEPT = 32;
+/** How many replaced states' marks each trigger's entry keeps. */
+export const REPLACED_KEPT = 32;
 const BOOT = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 let sequence = 0;
 
@@ -136,4 +138,10 @@ export function restartedSince(ctx: IPollFunctions): { at?: number } | undefined
 /** Skipped polls waiting for the poll they overlapped to end (for tests). */
 export function skippedPollsWaiting(): number {
 	return waiting;
+}
+
+/** What this process holds (for tests): per trigger its kept state's count of replaced marks, and the polls running. */
+export function heldPollStates(): { replacedKept: Map<string, number>; running: number } {
+	const replacedKept = new Map([...latest].map(([key, last]) => [key, last.replaced.length]));
+	return { replacedKept, running: running.size };
 }

@@ -29,3 +29,8 @@ export function isStartupPoll(ctx: IPollFunctions, goesOn: () => boolean): boole
 	polled.add(key);
 	return activatedAtStart(ctx) && schedulerBudgetMs(ctx) === undefined && goesOn();
 }
+
+/** How many triggers this process has polled (for tests: one entry per trigger, however often it is published). */
+export function polledTriggers(): number {
+	return polled.size;
+}

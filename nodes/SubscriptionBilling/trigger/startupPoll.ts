@@ -1,6 +1,6 @@
 import type { IPollFunctions, WorkflowActivateMode } from 'n8n-workflow';
 import { schedulerBudgetMs } from './schedulerBudget';
-import { triggerKeyOf } from './triggerKey';
+import { triggerKeyOf } from '../shared/triggerKey';
 
 /** n8n starting, or a main taking over as leader: it activates every published workflow again. */
 const STARTING: WorkflowActivateMode[] = ['init', 'leadershipChange'];

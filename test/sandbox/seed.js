@@ -388,31 +388,53 @@ function cadenceInvoices(state, rng, sub, index, openInvoices) {
 		const dueMs = issuedMs + termsMs;
 		const paid = dueMs <= noonMs;
 		const total = round2(100 + rng.next() * 900);
-		const inv = {
-			invoice_id: rng.uuid(),
-			customer_id: sub.customer_id,
-			subscription_id: sub.subscription_id,
+		seedCompactInvoice(state, rng, list, sub, brick, {
 			issuedMs,
 			dueMs,
-			billMs: issuedMs,
 			status: invoiceStatus(dueMs, paid, noonMs),
 			total,
 			remaining: paid ? 0 : total,
 			paidMs: paid ? dueMs : null,
-			currency: sub.currency,
-			time_zone: sub.time_zone,
-			periodStartMs: issuedMs,
-			lines: null, // compact: the serializer builds one line from brick/qty/total
-			brickId: brick.brick_id,
-			qty: brick.quantity,
-			metadata: null,
-		};
-		inv.seq = ++state.invoiceSeq;
-		inv.invoice_number = `INV-${String(inv.seq).padStart(7, '0')}`;
-		list.push(inv);
-		state.invoicesById.set(inv.invoice_id, inv);
+		});
 	}
 	state.invoiceVersion++;
+}
+
+/**
+ * An invoice of the subscription with one line (the serializer builds it from brick, quantity and
+ * total), numbered and registered in the customer's list and by ID.
+ */
+function seedCompactInvoice(
+	state,
+	rng,
+	list,
+	sub,
+	brick,
+	{ issuedMs, dueMs, status, total, remaining, paidMs },
+) {
+	const inv = {
+		invoice_id: rng.uuid(),
+		customer_id: sub.customer_id,
+		subscription_id: sub.subscription_id,
+		issuedMs,
+		dueMs,
+		billMs: issuedMs,
+		status,
+		total,
+		remaining,
+		paidMs,
+		currency: sub.currency,
+		time_zone: sub.time_zone,
+		periodStartMs: issuedMs,
+		lines: null,
+		brickId: brick.brick_id,
+		qty: brick.quantity,
+		metadata: null,
+	};
+	inv.seq = ++state.invoiceSeq;
+	inv.invoice_number = `INV-${String(inv.seq).padStart(7, '0')}`;
+	list.push(inv);
+	state.invoicesById.set(inv.invoice_id, inv);
 }
 
 function seedBigInvoices(state, rng, customer, subs, count) {
@@ -430,29 +452,14 @@ function seedBigInvoices(state, rng, customer, subs, count) {
 		const total = round2(100 + rng.next() * 9900);
 		const which = i & 1;
 		const sub = subs[which];
-		const inv = {
-			invoice_id: rng.uuid(),
-			customer_id: customer.customer_id,
-			subscription_id: sub.subscription_id,
+		seedCompactInvoice(state, rng, list, sub, bricks[which], {
 			issuedMs,
 			dueMs,
-			billMs: issuedMs,
 			status: roll >= 0.99 ? 'VOID' : invoiceStatus(dueMs, paid, endMs),
 			total,
 			remaining: paid || roll >= 0.99 ? 0 : total,
 			paidMs: paid ? Math.max(issuedMs + 3600000, dueMs - DAY_MS) : null,
-			currency: sub.currency,
-			time_zone: sub.time_zone,
-			periodStartMs: issuedMs,
-			lines: null, // compact: the serializer builds one line from brick/qty/total
-			brickId: bricks[which].brick_id,
-			qty: bricks[which].quantity,
-			metadata: null,
-		};
-		inv.seq = ++state.invoiceSeq;
-		inv.invoice_number = `INV-${String(inv.seq).padStart(7, '0')}`;
-		list.push(inv);
-		state.invoicesById.set(inv.invoice_id, inv);
+		});
 	}
 	state.invoiceVersion++;
 }

@@ -24,6 +24,8 @@ const os = require('node:os');
 const path = require('node:path');
 const { fork, spawnSync } = require('node:child_process');
 const { findNodesBase, howToInstall } = require('./lib/n8n-nodes-base');
+/** A write's client CPU, this node vs n8n's floor for a declarative node: at most this, in every mode. */
+const FLOOR_CPU_LIMIT = 1.25;
 const { summarise, format: formatProfile } = require('./lib/profile-summary');
 const { timePerInvoiceSvg } = require('./lib/svg');
 const { limitedReport } = require('./lib/limited');
@@ -654,6 +656,8 @@ function report(run) {
 				const figures = (f) => (mode.id === 'single' ? f.wallMs : f.cpuMs);
 				const what = mode.id === 'single' ? 'wall time' : 'client CPU';
 				const [n, fl, h] = [F[k].node, floor, F[k].httpRequest].map(figures);
+				// the guarantees' price on a write's client CPU, decided (all or nothing, the rate budget, retry keys)
+				const floorLimit = mode.id === 'single' ? limit : FLOOR_CPU_LIMIT;
 				goal(
 					`${k}: ${what}, n8n's floor for a declarative node vs HTTP Request node`,
 					`${fmtRatio(ratio(fl, h))} (${fmt(fl)} vs ${fmt(h)} ms)`,
@@ -663,8 +667,8 @@ function report(run) {
 				goal(
 					`${k}: ${what}, this node vs n8n's floor for a declarative node`,
 					`${fmtRatio(ratio(n, fl))} (this node ${fmt(n)}, the floor ${fmt(fl)}, the HTTP Request node ${fmt(h)} ms)`,
-					ratio(n, fl) <= limit,
-					`<= ${limit.toFixed(2)}x`,
+					ratio(n, fl) <= floorLimit,
+					`<= ${floorLimit.toFixed(2)}x`,
 				);
 			}
 		}

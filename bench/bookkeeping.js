@@ -13,12 +13,11 @@
 // "Bookkeeping at scale" section of bench/RESULTS.md.
 //   BENCH_BUILD=bench/dist/<folder>: build there instead of bench/dist/pkg (bench/lib/bench-build.js).
 
-const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { buildBench } = require('./lib/bench-build');
 const { writeSection, goalsTable } = require('./lib/results-section');
-const { predictState, errorPercent } = require('./lib/state-figures');
+const { predictState, errorPercent, emptyMakeup } = require('./lib/state-figures');
 
 const ROUNDS = 5;
 const ITEMS = [1000, 20000, 100000];
@@ -41,18 +40,12 @@ const fmt = (x, digits = 0) =>
 function load(built) {
 	const dist = path.join(built, 'nodes', 'SubscriptionBilling');
 	return {
-		// execute/runGate.ts, execute/run.ts before it was split.
-		RunGate: require(
-			path.join(
-				dist,
-				'execute',
-				fs.existsSync(path.join(dist, 'execute', 'runGate.js')) ? 'runGate' : 'run',
-			),
-		).RunGate,
+		RunGate: require(path.join(dist, 'execute', 'runGate')).RunGate,
 		state: require(path.join(dist, 'trigger', 'state', 'triggerState')),
 		RecordTable: require(path.join(dist, 'trigger', 'state', 'recordTable')).RecordTable,
 		InvoiceTable: require(path.join(dist, 'trigger', 'state', 'invoiceTable')).InvoiceTable,
 		fingerprint: require(path.join(dist, 'trigger', 'state', 'cells')).fingerprint,
+		CUSTOMER_FIELDS: require(path.join(dist, 'trigger', 'events', 'fieldChanges')).CUSTOMER_FIELDS,
 	};
 }
 
@@ -147,35 +140,18 @@ const uuidOf = (i, n) =>
  * every third, tax ID at every second) and its invoices as `makeup` has them; with the make-up's
  * counts (bench/lib/state-figures.js predictState).
  */
-function familiesState({ RecordTable, InvoiceTable, fingerprint }, customers, makeup = ONE_OPEN) {
-	const columns = [
-		'name',
-		'legal_name',
-		'external_id',
-		'address',
-		'processor_customer_id',
-		'tax_id',
-	];
+function familiesState(
+	{ RecordTable, InvoiceTable, fingerprint, CUSTOMER_FIELDS },
+	customers,
+	makeup = ONE_OPEN,
+) {
+	const columns = [...CUSTOMER_FIELDS];
 	const table = new RecordTable(
 		columns,
 		columns.map(() => 'h'),
 	);
 	const invoices = InvoiceTable.read(undefined);
-	const counts = {
-		customers,
-		nullCustomerFields: 0,
-		customersWithIssued: 0,
-		customersWithWatched: 0,
-		issuedInvoices: 0,
-		openInvoices: 0,
-		paidInvoices: 0,
-		invoicesWithFailedPayments: 0,
-		failedPayments: 0,
-		subscriptions: 0,
-		runningSubscriptions: 0,
-		endingSoon: 0,
-		renewalDue: 0,
-	};
+	const counts = emptyMakeup(customers);
 	const count = (of, i) => (makeup[of] ? makeup[of](i) : 0);
 	for (let i = 0; i < customers; i++) {
 		const print = fingerprint(`customer-${i}`);

@@ -65,4 +65,24 @@ function predictState(m, f = FIGURES) {
 /** Measured against predicted, in percent of the measured. */
 const errorPercent = (measured, predicted) => (100 * (predicted - measured)) / measured;
 
-module.exports = { FIGURES, predictState, errorPercent };
+/** A make-up with nothing counted yet: the counts predictState reads. */
+function emptyMakeup(customers, subscriptions = 0) {
+	return {
+		customers,
+		nullCustomerFields: 0,
+		customersWithIssued: 0,
+		customersWithWatched: 0,
+		issuedInvoices: 0,
+		openInvoices: 0,
+		paidInvoices: 0,
+		invoicesWithFailedPayments: 0,
+		paidInvoicesWithFailedPayments: 0,
+		failedPayments: 0,
+		subscriptions,
+		runningSubscriptions: 0,
+		endingSoon: 0,
+		renewalDue: 0,
+	};
+}
+
+module.exports = { FIGURES, predictState, errorPercent, emptyMakeup };

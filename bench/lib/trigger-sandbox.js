@@ -18,6 +18,7 @@
 
 const path = require('node:path');
 const { startSandbox } = require(path.join(__dirname, '..', '..', 'test', 'sandbox'));
+const { emptyMakeup } = require('./state-figures');
 
 const customers = Number(process.env.BENCH_CUSTOMERS);
 const bigCustomerInvoices = Number(process.env.BENCH_INVOICES);
@@ -51,22 +52,7 @@ function daysUntil(date, nowMs) {
  */
 function makeup(state, { keepFrom, days = 30 }) {
 	const nowMs = Date.now();
-	const counts = {
-		customers: state.customers.size,
-		nullCustomerFields: 0,
-		customersWithIssued: 0,
-		customersWithWatched: 0,
-		issuedInvoices: 0,
-		openInvoices: 0,
-		paidInvoices: 0,
-		invoicesWithFailedPayments: 0,
-		paidInvoicesWithFailedPayments: 0,
-		failedPayments: 0,
-		subscriptions: state.subscriptions.size,
-		runningSubscriptions: 0,
-		endingSoon: 0,
-		renewalDue: 0,
-	};
+	const counts = emptyMakeup(state.customers.size, state.subscriptions.size);
 	for (const customer of state.customers.values())
 		for (const field of CUSTOMER_FIELDS) if (customer[field] == null) counts.nullCustomerFields++;
 	for (const list of state.invoicesByCustomer.values()) {

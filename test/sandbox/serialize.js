@@ -29,12 +29,33 @@ function customerOut(state, c) {
 	return customersOut(state, [c])[0];
 }
 
-/** Customers as the API answers them, each with its subscriptions: one pass over the subscriptions for all of them. */
+const subscriptionIndexes = new WeakMap();
+
+/**
+ * Each customer's subscriptions in the order they were made, built again when one is added (none is
+ * removed, and a subscription keeps its customer): a customer read does not go over every
+ * subscription of the account.
+ */
+function subscriptionsByCustomer(state) {
+	let index = subscriptionIndexes.get(state);
+	if (index?.size !== state.subscriptions.size) {
+		index = { size: state.subscriptions.size, of: new Map() };
+		for (const sub of state.subscriptions.values()) {
+			const list = index.of.get(sub.customer_id);
+			if (list) list.push(sub);
+			else index.of.set(sub.customer_id, [sub]);
+		}
+		subscriptionIndexes.set(state, index);
+	}
+	return index.of;
+}
+
+/** Customers as the API answers them, each with its subscriptions. */
 function customersOut(state, customers) {
-	const subscriptionsOf = new Map(customers.map((c) => [c.customer_id, []]));
-	for (const sub of state.subscriptions.values())
-		subscriptionsOf.get(sub.customer_id)?.push(subscriptionSummary(sub));
-	return customers.map((c) => customerWith(c, subscriptionsOf.get(c.customer_id)));
+	const of = subscriptionsByCustomer(state);
+	return customers.map((c) =>
+		customerWith(c, (of.get(c.customer_id) ?? []).map(subscriptionSummary)),
+	);
 }
 
 function customerWith(c, subscriptions) {

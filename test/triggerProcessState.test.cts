@@ -1,7 +1,8 @@
 /**
  * What the n8n process keeps per trigger (docs/trigger.md, what the n8n process keeps per trigger):
- * one state per trigger however often it is published and unpublished, replaced by each poll; the
- * trigger's request budget goes once idle.
+ * one state per trigger however often it is published and unpublished, replaced by each poll, and
+ * none once its next poll is overdue (trigger/keptPerTrigger.ts); the trigger's request budget goes
+ * once idle.
  */
 import type { IDataObject } from 'n8n-workflow';
 import {
@@ -10,6 +11,7 @@ import {
 	KEEP_IDLE_MS,
 	pollBudgetOwner,
 } from '../nodes/SubscriptionBilling/shared/requestBudget';
+import { OVERDUE_GRACE_MS } from '../nodes/SubscriptionBilling/trigger/keptPerTrigger';
 import { heldPollStates, REPLACED_KEPT } from '../nodes/SubscriptionBilling/trigger/pollLock';
 import { polledTriggers } from '../nodes/SubscriptionBilling/trigger/startupPoll';
 import { useSandbox } from './helpers/billing.cjs';
@@ -41,7 +43,7 @@ async function publishedOnce(
 	return { saved: trigger.saved, reported };
 }
 
-test(`a trigger published and unpublished ${CYCLES} times keeps one state in the process, its budget gone once idle; other triggers add one each`, async () => {
+test(`a trigger published and unpublished ${CYCLES} times keeps one state in the process, none once its next poll is overdue; its budget gone once idle; other triggers add one each`, async () => {
 	let saved: IDataObject | undefined;
 	const reported: string[] = [];
 	const created: string[] = [];
@@ -86,4 +88,12 @@ test(`a trigger published and unpublished ${CYCLES} times keeps one state in the
 	expect(heldPollStates().replacedKept.size).toBe(3);
 	expect(heldPollStates().running).toBe(0);
 	expect(polledTriggers()).toBe(3);
+
+	// Unpublished, polled every minute (n8n's default): overdue 2 minutes and OVERDUE_GRACE_MS later.
+	moveClock(2 * 60_000 + OVERDUE_GRACE_MS + 1000);
+	await publishedOnce('workflow-d', undefined);
+	expect([...heldPollStates().replacedKept.keys()]).toEqual(['workflow-d trigger-node']);
+	expect(polledTriggers()).toBe(1);
+	for (const workflow of ['workflow-a', 'workflow-b', 'workflow-c'])
+		expect(heldBudgets(pollBudgetOwner(`${workflow} trigger-node`))).toBe(0);
 });

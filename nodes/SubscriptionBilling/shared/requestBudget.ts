@@ -181,13 +181,27 @@ export class RequestBudget {
 }
 
 const budgets = new Map<string, RequestBudget>();
+let sweepTimer: NodeJS.Timeout | undefined;
 
-/** Forgets budgets that slowed down once nobody used them for a while (the others go when idle). */
+/**
+ * Forgets budgets that slowed down once nobody used them for a while (the others go when idle):
+ * when a budget is made, and while any is held, every KEEP_IDLE_MS.
+ */
 function sweep(now: number): void {
 	for (const [key, budget] of budgets) {
 		if (budget.idle && (!budget.learned || now - budget.lastUsedAt > KEEP_IDLE_MS))
 			budgets.delete(key);
 	}
+}
+
+function sweepLater(): void {
+	if (budgets.size === 0 || sweepTimer) return;
+	sweepTimer = setTimeout(() => {
+		sweepTimer = undefined;
+		sweep(Date.now());
+		sweepLater();
+	}, KEEP_IDLE_MS);
+	sweepTimer.unref();
 }
 
 /**
@@ -203,11 +217,12 @@ export function requestBudget(
 	const key = `${executionId} ${apiAddress}`;
 	let budget = budgets.get(key);
 	if (!budget) {
-		sweep(Date.now());
 		const created: RequestBudget = new RequestBudget(maxConcurrent, signal, () => {
 			if (budgets.get(key) === created) budgets.delete(key);
 		});
+		sweep(Date.now());
 		budgets.set(key, created);
+		sweepLater();
 		budget = created;
 	}
 	budget.maxConcurrent = maxConcurrent;

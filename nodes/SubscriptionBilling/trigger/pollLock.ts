@@ -1,6 +1,7 @@
 import { deepCopy, type IDataObject, type IPollFunctions } from 'n8n-workflow';
 import { logLine } from '../shared/logLine';
 import { triggerKeyOf } from '../shared/triggerKey';
+import { keptPerTrigger, pollEnded, pollStarted } from './keptPerTrigger';
 
 interface Running {
 	since: Date;
@@ -16,8 +17,8 @@ let waiting = 0;
 
 /**
  * The state the last successful poll of each trigger left, and the states it has replaced: one
- * entry per trigger, replaced by each poll, kept until n8n stops (docs/trigger.md, what the n8n
- * process keeps per trigger). With durable cursors n8n hands a poll the state it read from its
+ * entry per trigger, replaced by each poll, gone once the trigger's next poll is overdue
+ * (trigger/keptPerTrigger.ts). With durable cursors n8n hands a poll the state it read from its
  * database when the poll was scheduled, and saves the state of a poll that emitted only with its
  * execution, afterwards: a poll scheduled in between would start from the state before, and emit
  * the same items again. Each state a poll leaves is marked in the node's static data (`pollBoot`:
@@ -36,6 +37,7 @@ interface Latest {
 	nodeName: string;
 }
 const latest = new Map<string, Latest>();
+keptPerTrigger((key) => latest.delete(key));
 /** How many replaced states' marks each trigger's entry keeps. */
 export const REPLACED_KEPT = 32;
 const BOOT = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
@@ -106,6 +108,7 @@ export async function exclusivePoll<T>(
 	}
 	let finish: (state: IDataObject | undefined) => void = () => {};
 	const nodeName = ctx.getNode().name;
+	pollStarted(key);
 	running.set(key, {
 		since: new Date(),
 		nodeName,
@@ -120,6 +123,7 @@ export async function exclusivePoll<T>(
 	} finally {
 		finish(left);
 		running.delete(key);
+		pollEnded(ctx, key);
 	}
 }
 

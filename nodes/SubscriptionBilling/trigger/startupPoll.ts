@@ -1,6 +1,7 @@
 import type { IPollFunctions, WorkflowActivateMode } from 'n8n-workflow';
 import { schedulerBudgetMs } from './schedulerBudget';
 import { triggerKeyOf } from '../shared/triggerKey';
+import { keptPerTrigger, pollEnded } from './keptPerTrigger';
 
 /** n8n starting, or a main taking over as leader: it activates every published workflow again. */
 const STARTING: WorkflowActivateMode[] = ['init', 'leadershipChange'];
@@ -12,6 +13,7 @@ export function activatedAtStart(ctx: IPollFunctions): boolean {
 
 /** The triggers this n8n process has polled (workflow and node). */
 const polled = new Set<string>();
+keptPerTrigger((key) => polled.delete(key));
 
 /**
  * Whether this is the poll n8n runs as it starts for a trigger that goes on from its saved state
@@ -27,7 +29,9 @@ export function isStartupPoll(ctx: IPollFunctions, goesOn: () => boolean): boole
 	const key = triggerKeyOf(ctx);
 	if (polled.has(key)) return false;
 	polled.add(key);
-	return activatedAtStart(ctx) && schedulerBudgetMs(ctx) === undefined && goesOn();
+	const startup = activatedAtStart(ctx) && schedulerBudgetMs(ctx) === undefined && goesOn();
+	if (startup) pollEnded(ctx, key);
+	return startup;
 }
 
 /** How many triggers this process has polled (for tests: one entry per trigger, however often it is published). */

@@ -35,6 +35,7 @@ import {
 } from 'n8n-workflow';
 import { MAX_TOOL_DESCRIPTION, toolDescription } from '../nodes/SubscriptionBilling/editor';
 import { resources } from '../nodes/SubscriptionBilling/SubscriptionBilling.node';
+import { SHARED_FIELDS } from '../nodes/SubscriptionBilling/resources/sharedFields';
 import { useSandbox } from './helpers/billing.cjs';
 import {
 	convertNodeToAiTool,
@@ -271,7 +272,7 @@ function descriptionOf(resourceValue: string, operationValue: string): string {
 	const resource = resources.find((candidate) => candidate.value === resourceValue);
 	const operation = resource?.operations.find((candidate) => candidate.value === operationValue);
 	if (!resource || !operation) throw new Error(`no operation ${resourceValue} → ${operationValue}`);
-	return toolDescription(resource, operation);
+	return toolDescription(resource, operation, SHARED_FIELDS);
 }
 
 /** The tool node's parameters as n8n's Workflow resolves them (defaults of the fields shown), then n8n's choice of description. */
@@ -306,7 +307,7 @@ describe("the tool's description n8n sends the model", () => {
 					resource: resource.value,
 					operation: operation.value,
 				}),
-				expected: toolDescription(resource, operation),
+				expected: toolDescription(resource, operation, SHARED_FIELDS),
 				starts: operation.toolSummary ?? operation.description,
 			})),
 		);

@@ -9,6 +9,7 @@ import { customerResource } from './resources/CustomerDescription';
 import { invoiceResource } from './resources/InvoiceDescription';
 import { paymentMethodResource } from './resources/PaymentMethodDescription';
 import { planResource } from './resources/PlanDescription';
+import { SHARED_FIELDS } from './resources/sharedFields';
 import { subscriptionResource } from './resources/SubscriptionDescription';
 import { subscriptionMilestoneResource } from './resources/SubscriptionMilestoneDescription';
 import { subscriptionRecastResource } from './resources/SubscriptionRecastDescription';
@@ -73,7 +74,7 @@ export class SubscriptionBilling implements INodeType {
 		],
 		// the base URL comes from the credential in execute/perform.ts, read once per run, not per item
 		requestDefaults: { headers: { Accept: 'application/json' } },
-		properties: nodeProperties(resources),
+		properties: nodeProperties(resources, SHARED_FIELDS),
 		hints: executionHints,
 	};
 

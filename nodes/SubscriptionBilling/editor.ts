@@ -14,7 +14,6 @@ import { keepComposed } from './execute/checkAhead';
 import { deferFailures } from './execute/runGate';
 import { MAX_PAGE_SIZE } from './shared/constants';
 import { fillPathParameters, idSource } from './shared/idChecks';
-import { SHARED_FIELDS } from './resources/sharedFields';
 
 /** Where the Output / Fields parameters stand among a resource's fields; at the end when not placed. */
 export const OUTPUT_PARAMETERS = 'Output / Fields';
@@ -200,14 +199,24 @@ function operationPicker(resource: ResourceDefinition, firstStep: PreSendAction)
 	};
 }
 
-/** Resource picker, then for each resource its operation picker, the tool's Descriptions, then each resource's fields. */
-export function nodeProperties(resources: ResourceDefinition[]): INodeProperties[] {
+/**
+ * Resource picker, then for each resource its operation picker, the tool's Descriptions, then each
+ * resource's fields; `shared`: the fields several resources show (resources/sharedFields.ts).
+ */
+export function nodeProperties(
+	resources: ResourceDefinition[],
+	shared: INodeProperties[],
+): INodeProperties[] {
 	const properties: INodeProperties[] = [];
-	properties.push(...definitions(resources, keepComposed(properties)));
+	properties.push(...definitions(resources, shared, keepComposed(properties)));
 	return properties;
 }
 
-function definitions(resources: ResourceDefinition[], firstStep: PreSendAction): INodeProperties[] {
+function definitions(
+	resources: ResourceDefinition[],
+	shared: INodeProperties[],
+	firstStep: PreSendAction,
+): INodeProperties[] {
 	const firstResource = resources[0].value;
 	return [
 		{
@@ -219,7 +228,7 @@ function definitions(resources: ResourceDefinition[], firstStep: PreSendAction):
 			default: firstResource,
 		},
 		...resources.map((resource) => operationPicker(resource, firstStep)),
-		...toolDescriptionFields(resources),
+		...toolDescriptionFields(resources, shared),
 		...resources.flatMap((resource) => resourceFields(resource)),
 	];
 }
@@ -283,11 +292,12 @@ function returned(operation: OperationDefinition): string | undefined {
 export function toolDescription(
 	resource: ResourceDefinition,
 	operation: OperationDefinition,
+	shared: INodeProperties[],
 ): string {
 	// An ID typed as plain text (Usage's Transaction ID) is made up by the Create that records it.
 	const found = (field: INodeProperties) =>
 		field.type === 'resourceLocator' || operation.value !== 'create';
-	const fields = new Set([...SHARED_FIELDS, ...resourceFields(resource)]);
+	const fields = new Set([...shared, ...resourceFields(resource)]);
 	const ids = [...fields].flatMap((field) => {
 		const source =
 			found(field) && shownFor(field, resource.value, operation.value)
@@ -310,14 +320,17 @@ export function toolDescription(
  * when the node has none, and then by default says no more than the operation's action. Shown only
  * on the tool (`@tool`); what the user writes there replaces it.
  */
-export function toolDescriptionFields(resources: ResourceDefinition[]): INodeProperties[] {
+export function toolDescriptionFields(
+	resources: ResourceDefinition[],
+	shared: INodeProperties[],
+): INodeProperties[] {
 	return resources.flatMap((resource) =>
 		resource.operations.map(
 			(operation): INodeProperties => ({
 				displayName: 'Description',
 				name: 'toolDescription',
 				type: 'string',
-				default: toolDescription(resource, operation),
+				default: toolDescription(resource, operation, shared),
 				typeOptions: { rows: 4 },
 				description:
 					'What the AI model is told about this tool: by default what the operation does, what it returns and where its IDs come from',

@@ -11,6 +11,7 @@ const { NODE_TYPE, requestsOf, agentWorkflowStart } = require('./helpers');
 const { byTestId, screenshot } = require('./browser');
 const { PAGE_TIMEOUT, useEditorSession } = require('./editorSession');
 const { toolDescription } = require('../../dist/nodes/SubscriptionBilling/editor');
+const { SHARED_FIELDS } = require('../../dist/nodes/SubscriptionBilling/resources/sharedFields');
 const { resources } = require('../../dist/nodes/SubscriptionBilling/SubscriptionBilling.node');
 
 /** The node's own tool Description of an operation. */
@@ -19,6 +20,7 @@ function descriptionOf(resourceValue, operationValue) {
 	return toolDescription(
 		resource,
 		resource.operations.find((operation) => operation.value === operationValue),
+		SHARED_FIELDS,
 	);
 }
 

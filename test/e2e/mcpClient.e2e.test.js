@@ -11,6 +11,7 @@ const {
 const { SSEClientTransport } = require('@modelcontextprotocol/sdk/client/sse.js');
 const { example, credentialFor, startEnvironment, requestsOf } = require('./helpers');
 const { toolDescription } = require('../../dist/nodes/SubscriptionBilling/editor');
+const { SHARED_FIELDS } = require('../../dist/nodes/SubscriptionBilling/resources/sharedFields');
 const { resources } = require('../../dist/nodes/SubscriptionBilling/SubscriptionBilling.node');
 
 const TOKEN = 'mcp-e2e-token-0123456789';
@@ -144,6 +145,7 @@ const operation = (resourceValue, operationValue) => {
 	return toolDescription(
 		resource,
 		resource.operations.find((candidate) => candidate.value === operationValue),
+		SHARED_FIELDS,
 	);
 };
 const fromAiDescription = (nodeName, parameter) => {

@@ -4,14 +4,17 @@
  * none once its next poll is overdue (trigger/keptPerTrigger.ts); the trigger's request budget goes
  * once idle.
  */
-import type { IDataObject } from 'n8n-workflow';
+import { sleep, type IDataObject } from 'n8n-workflow';
 import {
 	cachedOrigins,
 	heldBudgets,
 	KEEP_IDLE_MS,
 	pollBudgetOwner,
 } from '../nodes/SubscriptionBilling/shared/requestBudget';
-import { OVERDUE_GRACE_MS } from '../nodes/SubscriptionBilling/trigger/keptPerTrigger';
+import {
+	CHECK_EVERY_MS,
+	OVERDUE_GRACE_MS,
+} from '../nodes/SubscriptionBilling/trigger/keptPerTrigger';
 import { heldPollStates, REPLACED_KEPT } from '../nodes/SubscriptionBilling/trigger/pollLock';
 import { polledTriggers } from '../nodes/SubscriptionBilling/trigger/startupPoll';
 import { useSandbox } from './helpers/billing.cjs';
@@ -89,9 +92,14 @@ test(`a trigger published and unpublished ${CYCLES} times keeps one state in the
 	expect(heldPollStates().running).toBe(0);
 	expect(polledTriggers()).toBe(3);
 
-	// Unpublished, polled every minute (n8n's default): overdue 2 minutes and OVERDUE_GRACE_MS later.
+	// Unpublished, polled every minute (n8n's default): overdue 2 minutes and OVERDUE_GRACE_MS later,
+	// forgotten at the next check (every CHECK_EVERY_MS); a trigger polled since is kept.
 	moveClock(2 * 60_000 + OVERDUE_GRACE_MS + 1000);
 	await publishedOnce('workflow-d', undefined);
+	for (const started = performance.now(); performance.now() - started < 2 * CHECK_EVERY_MS; ) {
+		if (heldPollStates().replacedKept.size === 1) break;
+		await sleep(50);
+	}
 	expect([...heldPollStates().replacedKept.keys()]).toEqual(['workflow-d trigger-node']);
 	expect(polledTriggers()).toBe(1);
 	for (const workflow of ['workflow-a', 'workflow-b', 'workflow-c'])

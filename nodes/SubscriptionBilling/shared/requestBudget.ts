@@ -6,6 +6,7 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 import { triggerKeyOf } from './triggerKey';
+import { repeatWhileHeld } from './repeatWhileHeld';
 import { retryAfterMs, wait, type Failure } from './retry';
 
 /** Operations, the editor's pickers, the trigger's polls and the credential test send through the same transport. */
@@ -181,11 +182,9 @@ export class RequestBudget {
 }
 
 const budgets = new Map<string, RequestBudget>();
-let sweepTimer: NodeJS.Timeout | undefined;
-
 /**
  * Forgets budgets that slowed down once nobody used them for a while (the others go when idle):
- * when a budget is made, and while any is held, every KEEP_IDLE_MS.
+ * when a budget is made, and while any is held.
  */
 function sweep(now: number): void {
 	for (const [key, budget] of budgets) {
@@ -194,15 +193,12 @@ function sweep(now: number): void {
 	}
 }
 
-function sweepLater(): void {
-	if (budgets.size === 0 || sweepTimer) return;
-	sweepTimer = setTimeout(() => {
-		sweepTimer = undefined;
-		sweep(Date.now());
-		sweepLater();
-	}, KEEP_IDLE_MS);
-	sweepTimer.unref();
-}
+/** While any budget is held, a sweep every 10 s. */
+const sweepLater = repeatWhileHeld(
+	10_000,
+	() => sweep(Date.now()),
+	() => budgets.size > 0,
+);
 
 /**
  * The budget shared by every item of execution `executionId` sending to `apiAddress`, with

@@ -1,4 +1,5 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import { repeatWhileHeld } from '../shared/repeatWhileHeld';
 
 /**
  * What this n8n process keeps per trigger between its polls (trigger/pollLock.ts's last state,
@@ -15,11 +16,25 @@ const DAY = 24 * HOUR;
 /** A day of the month n8n polls on comes again within two months (the 31st skips short months). */
 const MONTH_DAY = 62 * DAY;
 
+/** How often what is kept is checked while there is any. */
+export const CHECK_EVERY_MS = 10_000;
+
 const forgetters: Array<(key: string) => void> = [];
 /** Per trigger, when what is kept for it goes (epoch ms; Infinity while a poll runs). */
 const dueBy = new Map<string, number>();
-let timer: NodeJS.Timeout | undefined;
-let timerAt = Infinity;
+
+const checkLater = repeatWhileHeld(
+	CHECK_EVERY_MS,
+	() => {
+		const now = Date.now();
+		for (const [key, due] of dueBy) {
+			if (due > now) continue;
+			dueBy.delete(key);
+			for (const forget of forgetters) forget(key);
+		}
+	},
+	() => dueBy.size > 0,
+);
 
 /** Registers how a module forgets what it keeps for one trigger. */
 export function keptPerTrigger(forget: (key: string) => void): void {
@@ -29,39 +44,13 @@ export function keptPerTrigger(forget: (key: string) => void): void {
 /** A poll of the trigger started: nothing kept for it goes while it runs. */
 export function pollStarted(key: string): void {
 	dueBy.set(key, Infinity);
+	checkLater();
 }
 
 /** A poll of the trigger ended: what is kept for it goes if no poll follows in time. */
 export function pollEnded(ctx: IPollFunctions, key: string): void {
 	dueBy.set(key, Date.now() + 2 * longestWaitMs(ctx) + OVERDUE_GRACE_MS);
-	forgetOverdue();
-}
-
-function forgetOverdue(): void {
-	const now = Date.now();
-	let next = Infinity;
-	for (const [key, due] of dueBy) {
-		if (due > now) {
-			next = Math.min(next, due);
-			continue;
-		}
-		dueBy.delete(key);
-		for (const forget of forgetters) forget(key);
-	}
-	if (next === timerAt) return;
-	clearTimeout(timer);
-	timerAt = next;
-	timer = undefined;
-	if (next === Infinity) return;
-	timer = setTimeout(
-		() => {
-			timerAt = Infinity;
-			forgetOverdue();
-		},
-		// Checked at least hourly: a system clock set forward is caught up with.
-		Math.min(next - now, HOUR),
-	);
-	timer.unref();
+	checkLater();
 }
 
 /** The triggers something is kept for (for tests). */
@@ -74,7 +63,7 @@ export function triggersKept(): number {
  * waits (n8n polls at each). A custom cron expression's is bounded by its coarsest field that is not
  * `*`; one that names months keeps what the trigger holds until n8n stops.
  */
-function longestWaitMs(ctx: IPollFunctions): number {
+export function longestWaitMs(ctx: IPollFunctions): number {
 	const { item = [] } = ctx.getNodeParameter('pollTimes', {
 		item: [{ mode: 'everyMinute' }],
 	}) as { item?: IDataObject[] };

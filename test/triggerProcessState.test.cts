@@ -96,12 +96,25 @@ test(`a trigger published and unpublished ${CYCLES} times keeps one state in the
 	// forgotten at the next check (every CHECK_EVERY_MS); a trigger polled since is kept.
 	moveClock(2 * 60_000 + OVERDUE_GRACE_MS + 1000);
 	await publishedOnce('workflow-d', undefined);
-	for (const started = performance.now(); performance.now() - started < 2 * CHECK_EVERY_MS; ) {
-		if (heldPollStates().replacedKept.size === 1) break;
-		await sleep(50);
-	}
+	await untilHeld(1);
 	expect([...heldPollStates().replacedKept.keys()]).toEqual(['workflow-d trigger-node']);
 	expect(polledTriggers()).toBe(1);
 	for (const workflow of ['workflow-a', 'workflow-b', 'workflow-c'])
 		expect(heldBudgets(pollBudgetOwner(`${workflow} trigger-node`))).toBe(0);
+	// And once the last one is unpublished and overdue, none.
+	moveClock(2 * 60_000 + OVERDUE_GRACE_MS + 1000);
+	await untilHeld(0);
+	expect(heldPollStates()).toEqual({ replacedKept: new Map(), running: 0 });
+	expect(polledTriggers()).toBe(0);
+	expect(heldBudgets()).toBe(0);
 });
+
+/** Waits until the process holds the states of `count` triggers, at most two checks. */
+async function untilHeld(count: number): Promise<void> {
+	const started = performance.now();
+	while (
+		heldPollStates().replacedKept.size !== count &&
+		performance.now() - started < 2 * CHECK_EVERY_MS
+	)
+		await sleep(50);
+}

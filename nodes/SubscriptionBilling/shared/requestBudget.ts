@@ -5,8 +5,7 @@ import type {
 	ILoadOptionsFunctions,
 	IPollFunctions,
 } from 'n8n-workflow';
-import { triggerKeyOf } from './triggerKey';
-import { repeatWhileHeld } from './repeatWhileHeld';
+import { repeatWhileHeld, triggerKeyOf } from './keptInProcess';
 import { retryAfterMs, wait, type Failure } from './retry';
 
 /** Operations, the editor's pickers, the trigger's polls and the credential test send through the same transport. */
@@ -250,7 +249,7 @@ function originOf(options: IHttpRequestOptions): string {
 	return origin;
 }
 
-/** Who shares a trigger's budget: its polls, under its key (triggerKey.ts). */
+/** Who shares a trigger's budget: its polls, under its key (keptInProcess.ts). */
 export const pollBudgetOwner = (triggerKey: string): string => `poll ${triggerKey}`;
 
 /**

@@ -1,5 +1,5 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
-import { repeatWhileHeld } from '../shared/repeatWhileHeld';
+import { repeatWhileHeld } from '../shared/keptInProcess';
 
 /**
  * What this n8n process keeps per trigger between its polls (trigger/pollLock.ts's last state,

@@ -1,6 +1,6 @@
 import { deepCopy, type IDataObject, type IPollFunctions } from 'n8n-workflow';
 import { logLine } from '../shared/logLine';
-import { triggerKeyOf } from '../shared/triggerKey';
+import { triggerKeyOf } from '../shared/keptInProcess';
 import { keptPerTrigger, pollEnded, pollStarted } from './keptPerTrigger';
 
 interface Running {

@@ -1,6 +1,6 @@
 import type { IPollFunctions, WorkflowActivateMode } from 'n8n-workflow';
 import { schedulerBudgetMs } from './schedulerBudget';
-import { triggerKeyOf } from '../shared/triggerKey';
+import { triggerKeyOf } from '../shared/keptInProcess';
 import { keptPerTrigger, pollEnded } from './keptPerTrigger';
 
 /** n8n starting, or a main taking over as leader: it activates every published workflow again. */

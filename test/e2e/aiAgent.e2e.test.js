@@ -27,6 +27,7 @@ const {
 	CALL_ID,
 } = require('./scriptedChatModel');
 const { toolDescription } = require('../../dist/nodes/SubscriptionBilling/editor');
+const { SHARED_FIELDS } = require('../../dist/nodes/SubscriptionBilling/resources/sharedFields');
 const { resources } = require('../../dist/nodes/SubscriptionBilling/SubscriptionBilling.node');
 
 const BILLING_CREDENTIAL = { id: 'sbAgentBilling01', name: 'Subscription Billing account' };
@@ -165,6 +166,7 @@ describe.each(WORKFLOWS)(
 				description: toolDescription(
 					subscription,
 					subscription.operations.find((operation) => operation.value === 'get'),
+					SHARED_FIELDS,
 				),
 				parameters: {
 					type: 'object',

@@ -316,13 +316,18 @@ class N8n {
 	}
 
 	/**
-	 * Executes a stored workflow: { code, run, error, stdout, stderr }. `run` is n8n's run data
-	 * (`run.data.resultData.runData[nodeName][0].data.main[0]` holds a node's output items).
+	 * Executes a stored workflow: { code, run, error, succeeded, stdout, stderr }. `run` is n8n's run
+	 * data (`run.data.resultData.runData[nodeName][0].data.main[0]` holds a node's output items).
+	 * `succeeded`: the run finished without an error and n8n exited 0, or was ended by SIGSEGV after
+	 * printing that finished run, as n8n on Node 22 and 24 sometimes is on a loaded machine
+	 * (docs/compatibility.md).
 	 */
 	async execute(workflowId, opts) {
 		const r = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], opts);
 		const run = parseRunOutput(r.stdout);
-		return { ...r, run, error: run?.data?.resultData?.error ?? null };
+		const error = run?.data?.resultData?.error ?? null;
+		const exited = r.code === 0 || (r.signal === 'SIGSEGV' && run?.finished === true);
+		return { ...r, run, error, succeeded: exited && run !== null && error === null };
 	}
 
 	/** Starts `n8n start` and waits until it is ready. */

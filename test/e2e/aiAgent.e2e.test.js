@@ -147,7 +147,7 @@ describe.each(WORKFLOWS)(
 	({ api, id }) => {
 		test('the model is offered the tool, the call reaches the API, the result reaches the model, the agent answers', async () => {
 			const r = await n8n.execute(id);
-			if (r.code !== 0 || !r.run || r.error)
+			if (!r.succeeded)
 				throw new Error(
 					`workflow ${id} failed: ${describeRun(r)}\nmodel calls: ${JSON.stringify(model.calls).slice(0, 3000)}`,
 				);
@@ -233,7 +233,7 @@ test("a name where the subscription ID belongs: the node's error (the argument, 
 		"Give the subscription_id from Customer → Search or Customer → Get (a customer's active_subscription_ids) or from an invoice. " +
 		'Nothing was sent to the API. Correct the argument and call the tool again.';
 	expect(sandbox.requests).toHaveLength(0);
-	const toModel = r.code === 0;
+	const toModel = r.succeeded;
 	if (n8n.version in TOOL_ERROR_TO_MODEL) expect(toModel).toBe(TOOL_ERROR_TO_MODEL[n8n.version]);
 	if (toModel) {
 		expect(JSON.parse(responsesToolResult(model.calls[1].body))).toEqual([{ error: message }]);

@@ -103,7 +103,7 @@ function requestsOf(sandbox) {
 
 /** Explains a failed execute: exit code, the error and the end of the output. */
 function describeRun(r) {
-	return `exit ${r.code}; error: ${r.error ? JSON.stringify(r.error).slice(0, 1500) : 'none'}\n--- stdout (end)\n${r.stdout.slice(-3000)}\n--- stderr (end)\n${r.stderr.slice(-3000)}`;
+	return `exit ${r.code ?? r.signal}; error: ${r.error ? JSON.stringify(r.error).slice(0, 1500) : 'none'}\n--- stdout (end)\n${r.stdout.slice(-3000)}\n--- stderr (end)\n${r.stderr.slice(-3000)}`;
 }
 
 /** The node's description as built in dist/ (what n8n loads). */

@@ -116,8 +116,7 @@ async function execute(workflowId) {
 
 async function executeOk(workflowId) {
 	const r = await execute(workflowId);
-	if (r.code !== 0 || !r.run || r.error)
-		throw new Error(`workflow ${workflowId} failed: ${describeRun(r)}`);
+	if (!r.succeeded) throw new Error(`workflow ${workflowId} failed: ${describeRun(r)}`);
 	return r.run;
 }
 

@@ -76,20 +76,23 @@ function sections(staticData) {
 	};
 }
 
-/** Polls until the pass over the subscriptions and the invoice sweep have both ended. */
+/**
+ * Polls until the pass over the subscriptions and the invoice sweep have each ended, at the same
+ * poll or not: at 100,000 customers both take six polls, out of step, and never end together.
+ */
 async function untilBothEnd(poller, onPoll) {
 	let polls = 0;
+	let sweepEnded = false;
+	let passEnded = false;
 	for (;;) {
 		const result = await poller.poll();
 		if (result.error) throw result.error;
 		polls++;
 		onPoll(poller.nodeStaticData);
 		const state = poller.nodeStaticData.trigger;
-		if (
-			state.invoices.sweep.nextCustomer === undefined &&
-			state.customerList.detailPass?.lastRead === undefined
-		)
-			return polls;
+		sweepEnded ||= state.invoices.sweep.nextCustomer === undefined;
+		passEnded ||= state.customerList.detailPass?.lastRead === undefined;
+		if (sweepEnded && passEnded) return polls;
 	}
 }
 

@@ -68,8 +68,11 @@ export class RequestBudget {
 	constructor(
 		public maxConcurrent: number,
 		private readonly signal?: AbortSignal,
-		/** Called when it is idle and learned nothing: nothing would be lost by starting afresh. */
-		private readonly forget?: () => void,
+		/**
+		 * Called when no request is in flight or waiting; `keep` when it holds something learned (a
+		 * pause, a window) worth keeping a while, else nothing would be lost by starting afresh.
+		 */
+		private readonly settled?: (keep: boolean) => void,
 	) {
 		this.window = Math.min(maxConcurrent, INITIAL_WINDOW);
 	}
@@ -148,7 +151,7 @@ export class RequestBudget {
 				this.lastUsedAt = Date.now();
 				if (outcome === 'rateLimited') this.slowDown(startedAt, retryAfterMs);
 				else if (outcome === 'success') this.grow();
-				if (this.idle && !this.learned) this.forget?.();
+				if (this.inFlight === 0 && this.waiting === 0) this.settled?.(!this.idle || this.learned);
 				else void this.pump();
 			},
 		};
@@ -183,7 +186,7 @@ export class RequestBudget {
 const budgets = new Map<string, RequestBudget>();
 /**
  * Forgets budgets that slowed down once nobody used them for a while (the others go when idle):
- * when a budget is made, and while any is held.
+ * when a budget is made, and every 10 s from when one is left holding something learned.
  */
 function sweep(now: number): void {
 	for (const [key, budget] of budgets) {
@@ -192,7 +195,6 @@ function sweep(now: number): void {
 	}
 }
 
-/** While any budget is held, a sweep every 10 s. */
 const sweepLater = repeatWhileHeld(
 	10_000,
 	() => sweep(Date.now()),
@@ -212,12 +214,13 @@ export function requestBudget(
 	const key = `${executionId} ${apiAddress}`;
 	let budget = budgets.get(key);
 	if (!budget) {
-		const created: RequestBudget = new RequestBudget(maxConcurrent, signal, () => {
-			if (budgets.get(key) === created) budgets.delete(key);
+		const created: RequestBudget = new RequestBudget(maxConcurrent, signal, (keep) => {
+			if (budgets.get(key) !== created) return;
+			if (keep) sweepLater();
+			else budgets.delete(key);
 		});
 		sweep(Date.now());
 		budgets.set(key, created);
-		sweepLater();
 		budget = created;
 	}
 	budget.maxConcurrent = maxConcurrent;

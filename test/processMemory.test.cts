@@ -5,14 +5,13 @@
  * use (shared/requestBudget.ts). The timers check every 10 s against the test's clock, which is moved
  * forward. test/triggerProcessState.test.cts publishes a real trigger.
  */
-import { sleep, type IDataObject, type IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import {
 	heldBudgets,
 	KEEP_IDLE_MS,
 	requestBudget,
 } from '../nodes/SubscriptionBilling/shared/requestBudget';
 import {
-	CHECK_EVERY_MS,
 	keptPerTrigger,
 	longestWaitMs,
 	OVERDUE_GRACE_MS,
@@ -20,7 +19,7 @@ import {
 	pollStarted,
 	triggersKept,
 } from '../nodes/SubscriptionBilling/trigger/keptPerTrigger';
-import { moveClock } from './helpers/clock.cjs';
+import { moveClock, untilChecked } from './helpers/clock.cjs';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -30,15 +29,6 @@ const polling = (item?: IDataObject[]) =>
 		getNodeParameter: (name: string, fallback: unknown) =>
 			name === 'pollTimes' && item !== undefined ? { item } : fallback,
 	}) as unknown as IPollFunctions;
-
-/** Waits for `done`, at most two checks. */
-async function until(done: () => boolean): Promise<boolean> {
-	for (const started = performance.now(); performance.now() - started < 2 * CHECK_EVERY_MS; ) {
-		if (done()) return true;
-		await sleep(50);
-	}
-	return done();
-}
 
 test.each([
 	['n8n’s default (every minute)', undefined, MINUTE],
@@ -70,14 +60,14 @@ test('what is kept for a trigger goes once its next poll is overdue, by its own 
 	pollEnded(polling([{ mode: 'everyHour' }]), 'every hour');
 	pollStarted('a long poll');
 	moveClock(2 * MINUTE + OVERDUE_GRACE_MS + 1000);
-	expect(await until(() => forgotten.length > 0)).toBe(true);
+	expect(await untilChecked(() => forgotten.length > 0)).toBe(true);
 	expect(forgotten).toEqual(['every minute, unpublished']);
 	expect(triggersKept()).toBe(2);
 	expect(heldBudgets('execution-1')).toBe(0);
 
 	pollEnded(polling(), 'a long poll');
 	moveClock(2 * 60 * MINUTE + OVERDUE_GRACE_MS);
-	expect(await until(() => triggersKept() === 0)).toBe(true);
+	expect(await untilChecked(() => triggersKept() === 0)).toBe(true);
 	expect(forgotten.sort()).toEqual(['a long poll', 'every hour', 'every minute, unpublished']);
 	expect(heldBudgets()).toBe(0);
 });

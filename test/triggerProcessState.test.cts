@@ -4,21 +4,18 @@
  * none once its next poll is overdue (trigger/keptPerTrigger.ts); the trigger's request budget goes
  * once idle.
  */
-import { sleep, type IDataObject } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import {
 	cachedOrigins,
 	heldBudgets,
 	KEEP_IDLE_MS,
 	pollBudgetOwner,
 } from '../nodes/SubscriptionBilling/shared/requestBudget';
-import {
-	CHECK_EVERY_MS,
-	OVERDUE_GRACE_MS,
-} from '../nodes/SubscriptionBilling/trigger/keptPerTrigger';
+import { OVERDUE_GRACE_MS } from '../nodes/SubscriptionBilling/trigger/keptPerTrigger';
 import { heldPollStates, REPLACED_KEPT } from '../nodes/SubscriptionBilling/trigger/pollLock';
 import { polledTriggers } from '../nodes/SubscriptionBilling/trigger/startupPoll';
 import { useSandbox } from './helpers/billing.cjs';
-import { moveClock } from './helpers/clock.cjs';
+import { moveClock, untilChecked } from './helpers/clock.cjs';
 import { activeTrigger } from './helpers/trigger.cjs';
 
 const sandbox = useSandbox();
@@ -96,25 +93,15 @@ test(`a trigger published and unpublished ${CYCLES} times keeps one state in the
 	// forgotten at the next check (every CHECK_EVERY_MS); a trigger polled since is kept.
 	moveClock(2 * 60_000 + OVERDUE_GRACE_MS + 1000);
 	await publishedOnce('workflow-d', undefined);
-	await untilHeld(1);
+	expect(await untilChecked(() => heldPollStates().replacedKept.size === 1)).toBe(true);
 	expect([...heldPollStates().replacedKept.keys()]).toEqual(['workflow-d trigger-node']);
 	expect(polledTriggers()).toBe(1);
 	for (const workflow of ['workflow-a', 'workflow-b', 'workflow-c'])
 		expect(heldBudgets(pollBudgetOwner(`${workflow} trigger-node`))).toBe(0);
 	// And once the last one is unpublished and overdue, none.
 	moveClock(2 * 60_000 + OVERDUE_GRACE_MS + 1000);
-	await untilHeld(0);
+	expect(await untilChecked(() => heldPollStates().replacedKept.size === 0)).toBe(true);
 	expect(heldPollStates()).toEqual({ replacedKept: new Map(), running: 0 });
 	expect(polledTriggers()).toBe(0);
 	expect(heldBudgets()).toBe(0);
 });
-
-/** Waits until the process holds the states of `count` triggers, at most two checks. */
-async function untilHeld(count: number): Promise<void> {
-	const started = performance.now();
-	while (
-		heldPollStates().replacedKept.size !== count &&
-		performance.now() - started < 2 * CHECK_EVERY_MS
-	)
-		await sleep(50);
-}
